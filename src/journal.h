@@ -1,0 +1,36 @@
+/* The restore journal: original knob values written (and fsync'd) before the first
+ * change, so that a normal end, an error, a signal or a later `nicbench knobs restore`
+ * after SIGKILL can put every knob back. */
+#ifndef NB_JOURNAL_H
+#define NB_JOURNAL_H
+
+#include "napi_knobs.h"
+#include "nb_error.h"
+
+struct nb_journal;
+
+/* Default path for an interface: /run/nicbench/<iface>.journal (tmpfs: a reboot
+ * resets the knobs and the journal together). Returns 0 or -ENAMETOOLONG. */
+int nb_journal_default_path(const char *iface, char *buf, size_t len);
+
+/* Create a journal. Fails with -EEXIST (message says to run `nicbench knobs restore`)
+ * when a journal from an earlier run is still there. Creates the parent directory. */
+int nb_journal_create(const char *path, const struct nb_knob_target *t,
+		      struct nb_journal **out, struct nb_err *err);
+
+/* Record the original value of a knob before its first change (later calls for
+ * the same knob are no-ops). Appends and fsyncs. */
+int nb_journal_remember(struct nb_journal *j, const char *knob, const char *original,
+			struct nb_err *err);
+
+/* Write every remembered original back (read back to check). Tries every knob even
+ * when one fails; returns the first error. */
+int nb_journal_restore(struct nb_journal *j, struct nb_err *err);
+
+/* Restore, then delete the file and free. Safe with NULL. */
+int nb_journal_finish(struct nb_journal *j, struct nb_err *err);
+
+/* Apply a journal file left by a killed run, then remove it. `paths` lets tests use fixtures. */
+int nb_journal_restore_file(const char *path, const struct nb_paths *paths, struct nb_err *err);
+
+#endif

@@ -1,0 +1,62 @@
+/* nicbench entry point: the subcommand table and nothing else. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct nb_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct nb_command commands[] = {
+	{ "run",     cmd_run,     "sweep the knob matrix across TCP/UDP x TX/RX and write a JSON report" },
+	{ "plan",    cmd_plan,    "print the ordered test points and the estimated time; runs nothing" },
+	{ "compare", cmd_compare, "compare two reports with noise-aware verdicts and a CI exit code" },
+	{ "knobs",   cmd_knobs,   "show an interface's knobs, or restore them from a journal" },
+};
+
+static void print_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: nicbench COMMAND [OPTIONS]\n"
+		"\n"
+		"Benchmark and regression suite for Linux NIC drivers: one command sweeps NAPI and\n"
+		"coalescing knobs across iperf3 TCP/UDP TX/RX tests, samples CPU/softirq load while\n"
+		"traffic flows, restores every knob, and writes a self-describing JSON report.\n"
+		"\n"
+		"commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\n"
+		"Run 'nicbench COMMAND --help' for a command's options.\n"
+		"  nicbench --version    print the version\n"
+		"\n"
+		"exit codes: 0 success; 1 some point failed/timed out (run) or a regression (compare);\n"
+		"            2 usage, configuration or input error; 3 inconclusive (compare\n"
+		"            --fail-on-inconclusive); 130 interrupted (knobs were restored)\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_usage(stderr);
+		return NB_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return NB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("nicbench %s\n", NICBENCH_VERSION);
+		return NB_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "nicbench: unknown command '%s' (try 'nicbench --help')\n", argv[1]);
+	return NB_EXIT_USAGE;
+}

@@ -1,0 +1,31 @@
+/* A run's measurements: a flat set of named numbers. A metric that could not
+ * be measured is simply not in the set (missing is never 0). */
+#ifndef NB_METRICS_H
+#define NB_METRICS_H
+
+#include <stdbool.h>
+
+#define NB_METRIC_NAME_MAX 48
+#define NB_MAX_METRICS 160
+
+struct nb_metric {
+	char name[NB_METRIC_NAME_MAX];
+	double value;
+};
+
+struct nb_metric_set {
+	int n;
+	struct nb_metric m[NB_MAX_METRICS];
+};
+
+/* Add or replace a metric. Non-finite values are refused (-EDOM) so no NaN or
+ * inf reaches a report; a full set returns -ENOSPC. */
+int nb_metrics_put(struct nb_metric_set *set, const char *name, double value);
+
+/* Look a metric up; returns false when absent. */
+bool nb_metrics_get(const struct nb_metric_set *set, const char *name, double *value);
+
+/* Copy every metric of src into dst (src wins on a name clash). */
+void nb_metrics_merge(struct nb_metric_set *dst, const struct nb_metric_set *src);
+
+#endif
