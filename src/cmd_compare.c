@@ -1,12 +1,267 @@
-/* PLACEHOLDER: nicbench compare is being written; this stub only keeps the build linking. */
+/* nicbench compare: command line, loading, environment check, rendering and the CI exit code. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "compare.h"
+
+enum compare_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_MARKDOWN };
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct compare_cli {
+	const char *base_path, *new_path, *output;
+	enum compare_format format;
+	enum color_mode color;
+	bool strict_env, fail_on_inconclusive, all_metrics;
+	struct nb_cmp_options opt;
+};
+
+static void compare_usage(FILE *out)
+{
+	fputs("usage: nicbench compare [OPTIONS] BASE.json NEW.json\n"
+	      "\n"
+	      "Match the test points of two nicbench reports by id and give every metric a verdict:\n"
+	      "improved, regressed, unchanged, inconclusive, new, missing; a point that failed in one\n"
+	      "report and not the other is fixed or broken. Metrics without a direction (event rates,\n"
+	      "batching) that move are 'changed' and are never gated.\n"
+	      "\n"
+	      "method: each side is the runs of a point. A change counts only when the medians differ by\n"
+	      "more than the minimum effect AND a two-sided Mann-Whitney U test (exact, ties as mid-ranks)\n"
+	      "gives p <= alpha. Mann-Whitney needs no normal distribution and is not moved by one outlier\n"
+	      "run, which suits a handful of benchmark runs; the minimum effect keeps tiny but consistent\n"
+	      "shifts from failing CI. With 3 runs per side the smallest possible p is 0.10 (all new runs\n"
+	      "beyond all base runs), hence the default alpha 0.10; with 5 runs it is 0.008. Fewer than\n"
+	      "3 runs on a side is inconclusive. Changes are bounded: a near-zero base prints as >10000%.\n"
+	      "Derived metric bits_per_cpu_second = throughput / (cpu_busy_pct x cpus / 100), per run.\n"
+	      "\n"
+	      "options:\n"
+	      "  -f, --format FMT           text (default), json, junit or markdown\n"
+	      "  -o, --output FILE          write there instead of stdout\n"
+	      "      --gate RULES           which metrics gate the exit code: comma-separated\n"
+	      "                             METRIC[@TESTGLOB][=PCT], or none\n"
+	      "                             (default: throughput_bps,cpu_busy_pct@*-rx)\n"
+	      "      --min-effect [M=]PCT   minimum effect in percent, for all metrics or metric M\n"
+	      "                             (default 5; repeatable)\n"
+	      "      --alpha P              Mann-Whitney significance level (default 0.10)\n"
+	      "      --min-runs N           runs needed per side for a verdict (default 3, at least 3)\n"
+	      "      --strict-env           reports that differ in anything but the kernel are an error\n"
+	      "      --fail-on-inconclusive exit 3 when nothing regressed but a gated metric is inconclusive\n"
+	      "      --all-metrics          text: list every metric, not just gated and changed ones\n"
+	      "      --color WHEN           auto (default: on a terminal), always, never\n"
+	      "  -h, --help                 this help\n"
+	      "\n"
+	      "exit codes: 0 no regression; 1 a gated metric regressed or a point broke; 2 usage or\n"
+	      "input error; 3 inconclusive (only with --fail-on-inconclusive).\n"
+	      "git bisect: git bisect run sh -c 'build-and-boot && nicbench run ... -o new.json &&\n"
+	      "  nicbench compare good.json new.json; rc=$?; [ $rc -le 1 ] && exit $rc; exit 125'\n",
+	      out);
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "nicbench compare: %s%s%s (try 'nicbench compare --help')\n", msg, arg ? ": " : "",
+		arg ? arg : "");
+	return NB_EXIT_USAGE;
+}
+
+static int parse_format(const char *s, enum compare_format *f)
+{
+	static const char *const names[] = { "text", "json", "junit", "markdown" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*f = (enum compare_format)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_color(const char *s, enum color_mode *c)
+{
+	if (!strcmp(s, "auto"))
+		*c = COLOR_AUTO;
+	else if (!strcmp(s, "always"))
+		*c = COLOR_ALWAYS;
+	else if (!strcmp(s, "never"))
+		*c = COLOR_NEVER;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+enum { OPT_GATE = 256, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_RUNS, OPT_STRICT_ENV, OPT_FAIL_INCONCLUSIVE,
+       OPT_ALL_METRICS, OPT_COLOR };
+
+static const struct option long_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "gate", required_argument, NULL, OPT_GATE },
+	{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
+	{ "strict-env", no_argument, NULL, OPT_STRICT_ENV },
+	{ "fail-on-inconclusive", no_argument, NULL, OPT_FAIL_INCONCLUSIVE },
+	{ "all-metrics", no_argument, NULL, OPT_ALL_METRICS },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns -1 to go on, or the exit code. */
+static int parse_option(struct compare_cli *cli, int c, const char *arg)
+{
+	struct nb_err err = { 0 };
+	char *end;
+
+	switch (c) {
+	case 'f':
+		return parse_format(arg, &cli->format) ? usage_error("unknown format (text, json, junit, markdown)", arg)
+						       : -1;
+	case 'o':
+		cli->output = arg;
+		return -1;
+	case OPT_GATE:
+		return nb_cmp_gate_parse(&cli->opt, arg, &err) ? usage_error(err.msg, NULL) : -1;
+	case OPT_MIN_EFFECT:
+		return nb_cmp_effect_parse(&cli->opt, arg, &err) ? usage_error(err.msg, NULL) : -1;
+	case OPT_ALPHA:
+		cli->opt.alpha = strtod(arg, &end);
+		return *end || end == arg || !(cli->opt.alpha > 0 && cli->opt.alpha < 1)
+			       ? usage_error("--alpha wants a number between 0 and 1", arg)
+			       : -1;
+	case OPT_MIN_RUNS:
+		cli->opt.min_runs = (int)strtol(arg, &end, 10);
+		return *end || end == arg || cli->opt.min_runs < 3 || cli->opt.min_runs > 1000
+			       ? usage_error("--min-runs wants a whole number from 3 to 1000", arg)
+			       : -1;
+	case OPT_STRICT_ENV:
+		cli->strict_env = true;
+		return -1;
+	case OPT_FAIL_INCONCLUSIVE:
+		cli->fail_on_inconclusive = true;
+		return -1;
+	case OPT_ALL_METRICS:
+		cli->all_metrics = true;
+		return -1;
+	case OPT_COLOR:
+		return parse_color(arg, &cli->color) ? usage_error("--color wants auto, always or never", arg) : -1;
+	case 'h':
+		compare_usage(stdout);
+		return NB_EXIT_OK;
+	default:
+		return usage_error("bad option", NULL);
+	}
+}
+
+static int parse_cli(struct compare_cli *cli, int argc, char **argv)
+{
+	int c;
+
+	memset(cli, 0, sizeof(*cli));
+	nb_cmp_options_init(&cli->opt);
+	optind = 1;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "f:o:h", long_options, NULL)) != -1) {
+		int ret = parse_option(cli, c, optarg);
+
+		if (ret >= 0)
+			return ret;
+	}
+	if (argc - optind != 2)
+		return usage_error("expected two reports, BASE.json and NEW.json", NULL);
+	cli->base_path = argv[optind];
+	cli->new_path = argv[optind + 1];
+	return -1;
+}
+
+/* Warnings go to stderr in every format so JSON/JUnit on stdout stay clean. */
+static int check_environment(const struct compare_cli *cli, const struct nb_cmp_result *r)
+{
+	const char *level = cli->strict_env ? "error" : "warning";
+
+	for (int i = 0; i < r->n_env_diffs; i++)
+		fprintf(stderr, "nicbench compare: %s: the reports differ in more than the kernel: %s is %s in %s, %s in %s\n",
+			level, r->env_diffs[i].key, r->env_diffs[i].base ? r->env_diffs[i].base : "absent",
+			cli->base_path, r->env_diffs[i].new ? r->env_diffs[i].new : "absent", cli->new_path);
+	if (r->n_test_diffs)
+		fprintf(stderr, "nicbench compare: %s: the test settings of %d point(s) differ, e.g. %s\n", level,
+			r->n_test_diffs, r->test_diff_id);
+	return cli->strict_env && (r->n_env_diffs || r->n_test_diffs) ? -EINVAL : 0;
+}
+
+static int render(const struct compare_cli *cli, FILE *out, const struct nb_cmp_result *r)
+{
+	struct nb_cmp_render_opts ro = { .all_metrics = cli->all_metrics };
+
+	switch (cli->format) {
+	case FORMAT_JSON:
+		return nb_cmp_render_json(out, r);
+	case FORMAT_JUNIT:
+		return nb_cmp_render_junit(out, r);
+	case FORMAT_MARKDOWN:
+		return nb_cmp_render_markdown(out, r);
+	default:
+		ro.color = cli->color == COLOR_ALWAYS || (cli->color == COLOR_AUTO && !cli->output && isatty(fileno(out)));
+		return nb_cmp_render_text(out, r, &ro);
+	}
+}
+
+static int write_output(const struct compare_cli *cli, const struct nb_cmp_result *r)
+{
+	FILE *out = cli->output ? fopen(cli->output, "w") : stdout;
+	int ret;
+
+	if (!out) {
+		fprintf(stderr, "nicbench compare: open output %s: %s\n", cli->output, strerror(errno));
+		return -errno;
+	}
+	ret = render(cli, out, r);
+	if (fflush(out) && !ret)
+		ret = -errno;
+	if (cli->output && fclose(out) && !ret)
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, "nicbench compare: write %s: %s\n", cli->output ? cli->output : "stdout", strerror(-ret));
+	return ret;
+}
+
+static int exit_code(const struct compare_cli *cli, const struct nb_cmp_result *r)
+{
+	if (r->verdict == NB_CMP_REGRESSION)
+		return NB_EXIT_FAIL;
+	if (r->verdict == NB_CMP_OVERALL_INCONCLUSIVE && cli->fail_on_inconclusive)
+		return NB_EXIT_INCONCLUSIVE;
+	return NB_EXIT_OK;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "nicbench compare: not implemented yet\n");
-	return NB_EXIT_USAGE;
+	struct compare_cli cli;
+	struct nb_cmp_report base = { 0 }, new = { 0 };
+	struct nb_cmp_result result = { 0 };
+	struct nb_err err = { 0 };
+	int rc = parse_cli(&cli, argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	rc = NB_EXIT_USAGE;
+	if (nb_cmp_report_load(cli.base_path, &base, &err) || nb_cmp_report_load(cli.new_path, &new, &err) ||
+	    nb_cmp_run(&base, &new, &cli.opt, &result, &err)) {
+		fprintf(stderr, "nicbench compare: %s\n", err.msg);
+		goto out;
+	}
+	if (check_environment(&cli, &result) || write_output(&cli, &result))
+		goto out;
+	rc = exit_code(&cli, &result);
+out:
+	nb_cmp_result_free(&result);
+	nb_cmp_report_free(&new);
+	nb_cmp_report_free(&base);
+	return rc;
 }

@@ -1,12 +1,251 @@
-/* PLACEHOLDER: nicbench knobs is being written; this stub only keeps the build linking. */
+/* `nicbench knobs`: show an interface's knobs, or put them back from a restore journal. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
+#include "journal.h"
+#include "napi_knobs.h"
+
+struct knobs_options {
+	const char *action;   /* "show" or "restore" */
+	const char *iface;
+	const char *journal;
+	int json;
+};
+
+static const struct knobs_options knobs_defaults = { 0 };
+
+static void print_help(FILE *out)
+{
+	char jpath[PATH_MAX];
+
+	nb_journal_default_path("IFACE", jpath, sizeof(jpath));
+	fprintf(out,
+		"usage: nicbench knobs show -i IFACE [--json]\n"
+		"       nicbench knobs restore (-i IFACE | --journal PATH)\n"
+		"\n"
+		"show     print every knob nicbench sweeps with its current value, or why the\n"
+		"         device does not offer it (\"unsupported: ...\"). Changes nothing.\n"
+		"restore  put back the original values that a killed or crashed `nicbench run` left\n"
+		"         in its restore journal, check each by reading it back, and delete the journal.\n"
+		"\n"
+		"options:\n"
+		"  -i, --iface IFACE    the network interface (in the current network namespace)\n"
+		"  -j, --journal PATH   restore from this journal instead of the default one\n"
+		"      --json           show: print one JSON object instead of a table\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"knobs:\n");
+	for (int i = 0; i < nb_knob_count(); i++)
+		fprintf(out, "  %-21s %s\n", nb_knob_name(i), nb_knob_help(i));
+	fprintf(out,
+		"  threaded, gro_flush_timeout, napi_defer_hard_irqs and mtu live in\n"
+		"  /sys/class/net/IFACE/; rx-*/tx-*/adaptive-* are the driver's hardware coalescing\n"
+		"  (ethtool -c/-C; veth, lo and ravb have none); irq_affinity goes to\n"
+		"  /proc/irq/N/smp_affinity_list of the IRQs named after IFACE in /proc/interrupts.\n"
+		"\n"
+		"the journal:\n"
+		"  Before `nicbench run` changes a knob it appends the original value to\n"
+		"  %s and fsyncs it. A normal end, an error or a signal restores\n"
+		"  the knobs and removes the journal; after SIGKILL or a crash it stays, and the next\n"
+		"  run refuses to start until `nicbench knobs restore -i IFACE` has put things back.\n"
+		"  It lives in /run (tmpfs) because the knobs do not survive a reboot either: after a\n"
+		"  reboot both are gone together. Format: a line \"nicbench-journal/1 iface=IFACE\",\n"
+		"  then one \"<knob><TAB><original value>\" line per changed knob.\n"
+		"\n"
+		"exit codes: 0 ok; 1 some knob could not be read or restored (the journal is kept and\n"
+		"            the message says which); 2 usage error, invalid or unknown interface,\n"
+		"            or no journal to restore\n",
+		jpath);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "nicbench knobs: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try 'nicbench knobs --help')\n");
+	return NB_EXIT_USAGE;
+}
+
+static int parse_options(int argc, char **argv, struct knobs_options *o)
+{
+	static const struct option long_opts[] = {
+		{ "iface", required_argument, NULL, 'i' },
+		{ "journal", required_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = knobs_defaults;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:j:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o->iface = optarg; break;
+		case 'j': o->journal = optarg; break;
+		case 'J': o->json = 1; break;
+		case 'h': print_help(stdout); return -1;
+		case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default: return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("%s", "which action: show or restore?");
+	o->action = argv[optind];
+	if (optind + 1 < argc)
+		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+	return 0;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+/* One knob as a JSON member: value, or null with the reason ("missing is not zero"). */
+static void print_knob_json(FILE *out, const char *name, int rc, const char *value, const struct nb_err *err,
+			    int first)
+{
+	fprintf(out, "%s\n    ", first ? "" : ",");
+	json_string(out, name);
+	fprintf(out, ": {\"value\": ");
+	if (rc == 0) {
+		json_string(out, value);
+	} else {
+		fprintf(out, "null, \"%s\": ", nb_knob_unsupported(rc) ? "unsupported" : "error");
+		json_string(out, err->msg);
+	}
+	fputc('}', out);
+}
+
+static int check_iface(const char *iface, const char *what)
+{
+	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = iface };
+	struct nb_err err;
+
+	if (nb_knob_iface_check(&t, &err)) {
+		fprintf(stderr, "nicbench knobs: %s: %s\n", what, err.msg);
+		return NB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int knobs_show(const struct knobs_options *o)
+{
+	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = o->iface };
+	int failures = 0;
+
+	if (!o->iface)
+		return usage_error("%s", "show needs -i IFACE");
+	if (check_iface(o->iface, "show"))
+		return NB_EXIT_USAGE;
+	if (o->json) {
+		printf("{\n  \"iface\": ");
+		json_string(stdout, o->iface);
+		printf(",\n  \"knobs\": {");
+	} else {
+		printf("knobs of %s:\n", o->iface);
+	}
+	for (int i = 0; i < nb_knob_count(); i++) {
+		const char *name = nb_knob_name(i);
+		char value[NB_KNOB_VALUE_MAX];
+		struct nb_err err = { 0 };
+		int rc = nb_knob_read(&t, name, value, sizeof(value), &err);
+
+		if (rc && !nb_knob_unsupported(rc))
+			failures++;
+		if (o->json)
+			print_knob_json(stdout, name, rc, value, &err, i == 0);
+		else if (rc == 0)
+			printf("  %-21s %s\n", name, value);
+		else
+			printf("  %-21s %s: %s\n", name, nb_knob_unsupported(rc) ? "unsupported" : "error", err.msg);
+	}
+	if (o->json)
+		printf("\n  }\n}\n");
+	return failures ? NB_EXIT_FAIL : NB_EXIT_OK;
+}
+
+static int knobs_restore(const struct knobs_options *o)
+{
+	char path[PATH_MAX];
+	struct nb_journal *j;
+	struct nb_err err;
+	const char *iface;
+	int n;
+
+	if (!o->iface && !o->journal)
+		return usage_error("%s", "restore needs -i IFACE or --journal PATH");
+	if (o->iface && !nb_ifname_valid(o->iface))
+		return usage_error("invalid interface name '%s'", o->iface);
+	if (o->journal)
+		snprintf(path, sizeof(path), "%s", o->journal);
+	else if (nb_journal_default_path(o->iface, path, sizeof(path)))
+		return usage_error("journal path for '%s' is too long", o->iface);
+	if (nb_journal_load(path, &nb_paths_live, &j, &err)) {
+		fprintf(stderr, "nicbench knobs: restore: %s\n", err.msg);
+		return NB_EXIT_USAGE;
+	}
+	iface = nb_journal_iface(j);
+	if (o->iface && strcmp(o->iface, iface)) {
+		fprintf(stderr, "nicbench knobs: restore: journal %s belongs to %s, not %s\n", path, iface, o->iface);
+		nb_journal_free(j);
+		return NB_EXIT_USAGE;
+	}
+	if (check_iface(iface, "restore")) {
+		nb_journal_free(j);
+		return NB_EXIT_USAGE;
+	}
+	n = nb_journal_count(j);
+	for (int i = 0; i < n; i++) {
+		const char *knob, *value;
+
+		nb_journal_entry(j, i, &knob, &value);
+		printf("restore %s %s=%s\n", iface, knob, value);
+	}
+	if (nb_journal_finish(j, &err)) {
+		fprintf(stderr, "nicbench knobs: restore %s: %s\n", iface, err.msg);
+		return NB_EXIT_FAIL;
+	}
+	printf("restored %d knob%s on %s; removed %s\n", n, n == 1 ? "" : "s", iface, path);
+	return NB_EXIT_OK;
+}
 
 int cmd_knobs(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "nicbench knobs: not implemented yet\n");
-	return NB_EXIT_USAGE;
+	struct knobs_options o;
+	int rc = parse_options(argc, argv, &o);
+
+	if (rc < 0)
+		return NB_EXIT_OK;  /* --help */
+	if (rc > 0)
+		return rc;
+	if (!strcmp(o.action, "show"))
+		return knobs_show(&o);
+	if (!strcmp(o.action, "restore"))
+		return knobs_restore(&o);
+	return usage_error("unknown action '%s' (show or restore)", o.action);
 }

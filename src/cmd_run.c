@@ -1,12 +1,141 @@
-/* PLACEHOLDER: nicbench run is being written; this stub only keeps the build linking. */
+/* `nicbench run`: validate, plan, sweep, report; the exit code says how it went. */
+#include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "config.h"
+#include "journal.h"
+#include "plan.h"
+#include "report.h"
+#include "run_options.h"
+#include "runner.h"
+#include "sysinfo.h"
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "nicbench run: %s\n", msg);
+	return NB_EXIT_USAGE;
+}
+
+/* A peer name that does not resolve is a configuration error; a peer that is down is
+ * a measured failure (recorded per point), so only resolution is checked up front. */
+static int check_peer_resolves(const struct nb_config *cfg, struct nb_err *err)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
+	int rc = getaddrinfo(cfg->peer_host, NULL, &hints, &res);
+
+	if (rc != 0)
+		return nb_err_set(err, -EINVAL, "peer '%s': cannot resolve: %s", cfg->peer_host, gai_strerror(rc));
+	freeaddrinfo(res);
+	return 0;
+}
+
+static void default_output(struct nb_config *cfg)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(cfg->output, sizeof(cfg->output), "nicbench-%s-%s.json", cfg->iface, stamp);
+}
+
+static int finish(struct nb_report *report, const struct nb_config *cfg, int rc, const struct nb_err *err)
+{
+	int ok, failed, unsupported;
+	FILE *table = cfg->json_stdout ? stderr : stdout;
+
+	nb_report_count(report, &ok, &failed, &unsupported);
+	nb_report_print_table(report, table);
+	fprintf(table, "%d ok, %d failed or timed out, %d unsupported; report: %s\n", ok, failed, unsupported,
+		cfg->output);
+	if (cfg->json_stdout) {
+		char *text = nb_report_dumps(report);
+
+		if (text)
+			puts(text);
+		free(text);
+	}
+	if (rc == -EINTR) {
+		fprintf(stderr, "nicbench run: %s\n", err->msg);
+		return NB_EXIT_INTERRUPTED;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "nicbench run: %s\n", err->msg);
+		return NB_EXIT_FAIL;
+	}
+	return failed ? NB_EXIT_FAIL : NB_EXIT_OK;
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "nicbench run: not implemented yet\n");
-	return NB_EXIT_USAGE;
+	struct nb_config *cfg = calloc(1, sizeof(*cfg));
+	struct nb_host_info host;
+	struct nb_iface_info iface;
+	struct nb_report *report = NULL;
+	struct nb_plan plan = { 0 };
+	struct nb_err err = { 0 };
+	char journal[PATH_MAX];
+	int rc, exit_code;
+
+	if (!cfg)
+		return usage_error("out of memory");
+	rc = nb_run_options_parse(argc, argv, cfg, &err);
+	if (rc == 1) {
+		nb_run_options_usage("run", stdout);
+		free(cfg);
+		return NB_EXIT_OK;
+	}
+	if (rc < 0 || nb_config_validate(cfg, &err) < 0 || check_peer_resolves(cfg, &err) < 0 ||
+	    nb_iface_info_read(&nb_paths_live, cfg->iface, &iface, &err) < 0 ||
+	    nb_plan_build(cfg, &plan, &err) < 0) {
+		free(cfg);
+		return usage_error(err.msg);
+	}
+	if (!cfg->output[0])
+		default_output(cfg);
+	if (cfg->journal[0])
+		snprintf(journal, sizeof(journal), "%s", cfg->journal);
+	else if (nb_journal_default_path(cfg->iface, journal, sizeof(journal)) < 0) {
+		nb_plan_free(&plan);
+		free(cfg);
+		return usage_error("journal path too long");
+	}
+	nb_host_info_read(&nb_paths_live, &host);
+	if (nb_report_new(cfg, &host, &iface, &report, &err) < 0 ||
+	    nb_report_write(report, cfg->output, &err) < 0) {
+		/* an unwritable report path is found before any knob changes */
+		nb_report_free(report);
+		nb_plan_free(&plan);
+		free(cfg);
+		return usage_error(err.msg);
+	}
+	fprintf(stderr, "nicbench %s: %s (%s) -> %s:%d, %d points x %d repetitions, about %.0f s; kernel %s\n",
+		NICBENCH_VERSION, cfg->iface, iface.driver[0] ? iface.driver : "unknown driver", cfg->peer_host,
+		cfg->peer_port, plan.npoints, cfg->repetitions, nb_plan_estimate_s(cfg, &plan), host.release);
+
+	nb_runner_install_signals();
+	struct nb_runner_opts opts = {
+		.cfg = cfg, .plan = &plan, .paths = &nb_paths_live, .report_path = cfg->output,
+		.journal_path = journal, .progress = stderr, .progress_tty = isatty(STDERR_FILENO),
+	};
+	rc = nb_runner_run(&opts, report, &err);
+	if (rc == -EEXIST) {
+		/* a journal from a killed run: nothing was changed by this one */
+		unlink(cfg->output);
+		exit_code = usage_error(err.msg);
+	} else {
+		exit_code = finish(report, cfg, rc, &err);
+	}
+	nb_report_free(report);
+	nb_plan_free(&plan);
+	free(cfg);
+	return exit_code;
 }

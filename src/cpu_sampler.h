@@ -22,7 +22,13 @@ struct nb_cpu_ticks {
 /* One moment's counters. *_present says whether the kernel gave the counter. */
 struct nb_snapshot {
 	double t;                 /* CLOCK_MONOTONIC seconds */
-	int ncpus;
+	long clk_tck;             /* ticks per second of the *_ticks fields (sysconf(_SC_CLK_TCK)) */
+	unsigned int generation;  /* changes when a rescan changed the IRQ or NAPI thread set */
+	int ncpus;                /* highest cpuN in /proc/stat + 1 (offline CPUs leave holes) */
+	int ncpus_online;         /* cpuN lines in /proc/stat (sysconf when /proc/stat is missing) */
+	bool cpu_all_present;     /* the "cpu" line: every CPU's ticks summed by the kernel */
+	struct nb_cpu_ticks cpu_all;
+	bool cpu_present[NB_MAX_CPUS];  /* a cpuN line was there (the CPU is online) */
 	struct nb_cpu_ticks cpu[NB_MAX_CPUS];
 	bool softirqs_present;
 	uint64_t net_rx[NB_MAX_CPUS], net_tx[NB_MAX_CPUS];  /* /proc/softirqs */
@@ -40,6 +46,7 @@ struct nb_snapshot {
 	int napi_threads;
 	uint64_t napi_thread_ticks;  /* utime + stime summed, clock ticks */
 	bool traffic_present;
+	pid_t traffic_pid;
 	uint64_t traffic_ticks;      /* utime + stime of the traffic process and its threads */
 };
 
@@ -51,20 +58,43 @@ struct nb_sampler_target {
 
 struct nb_sampler;
 
-/* Open what can be kept open and find the interface's IRQs and NAPI threads. */
+/* Open what can be kept open and find the interface's IRQs and NAPI threads.
+ * -EINVAL for a bad interface name, -ENODEV when <sys>/class/net/<iface> is missing
+ * (sysfs shows the network namespace it was mounted in), -ENOMEM. */
 int nb_sampler_new(const struct nb_sampler_target *t, struct nb_sampler **out, struct nb_err *err);
 void nb_sampler_set_traffic_pid(struct nb_sampler *s, pid_t pid);
-/* Re-scan for napi/ threads (threaded may have changed between points). */
+/* Re-scan for napi/ threads (threaded may have changed between points) and IRQs. If the
+ * set changed, snap.generation changes and metrics spanning the rescan are left out:
+ * take a fresh first snapshot after a rescan. */
 int nb_sampler_rescan(struct nb_sampler *s, struct nb_err *err);
-/* Fill snap with the counters now. Missing sources leave *_present false. */
+/* Fill snap with the counters now. Missing sources leave *_present false; a source that
+ * fails to read is missing, not an error. A napi thread or traffic process that exited
+ * keeps its last CPU time. No allocation, one pread per open file. */
 int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct nb_err *err);
 void nb_sampler_free(struct nb_sampler *s);
 
-/* Pure: metrics over the interval a -> b. Names (percent of the whole machine unless
- * per-CPU): cpu_busy_pct, user_pct, system_pct, irq_pct, softirq_pct, cpuN_busy_pct,
- * cpuN_softirq_pct, napi_thread_pct, traffic_proc_pct, net_rx_softirqs_per_s,
- * net_tx_softirqs_per_s, interrupts_per_s, rx_packets_per_s, tx_packets_per_s,
- * rx_dropped, tx_dropped, softnet_dropped, time_squeeze, udp_in_errors, udp_rcvbuf_errors, ... */
+/* Pure: metrics over the interval a -> b. A metric whose source was missing in either
+ * snapshot, whose counter went backwards (CPU hotplug, 32-bit wrap) or whose interval is
+ * not positive is left out; nothing is ever reported as a negative or made-up 0.
+ *
+ * CPU convention: every machine-wide *_pct is percent of all online CPUs' time, like
+ * top's summary line (100 = every CPU busy; on a 1-core board the same as one CPU);
+ * cpuN_*_pct is percent of that one CPU.
+ *   cpu_busy_pct     (total - idle - iowait) / total; steal counts as busy
+ *   user_pct         user + nice (guest time is already inside user)
+ *   system_pct, irq_pct, softirq_pct
+ *   napi_thread_pct  CPU time of the interface's napi/<iface>-N kthreads (it shows as
+ *                    system time, so it is part of system_pct, not softirq_pct)
+ *   traffic_proc_pct CPU time of the traffic process (all its threads)
+ *   napi_threads     how many napi/ kthreads were found (at the last rescan)
+ *   cpuN_busy_pct, cpuN_user_pct, cpuN_system_pct, cpuN_irq_pct, cpuN_softirq_pct
+ * Rates per second: net_rx_softirqs_per_s, net_tx_softirqs_per_s, interrupts_per_s
+ * (the interface's IRQs, all CPUs), rx_packets_per_s, tx_packets_per_s, rx_bytes_per_s,
+ * tx_bytes_per_s, softnet_processed_per_s, udp_in_datagrams_per_s.
+ * Counts over the interval: rx_dropped, tx_dropped, rx_errors, tx_errors, softnet_dropped,
+ * time_squeeze, udp_in_errors, udp_rcvbuf_errors, udp_sndbuf_errors, udp_no_ports,
+ * udp_in_csum_errors.
+ * Machine-wide metrics are put first, so a set too small for many CPUs loses per-CPU ones. */
 void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 		       struct nb_metric_set *out);
 

@@ -54,4 +54,59 @@ void nb_iperf_kill(struct nb_iperf_run *r);
 int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct nb_err *err);
 void nb_iperf_result_release(struct nb_iperf_result *res);
 
+/* Defaults used when a field of nb_iperf_params is 0 (length for UDP only). */
+#define NB_IPERF_UDP_DEFAULT_LENGTH 1460
+#define NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS 5000
+
+/* nb_iperf_finish returns 0 whenever res describes the run, whatever its status
+ * (FAILED and TIMEOUT are results, with res->error saying why); a negative errno
+ * only when no result could be formed (res->status is then FAILED too). */
+
+/* Read iperf3's client JSON into res->status, res->error and res->metrics (not
+ * raw_json). A JSON with an "error" key gives FAILED with that text. Returns 0,
+ * or -EBADMSG when json is not a JSON object (res->status FAILED). Pure: no I/O. */
+int nb_iperf_parse_json(const char *json, struct nb_iperf_result *res, struct nb_err *err);
+
+/* The peer side (nicbench serve): one libiperf server test per forked child, so
+ * the parent can restart after errors and charge each test its own CPU time. */
+struct nb_iperf_serve_params {
+	const char *bind;          /* local address to listen on; NULL = all */
+	int port;
+	double stats_interval_s;   /* libiperf's interval statistics (iperf3 -s -i); 0 = off */
+};
+
+struct nb_iperf_serve_result {
+	enum nb_run_status status; /* OK: one test served to its end */
+	char error[512];
+	int iperf_errno;
+	bool served;               /* a client got as far as a test (JSON has test_start) */
+	bool stopped;              /* the child was stopped by nb_iperf_server_stop */
+	char client[96];           /* "host:port" of the client's control connection, "" if unknown */
+	char protocol[8];          /* "TCP" / "UDP", "" if unknown */
+	bool reverse;              /* the server sent the data (client ran -R) */
+	int streams;
+	double test_s;             /* measured test length from the server's JSON; 0 if unknown */
+	double wall_s;             /* the child's whole life, waiting for the client included */
+	double cpu_user_s;         /* the server child's own CPU time (wait4 rusage) */
+	double cpu_sys_s;
+	struct nb_metric_set metrics; /* server view: throughput_bps, iperf_host_cpu_pct, UDP loss ... */
+};
+
+struct nb_iperf_server;
+
+/* Fork a child that listens and serves exactly one test. */
+int nb_iperf_server_start(const struct nb_iperf_serve_params *p, struct nb_iperf_server **out,
+			  struct nb_err *err);
+pid_t nb_iperf_server_pid(const struct nb_iperf_server *s);
+/* A descriptor that turns readable when the child reports or exits (for poll). */
+int nb_iperf_server_fd(const struct nb_iperf_server *s);
+/* Read what the child sent; wait up to timeout_ms (-1 = forever). 1 when it ended. */
+int nb_iperf_server_wait(struct nb_iperf_server *s, int timeout_ms);
+/* Send sig to the child (forwarding SIGINT/SIGTERM); finish still has to be called. */
+void nb_iperf_server_stop(struct nb_iperf_server *s, int sig);
+/* Reap the child, fill res from its report and rusage, free s. Same return rule as nb_iperf_finish. */
+int nb_iperf_server_finish(struct nb_iperf_server *s, struct nb_iperf_serve_result *res, struct nb_err *err);
+/* libiperf's version string ("3.12"), for the run header. */
+const char *nb_iperf_version(void);
+
 #endif

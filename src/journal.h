@@ -27,10 +27,26 @@ int nb_journal_remember(struct nb_journal *j, const char *knob, const char *orig
  * when one fails; returns the first error. */
 int nb_journal_restore(struct nb_journal *j, struct nb_err *err);
 
-/* Restore, then delete the file and free. Safe with NULL. */
+/* Restore, then delete the file and free. Safe with NULL. When a knob cannot be restored
+ * the file is kept (the message says so) so that `nicbench knobs restore` can retry. */
 int nb_journal_finish(struct nb_journal *j, struct nb_err *err);
 
 /* Apply a journal file left by a killed run, then remove it. `paths` lets tests use fixtures. */
 int nb_journal_restore_file(const char *path, const struct nb_paths *paths, struct nb_err *err);
+
+/* Load an existing journal for inspection or restore (`nicbench knobs restore`). -ENOENT
+ * "no journal at PATH" when there is none, -EINVAL on a file that is not a journal. A torn
+ * last line is skipped: its knob was never changed. `paths` is copied, its strings are not:
+ * they must outlive the journal (the same holds for nb_journal_create). */
+int nb_journal_load(const char *path, const struct nb_paths *paths, struct nb_journal **out,
+		    struct nb_err *err);
+
+/* Free without restoring or deleting (the file stays for a later restore). Safe with NULL. */
+void nb_journal_free(struct nb_journal *j);
+
+/* The interface a journal belongs to, and its entries in file order. */
+const char *nb_journal_iface(const struct nb_journal *j);
+int nb_journal_count(const struct nb_journal *j);
+int nb_journal_entry(const struct nb_journal *j, int index, const char **knob, const char **value);
 
 #endif

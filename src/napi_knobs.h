@@ -40,4 +40,12 @@ int nb_knob_write(const struct nb_knob_target *t, const char *name,
 int nb_knob_apply(const struct nb_knob_target *t, const char *name, const char *value,
 		  char *readback, size_t len, struct nb_err *err);
 
+/* Check that t->iface is a valid name and exists under <sys>/class/net: -EINVAL for a bad
+ * name, -ENODEV when there is no such interface (in this network namespace). */
+int nb_knob_iface_check(const struct nb_knob_target *t, struct nb_err *err);
+
+/* True for the codes nb_knob_read uses when the device does not offer a knob
+ * (-EOPNOTSUPP, -ENOENT): a report records "unsupported", not a failure. */
+int nb_knob_unsupported(int code);
+
 #endif

@@ -1,0 +1,604 @@
+/* nicbench compare: two loaded reports -> per point and metric verdicts (pure, no I/O). */
+#include "compare.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_stats.h"
+
+struct direction_rule {
+	const char *pattern; /* fnmatch(3) glob over the metric name */
+	enum nb_cmp_direction direction;
+};
+
+/* First match wins. Rates of events (softirqs, polls, interrupts) and packet rates
+ * depend on the traffic as much as on the driver, so they stay neutral. */
+static const struct direction_rule direction_rules[] = {
+	{ "throughput_bps", NB_CMP_HIGHER_BETTER },
+	{ NB_CMP_EFFICIENCY_METRIC, NB_CMP_HIGHER_BETTER },
+	{ "iperf_remote_cpu_pct", NB_CMP_NEUTRAL },
+	{ "*_pct", NB_CMP_LOWER_BETTER },     /* CPU shares: busy, user, system, irq, softirq, napi_thread, cpuN */
+	{ "lost_percent", NB_CMP_LOWER_BETTER },
+	{ "lost_packets", NB_CMP_LOWER_BETTER },
+	{ "retransmits", NB_CMP_LOWER_BETTER },
+	{ "jitter_ms", NB_CMP_LOWER_BETTER },
+	{ "*_dropped", NB_CMP_LOWER_BETTER },
+	{ "time_squeeze", NB_CMP_LOWER_BETTER },
+	{ "udp_*_errors", NB_CMP_LOWER_BETTER },
+	{ "net_*_softirq_ns_per_s", NB_CMP_LOWER_BETTER },
+};
+
+/* napi_budget_exhausted_pct and napi_packets_per_poll describe batching, not cost. */
+static const char *const neutral_pct[] = { "napi_budget_exhausted_pct" };
+
+enum nb_cmp_direction nb_cmp_metric_direction(const char *name)
+{
+	for (size_t i = 0; i < sizeof(neutral_pct) / sizeof(neutral_pct[0]); i++) {
+		if (!strcmp(name, neutral_pct[i]))
+			return NB_CMP_NEUTRAL;
+	}
+	for (size_t i = 0; i < sizeof(direction_rules) / sizeof(direction_rules[0]); i++) {
+		if (!fnmatch(direction_rules[i].pattern, name, 0))
+			return direction_rules[i].direction;
+	}
+	return NB_CMP_NEUTRAL;
+}
+
+const char *nb_cmp_verdict_name(enum nb_cmp_verdict v)
+{
+	static const char *const names[] = {
+		[NB_CMP_UNCHANGED] = "unchanged", [NB_CMP_IMPROVED] = "improved",
+		[NB_CMP_REGRESSED] = "regressed", [NB_CMP_INCONCLUSIVE] = "inconclusive",
+		[NB_CMP_NEW] = "new",             [NB_CMP_MISSING] = "missing",
+		[NB_CMP_FIXED] = "fixed",         [NB_CMP_BROKEN] = "broken",
+		[NB_CMP_CHANGED] = "changed",
+	};
+
+	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "inconclusive";
+}
+
+const char *nb_cmp_overall_name(enum nb_cmp_overall v)
+{
+	switch (v) {
+	case NB_CMP_PASS:
+		return "pass";
+	case NB_CMP_REGRESSION:
+		return "regression";
+	default:
+		return "inconclusive";
+	}
+}
+
+void nb_cmp_options_init(struct nb_cmp_options *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->min_effect_pct = 5;
+	opt->alpha = 0.10;
+	opt->min_runs = 3;
+	opt->change_cap_pct = 10000;
+	nb_cmp_gate_parse(opt, "throughput_bps,cpu_busy_pct@*-rx", NULL);
+}
+
+static int parse_pct(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || *end || errno || !isfinite(v) || v < 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_gate_rule(struct nb_cmp_gate_rule *rule, char *tok, struct nb_err *err)
+{
+	char *eq = strchr(tok, '=');
+	char *at = strchr(tok, '@');
+
+	rule->min_effect_pct = -1;
+	if (eq) {
+		*eq = '\0';
+		if (parse_pct(eq + 1, &rule->min_effect_pct))
+			return nb_err_set(err, -EINVAL, "parse gate rule \"%s=%s\": \"%s\" is not a percentage", tok,
+					  eq + 1, eq + 1);
+	}
+	if (at && (!eq || at < eq)) {
+		*at = '\0';
+		snprintf(rule->tests, sizeof(rule->tests), "%s", at + 1);
+	}
+	if (!*tok || strlen(tok) >= sizeof(rule->metric))
+		return nb_err_set(err, -EINVAL, "parse gate rule: metric name \"%s\" is empty or too long", tok);
+	snprintf(rule->metric, sizeof(rule->metric), "%s", tok);
+	return 0;
+}
+
+int nb_cmp_gate_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err)
+{
+	char buf[1024];
+	char *save = NULL;
+	int n = 0;
+
+	if (strlen(spec) >= sizeof(buf))
+		return nb_err_set(err, -EINVAL, "parse gate \"%.40s...\": longer than %zu characters", spec,
+				  sizeof(buf) - 1);
+	snprintf(buf, sizeof(buf), "%s", spec);
+	if (!strcmp(buf, "none")) {
+		opt->n_gate = 0;
+		return 0;
+	}
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n >= NB_CMP_MAX_GATE)
+			return nb_err_set(err, -EINVAL, "parse gate: more than %d rules", NB_CMP_MAX_GATE);
+		int ret = parse_gate_rule(&opt->gate[n], tok, err);
+
+		if (ret)
+			return ret;
+		n++;
+	}
+	if (!n)
+		return nb_err_set(err, -EINVAL, "parse gate \"%s\": no rule (use \"none\" to gate nothing)", spec);
+	opt->n_gate = n;
+	return 0;
+}
+
+int nb_cmp_effect_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err)
+{
+	const char *eq = strchr(spec, '=');
+	double pct;
+
+	if (!eq) {
+		if (parse_pct(spec, &pct))
+			return nb_err_set(err, -EINVAL, "parse minimum effect \"%s\": not a percentage", spec);
+		opt->min_effect_pct = pct;
+		return 0;
+	}
+	if (eq == spec || (size_t)(eq - spec) >= NB_METRIC_NAME_MAX || parse_pct(eq + 1, &pct))
+		return nb_err_set(err, -EINVAL, "parse minimum effect \"%s\": expected METRIC=PERCENT", spec);
+	for (int i = 0; i < opt->n_effects; i++) {
+		if (!strncmp(opt->effects[i].metric, spec, (size_t)(eq - spec)) &&
+		    opt->effects[i].metric[eq - spec] == '\0') {
+			opt->effects[i].pct = pct;
+			return 0;
+		}
+	}
+	if (opt->n_effects >= NB_CMP_MAX_EFFECTS)
+		return nb_err_set(err, -EINVAL, "parse minimum effect \"%s\": more than %d metrics", spec,
+				  NB_CMP_MAX_EFFECTS);
+	snprintf(opt->effects[opt->n_effects].metric, NB_METRIC_NAME_MAX, "%.*s", (int)(eq - spec), spec);
+	opt->effects[opt->n_effects].pct = pct;
+	opt->n_effects++;
+	return 0;
+}
+
+static double metric_min_effect(const struct nb_cmp_options *opt, const char *name)
+{
+	for (int i = 0; i < opt->n_effects; i++) {
+		if (!strcmp(opt->effects[i].metric, name))
+			return opt->effects[i].pct;
+	}
+	return opt->min_effect_pct;
+}
+
+/* Gated when a rule names the metric and its glob matches the test; a rule's own
+ * threshold beats --min-effect. Neutral metrics have no "worse" to gate on. */
+static void apply_gate(const struct nb_cmp_options *opt, const char *test_name, struct nb_cmp_metric_result *m)
+{
+	m->min_effect_pct = metric_min_effect(opt, m->name);
+	m->gated = false;
+	if (m->direction == NB_CMP_NEUTRAL)
+		return;
+	for (int i = 0; i < opt->n_gate; i++) {
+		const struct nb_cmp_gate_rule *rule = &opt->gate[i];
+
+		if (strcmp(rule->metric, m->name))
+			continue;
+		if (rule->tests[0] && fnmatch(rule->tests, test_name, 0))
+			continue;
+		m->gated = true;
+		if (rule->min_effect_pct >= 0)
+			m->min_effect_pct = rule->min_effect_pct;
+		return;
+	}
+}
+
+/* A sample set as compare sees it: borrowed values and a median. */
+struct side {
+	bool present;
+	double median;
+	int n;
+	const double *values;
+};
+
+static struct side side_of(const struct nb_cmp_samples *s)
+{
+	if (!s)
+		return (struct side){ 0 };
+	return (struct side){ true, s->median, s->n, s->values };
+}
+
+static void judge_change(const struct nb_cmp_options *opt, struct nb_cmp_metric_result *m, const struct side *b,
+			 const struct side *n)
+{
+	bool worse;
+
+	if (b->n < opt->min_runs || n->n < opt->min_runs) {
+		m->verdict = NB_CMP_INCONCLUSIVE;
+		snprintf(m->reason, sizeof(m->reason), "too few runs (%d base, %d new; %d needed)", b->n, n->n,
+			 opt->min_runs);
+		return;
+	}
+	m->p_value = nb_stats_mann_whitney_p(b->values, b->n, n->values, n->n);
+	m->has_p = true;
+	if (fabs(m->change_pct) <= m->min_effect_pct) {
+		m->verdict = NB_CMP_UNCHANGED;
+		snprintf(m->reason, sizeof(m->reason), "change within the %.3g%% minimum effect", m->min_effect_pct);
+		return;
+	}
+	if (m->p_value > opt->alpha) {
+		m->verdict = NB_CMP_INCONCLUSIVE;
+		snprintf(m->reason, sizeof(m->reason), "too noisy: Mann-Whitney p=%.3f > %.3g", m->p_value,
+			 opt->alpha);
+		return;
+	}
+	snprintf(m->reason, sizeof(m->reason), "Mann-Whitney p=%.3f <= %.3g", m->p_value, opt->alpha);
+	if (m->direction == NB_CMP_NEUTRAL) {
+		m->verdict = NB_CMP_CHANGED;
+		return;
+	}
+	worse = (m->direction == NB_CMP_HIGHER_BETTER) == (n->median < b->median);
+	m->verdict = worse ? NB_CMP_REGRESSED : NB_CMP_IMPROVED;
+}
+
+static void judge_metric(const struct nb_cmp_options *opt, const char *test_name, const char *name,
+			 const struct side *b, const struct side *n, enum nb_cmp_verdict status_verdict,
+			 struct nb_cmp_metric_result *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->direction = nb_cmp_metric_direction(name);
+	apply_gate(opt, test_name, m);
+	m->has_base = b->present;
+	m->has_new = n->present;
+	m->base = b->median;
+	m->new = n->median;
+	m->n_base = b->n;
+	m->n_new = n->n;
+	if (b->present && n->present) {
+		m->change_pct = nb_stats_change_pct(b->median, n->median, opt->change_cap_pct, &m->change_capped);
+		m->has_change = true;
+	}
+	if (status_verdict != NB_CMP_UNCHANGED) {
+		/* fixed/broken points: the status change is the verdict of every metric */
+		m->verdict = status_verdict;
+		return;
+	}
+	if (!b->present || !n->present) {
+		m->verdict = b->present ? NB_CMP_MISSING : NB_CMP_NEW;
+		snprintf(m->reason, sizeof(m->reason), "measured only in the %s report", b->present ? "base" : "new");
+		return;
+	}
+	judge_change(opt, m, b, n);
+}
+
+/* Per-run efficiency values, written into buf (capacity cap); returns the count. */
+static int efficiency_values(const struct nb_cmp_point *p, int cpus, double *buf, int cap)
+{
+	int n = 0;
+
+	if (!p || cpus <= 0)
+		return 0;
+	for (int i = 0; i < p->n_pairs && n < cap; i++) {
+		double cpu_seconds = p->pair_cpu_busy_pct[i] * cpus / 100;
+
+		/* No busy CPU at all is a broken sample, not infinite efficiency. */
+		if (cpu_seconds > 0)
+			buf[n++] = p->pair_throughput_bps[i] / cpu_seconds;
+	}
+	return n;
+}
+
+#define EFFICIENCY_MAX_RUNS 256
+
+static struct side efficiency_side(const struct nb_cmp_point *p, int cpus, double *buf)
+{
+	struct side s = { 0 };
+
+	s.n = efficiency_values(p, cpus, buf, EFFICIENCY_MAX_RUNS);
+	if (s.n > 0) {
+		s.present = true;
+		s.values = buf;
+		s.median = nb_stats_median(buf, s.n);
+	}
+	return s;
+}
+
+static enum nb_cmp_verdict status_verdict(const struct nb_cmp_point *b, const struct nb_cmp_point *n)
+{
+	bool b_ok = b->status == NB_CMP_STATUS_OK, n_ok = n->status == NB_CMP_STATUS_OK;
+
+	if (b_ok && n_ok)
+		return NB_CMP_UNCHANGED;
+	if (b->status == NB_CMP_STATUS_UNSUPPORTED && n->status == NB_CMP_STATUS_UNSUPPORTED)
+		return NB_CMP_UNCHANGED;
+	if (b->status == NB_CMP_STATUS_UNSUPPORTED && n_ok)
+		return NB_CMP_NEW;
+	if (b_ok && n->status == NB_CMP_STATUS_UNSUPPORTED)
+		return NB_CMP_MISSING;
+	if (n_ok)
+		return NB_CMP_FIXED;
+	if (b_ok)
+		return NB_CMP_BROKEN;
+	return NB_CMP_INCONCLUSIVE; /* failed on both kernels: nothing to compare */
+}
+
+/* Worst first: the order in which a gated metric decides its point's verdict. */
+static int severity(enum nb_cmp_verdict v)
+{
+	switch (v) {
+	case NB_CMP_REGRESSED:
+		return 4;
+	case NB_CMP_INCONCLUSIVE:
+	case NB_CMP_MISSING:
+		return 3;
+	case NB_CMP_IMPROVED:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
+static enum nb_cmp_verdict point_verdict_from_metrics(const struct nb_cmp_point_result *pr)
+{
+	enum nb_cmp_verdict worst = NB_CMP_UNCHANGED;
+
+	for (int i = 0; i < pr->n_metrics; i++) {
+		const struct nb_cmp_metric_result *m = &pr->metrics[i];
+
+		if (m->gated && severity(m->verdict) > severity(worst))
+			worst = m->verdict == NB_CMP_MISSING ? NB_CMP_INCONCLUSIVE : m->verdict;
+	}
+	return worst;
+}
+
+static int cmp_mover(const void *pa, const void *pb)
+{
+	const struct nb_cmp_mover *a = pa, *b = pb;
+	double da = fabs(a->new_share_pct - a->base_share_pct), db = fabs(b->new_share_pct - b->base_share_pct);
+
+	return (da < db) - (da > db);
+}
+
+static double profile_share(const struct nb_cmp_point *p, const char *symbol, bool *found)
+{
+	for (int i = 0; i < p->n_profile; i++) {
+		if (!strcmp(p->profile[i].symbol, symbol)) {
+			*found = true;
+			return p->profile[i].share_pct;
+		}
+	}
+	*found = false;
+	return 0;
+}
+
+/* The profile symbols whose share moved most; a symbol absent on one side counts as 0%. */
+static void profile_movers(struct nb_cmp_point_result *pr)
+{
+	const struct nb_cmp_point *b = pr->base, *n = pr->new;
+	struct nb_cmp_mover all[128];
+	int count = 0;
+	bool found;
+
+	if (!b || !n || !b->n_profile || !n->n_profile)
+		return;
+	for (int i = 0; i < b->n_profile && count < 128; i++)
+		all[count++] = (struct nb_cmp_mover){ b->profile[i].symbol, b->profile[i].share_pct,
+						      profile_share(n, b->profile[i].symbol, &found) };
+	for (int i = 0; i < n->n_profile && count < 128; i++) {
+		profile_share(b, n->profile[i].symbol, &found);
+		if (!found)
+			all[count++] = (struct nb_cmp_mover){ n->profile[i].symbol, 0, n->profile[i].share_pct };
+	}
+	qsort(all, (size_t)count, sizeof(all[0]), cmp_mover);
+	pr->n_movers = count < NB_CMP_MAX_MOVERS ? count : NB_CMP_MAX_MOVERS;
+	memcpy(pr->movers, all, sizeof(all[0]) * (size_t)pr->n_movers);
+}
+
+static bool name_listed(const struct nb_cmp_point *p, int upto, const char *name)
+{
+	for (int i = 0; i < upto; i++) {
+		if (!strcmp(p->metrics[i].name, name))
+			return true;
+	}
+	return false;
+}
+
+static int compare_point(const struct nb_cmp_result *r, const struct nb_cmp_point *b, const struct nb_cmp_point *n,
+			 struct nb_cmp_point_result *pr)
+{
+	const struct nb_cmp_options *opt = r->opt;
+	const struct nb_cmp_point *any = b ? b : n;
+	enum nb_cmp_verdict sv = b && n ? status_verdict(b, n) : NB_CMP_UNCHANGED;
+	int cap = (b ? b->n_metrics : 0) + (n ? n->n_metrics : 0) + 1;
+	double eff_b[EFFICIENCY_MAX_RUNS], eff_n[EFFICIENCY_MAX_RUNS];
+	struct side sb, sn;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->id = any->id;
+	pr->base = b;
+	pr->new = n;
+	pr->metrics = calloc((size_t)cap, sizeof(*pr->metrics));
+	if (!pr->metrics)
+		return -ENOMEM;
+	if (!b || !n) {
+		/* Only in one report: list what it measured, no verdict per metric beyond that. */
+		sv = b ? NB_CMP_MISSING : NB_CMP_NEW;
+	}
+	for (int i = 0; b && i < b->n_metrics; i++) {
+		sb = side_of(&b->metrics[i]);
+		sn = side_of(n ? nb_cmp_point_metric(n, b->metrics[i].name) : NULL);
+		judge_metric(opt, any->test_name, b->metrics[i].name, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
+	}
+	for (int i = 0; n && i < n->n_metrics; i++) {
+		if (b && (nb_cmp_point_metric(b, n->metrics[i].name) || name_listed(n, i, n->metrics[i].name)))
+			continue;
+		sb = side_of(NULL);
+		sn = side_of(&n->metrics[i]);
+		judge_metric(opt, any->test_name, n->metrics[i].name, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
+	}
+	sb = efficiency_side(b, r->base->cpus, eff_b);
+	sn = efficiency_side(n, r->new->cpus, eff_n);
+	if (sb.present || sn.present)
+		judge_metric(opt, any->test_name, NB_CMP_EFFICIENCY_METRIC, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
+
+	pr->verdict = sv != NB_CMP_UNCHANGED ? sv : point_verdict_from_metrics(pr);
+	if (b && n && b->status == NB_CMP_STATUS_UNSUPPORTED && n->status == NB_CMP_STATUS_UNSUPPORTED)
+		pr->verdict = NB_CMP_UNCHANGED;
+	profile_movers(pr);
+	return 0;
+}
+
+static int cmp_point_ptr(const void *pa, const void *pb)
+{
+	const struct nb_cmp_point *a = *(const struct nb_cmp_point *const *)pa;
+	const struct nb_cmp_point *b = *(const struct nb_cmp_point *const *)pb;
+
+	return strcmp(a->id, b->id);
+}
+
+/* Points sorted by id for lookup; a repeated id makes matching ambiguous. */
+static int index_points(const struct nb_cmp_report *rep, const struct nb_cmp_point ***out, struct nb_err *err)
+{
+	const struct nb_cmp_point **idx = malloc(sizeof(*idx) * (size_t)rep->n_points);
+
+	if (!idx)
+		return nb_err_set(err, -ENOMEM, "index points of %s: out of memory", rep->path);
+	for (int i = 0; i < rep->n_points; i++)
+		idx[i] = &rep->points[i];
+	qsort(idx, (size_t)rep->n_points, sizeof(*idx), cmp_point_ptr);
+	for (int i = 1; i < rep->n_points; i++) {
+		if (!strcmp(idx[i - 1]->id, idx[i]->id)) {
+			int ret = nb_err_set(err, -EINVAL, "index points of %s: point id \"%s\" appears twice",
+					     rep->path, idx[i]->id);
+
+			free(idx);
+			return ret;
+		}
+	}
+	*out = idx;
+	return 0;
+}
+
+static const struct nb_cmp_point *find_point(const struct nb_cmp_point **idx, int n, const char *id)
+{
+	struct nb_cmp_point key = { .id = id };
+	const struct nb_cmp_point *kp = &key;
+	const struct nb_cmp_point **hit = bsearch(&kp, idx, (size_t)n, sizeof(*idx), cmp_point_ptr);
+
+	return hit ? *hit : NULL;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static void check_env(struct nb_cmp_result *r)
+{
+	const struct nb_cmp_report *b = r->base, *n = r->new;
+
+	for (int i = 0; i < b->n_env && i < n->n_env; i++) {
+		if (same_text(b->env[i].value, n->env[i].value))
+			continue;
+		r->env_diffs[r->n_env_diffs++] =
+			(struct nb_cmp_env_diff){ b->env[i].key, b->env[i].value, n->env[i].value };
+	}
+	for (int i = 0; i < r->n_points; i++) {
+		const struct nb_cmp_point_result *pr = &r->points[i];
+
+		if (pr->base && pr->new && !same_text(pr->base->test_json, pr->new->test_json)) {
+			if (!r->test_diff_id)
+				r->test_diff_id = pr->id;
+			r->n_test_diffs++;
+		}
+	}
+}
+
+static void tally(struct nb_cmp_result *r)
+{
+	bool regression = false, inconclusive = false;
+
+	for (int i = 0; i < r->n_points; i++) {
+		enum nb_cmp_verdict v = r->points[i].verdict;
+
+		r->count[v]++;
+		regression |= v == NB_CMP_REGRESSED || v == NB_CMP_BROKEN;
+		inconclusive |= v == NB_CMP_INCONCLUSIVE || v == NB_CMP_MISSING;
+	}
+	r->verdict = regression ? NB_CMP_REGRESSION : inconclusive ? NB_CMP_OVERALL_INCONCLUSIVE : NB_CMP_PASS;
+}
+
+int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new, const struct nb_cmp_options *opt,
+	       struct nb_cmp_result *out, struct nb_err *err)
+{
+	const struct nb_cmp_point **base_idx = NULL, **new_idx = NULL;
+	bool *matched = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->base = base;
+	out->new = new;
+	out->opt = opt;
+	ret = index_points(base, &base_idx, err);
+	if (!ret)
+		ret = index_points(new, &new_idx, err);
+	if (ret)
+		goto out;
+	out->points = calloc((size_t)base->n_points + (size_t)new->n_points, sizeof(*out->points));
+	matched = calloc((size_t)new->n_points + 1, sizeof(*matched));
+	if (!out->points || !matched) {
+		ret = nb_err_set(err, -ENOMEM, "compare %s with %s: out of memory", base->path, new->path);
+		goto out;
+	}
+	for (int i = 0; i < base->n_points; i++) {
+		const struct nb_cmp_point *n = find_point(new_idx, new->n_points, base->points[i].id);
+
+		if (n)
+			matched[n - new->points] = true;
+		ret = compare_point(out, &base->points[i], n, &out->points[out->n_points++]);
+		if (ret)
+			break;
+	}
+	for (int i = 0; !ret && i < new->n_points; i++) {
+		if (!matched[i])
+			ret = compare_point(out, NULL, &new->points[i], &out->points[out->n_points++]);
+	}
+	if (ret) {
+		nb_err_set(err, ret, "compare %s with %s: out of memory", base->path, new->path);
+		goto out;
+	}
+	check_env(out);
+	tally(out);
+out:
+	free(base_idx);
+	free(new_idx);
+	free(matched);
+	if (ret)
+		nb_cmp_result_free(out);
+	return ret;
+}
+
+void nb_cmp_result_free(struct nb_cmp_result *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->n_points; i++)
+		free(r->points[i].metrics);
+	free(r->points);
+	r->points = NULL;
+	r->n_points = 0;
+}

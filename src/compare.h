@@ -1,0 +1,149 @@
+/* nicbench compare: two loaded reports -> per point and metric verdicts (pure, no I/O). */
+#ifndef NB_COMPARE_H
+#define NB_COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "compare_load.h"
+#include "metrics.h"
+#include "nb_error.h"
+
+#define NB_CMP_SCHEMA "nicbench-compare/1"
+/* Derived by compare: throughput per busy CPU, in bits per CPU-second. */
+#define NB_CMP_EFFICIENCY_METRIC "bits_per_cpu_second"
+
+enum nb_cmp_direction {
+	NB_CMP_NEUTRAL,       /* shown, never gated */
+	NB_CMP_HIGHER_BETTER,
+	NB_CMP_LOWER_BETTER,
+};
+
+enum nb_cmp_verdict {
+	NB_CMP_UNCHANGED,
+	NB_CMP_IMPROVED,
+	NB_CMP_REGRESSED,
+	NB_CMP_INCONCLUSIVE,  /* too few runs, or a large change the runs do not support */
+	NB_CMP_NEW,           /* only in the new report */
+	NB_CMP_MISSING,       /* only in the base report */
+	NB_CMP_FIXED,         /* point failed in base, ok in new */
+	NB_CMP_BROKEN,        /* point ok in base, failed in new */
+	NB_CMP_CHANGED,       /* a supported change of a metric without a direction */
+};
+
+enum nb_cmp_overall {
+	NB_CMP_PASS,
+	NB_CMP_REGRESSION,
+	NB_CMP_OVERALL_INCONCLUSIVE,
+};
+
+struct nb_cmp_effect {
+	char metric[NB_METRIC_NAME_MAX];
+	double pct;
+};
+
+/* One gate rule: METRIC[@TESTS][=PCT]. tests is an fnmatch(3) glob over the test
+ * name ("*-rx"), empty for every test; min_effect_pct < 0 keeps the metric's own. */
+struct nb_cmp_gate_rule {
+	char metric[NB_METRIC_NAME_MAX];
+	char tests[64];
+	double min_effect_pct;
+};
+
+#define NB_CMP_MAX_EFFECTS 32
+#define NB_CMP_MAX_GATE 32
+#define NB_CMP_MAX_MOVERS 5
+
+struct nb_cmp_options {
+	double min_effect_pct;  /* a change smaller than this is "unchanged" */
+	double alpha;           /* two-sided Mann-Whitney significance level */
+	int min_runs;           /* per side, for any verdict but new/missing/fixed/broken */
+	double change_cap_pct;  /* changes above this print as ">CAP%" */
+	int n_effects;
+	struct nb_cmp_effect effects[NB_CMP_MAX_EFFECTS];
+	int n_gate;
+	struct nb_cmp_gate_rule gate[NB_CMP_MAX_GATE];
+};
+
+/* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx". */
+void nb_cmp_options_init(struct nb_cmp_options *opt);
+
+/* Replace the gate with a comma-separated list of METRIC[@TESTS][=PCT] rules, or "none". */
+int nb_cmp_gate_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err);
+
+/* "PCT" sets the default minimum effect, "METRIC=PCT" the one of a metric. */
+int nb_cmp_effect_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err);
+
+struct nb_cmp_metric_result {
+	char name[NB_METRIC_NAME_MAX];
+	enum nb_cmp_direction direction;
+	bool gated;
+	bool has_base, has_new, has_change, change_capped, has_p;
+	double base, new;        /* medians */
+	int n_base, n_new;
+	double change_pct;       /* bounded: never inf or NaN */
+	double p_value;
+	double min_effect_pct;
+	enum nb_cmp_verdict verdict;
+	char reason[96];         /* why this verdict, for people */
+};
+
+struct nb_cmp_mover {
+	const char *symbol;
+	double base_share_pct, new_share_pct;
+};
+
+struct nb_cmp_point_result {
+	const char *id;
+	const struct nb_cmp_point *base, *new; /* either is NULL for a new/missing point */
+	enum nb_cmp_verdict verdict;           /* worst verdict of the gated metrics, or the status change */
+	int n_metrics;
+	struct nb_cmp_metric_result *metrics;
+	int n_movers;
+	struct nb_cmp_mover movers[NB_CMP_MAX_MOVERS];
+};
+
+struct nb_cmp_env_diff {
+	const char *key;
+	const char *base, *new; /* compact JSON text, NULL when absent */
+};
+
+struct nb_cmp_result {
+	const struct nb_cmp_report *base, *new;
+	const struct nb_cmp_options *opt;
+	enum nb_cmp_overall verdict;
+	int n_points;
+	struct nb_cmp_point_result *points;
+	int n_env_diffs;
+	struct nb_cmp_env_diff env_diffs[NB_CMP_ENV_MAX + 1];
+	const char *test_diff_id; /* a point whose "test" object differs, NULL when none */
+	int n_test_diffs;
+	int count[NB_CMP_CHANGED + 1]; /* points per verdict */
+};
+
+/* Compare two reports. Both reports and opt must outlive the result. Returns 0, or
+ * -EINVAL when a report repeats a point id, -ENOMEM. */
+int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new, const struct nb_cmp_options *opt,
+	       struct nb_cmp_result *out, struct nb_err *err);
+
+void nb_cmp_result_free(struct nb_cmp_result *r);
+
+enum nb_cmp_direction nb_cmp_metric_direction(const char *name);
+const char *nb_cmp_verdict_name(enum nb_cmp_verdict v);
+const char *nb_cmp_overall_name(enum nb_cmp_overall v);
+
+/* Renderers (compare_render.c): one result, several formats. They return 0 or -errno (write errors). */
+struct nb_cmp_render_opts {
+	bool color;        /* text only: ANSI colours */
+	bool all_metrics;  /* text only: every metric, not just gated/changed ones */
+};
+
+int nb_cmp_render_text(FILE *out, const struct nb_cmp_result *r, const struct nb_cmp_render_opts *ro);
+int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r);
+int nb_cmp_render_junit(FILE *out, const struct nb_cmp_result *r);
+int nb_cmp_render_markdown(FILE *out, const struct nb_cmp_result *r);
+
+/* "+34.0%", "-50.0%", ">10000%", "" when there is no change; buf of at least 16 bytes. */
+const char *nb_cmp_format_change(char *buf, size_t len, const struct nb_cmp_metric_result *m);
+
+#endif

@@ -1,0 +1,87 @@
+/* The parts of a nicbench-report/1 file that compare needs, as plain C structs (jansson stays in compare_load.c). */
+#ifndef NB_COMPARE_LOAD_H
+#define NB_COMPARE_LOAD_H
+
+#include <stdbool.h>
+
+#include "metrics.h"
+#include "nb_error.h"
+
+#define NB_CMP_REPORT_SCHEMA "nicbench-report/1"
+
+enum nb_cmp_status {
+	NB_CMP_STATUS_OK,
+	NB_CMP_STATUS_FAILED,
+	NB_CMP_STATUS_TIMEOUT,
+	NB_CMP_STATUS_UNSUPPORTED,
+};
+
+/* One metric of one point: its median and the per-run values behind it. */
+struct nb_cmp_samples {
+	char name[NB_METRIC_NAME_MAX];
+	double median;
+	int n;
+	double *values;
+};
+
+struct nb_cmp_profile_entry {
+	const char *symbol;
+	double share_pct;
+};
+
+/* One test point of a report. */
+struct nb_cmp_point {
+	const char *id;
+	const char *test_name;  /* "tcp-rx"; "" when the report has none */
+	const char *direction;  /* "rx" / "tx"; "" when unknown */
+	const char *knobs;      /* "threaded=1 gro_flush_timeout=20000", for display */
+	const char *test_json;  /* the point's "test" object, compact, for the environment check */
+	enum nb_cmp_status status;
+	const char *error;      /* NULL when the report has none */
+	int n_metrics;
+	struct nb_cmp_samples *metrics;
+	/* Runs that measured both throughput and CPU busy, for the efficiency metric. */
+	int n_pairs;
+	double *pair_throughput_bps;
+	double *pair_cpu_busy_pct;
+	int n_profile;
+	struct nb_cmp_profile_entry *profile;
+};
+
+/* A report field that should match between base and new (everything but the kernel). */
+struct nb_cmp_env_field {
+	const char *key;    /* "interface.driver" */
+	const char *value;  /* compact JSON text, NULL when absent */
+};
+
+#define NB_CMP_ENV_MAX 24
+
+struct nb_cmp_report {
+	const char *path;
+	const char *kernel_release; /* "" when absent */
+	const char *created;
+	int cpus;                   /* 0 when absent: no efficiency metric then */
+	int n_env;
+	struct nb_cmp_env_field env[NB_CMP_ENV_MAX];
+	int n_points;
+	struct nb_cmp_point *points;
+	struct nb_cmp_arena *arena; /* owns every string and array above */
+};
+
+/* Read and validate a report file. On error fills err with one line that names the
+ * file and the problem, and returns -errno (-ENOENT, -EINVAL, -EPROTO for another
+ * schema, -ENODATA for a report without results). */
+int nb_cmp_report_load(const char *path, struct nb_cmp_report *out, struct nb_err *err);
+
+/* Same from a JSON text already in memory (tests, stdin); `label` names it in errors. */
+int nb_cmp_report_parse(const char *text, size_t len, const char *label, struct nb_cmp_report *out,
+			struct nb_err *err);
+
+void nb_cmp_report_free(struct nb_cmp_report *r);
+
+const char *nb_cmp_status_name(enum nb_cmp_status s);
+
+/* Find a metric of a point; NULL when absent. */
+const struct nb_cmp_samples *nb_cmp_point_metric(const struct nb_cmp_point *p, const char *name);
+
+#endif

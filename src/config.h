@@ -1,0 +1,99 @@
+/* The effective configuration of a sweep: built from defaults, then a JSON config
+ * file, then command-line flags (flags win). jansson stays inside config.c. */
+#ifndef NB_CONFIG_H
+#define NB_CONFIG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "napi_knobs.h"
+#include "nb_error.h"
+
+#define NB_MAX_TESTS 16
+#define NB_MAX_AXES 12
+#define NB_MAX_AXIS_KNOBS 4     /* knobs swept together: "gro_flush_timeout:napi_defer_hard_irqs" */
+#define NB_MAX_AXIS_VALUES 16
+#define NB_MAX_REPETITIONS 100
+#define NB_KNOB_NAME_MAX 32
+
+/* "traffic_cpu" is a knob of the traffic process, not of the kernel: the runner
+ * pins the iperf child instead of writing sysfs. */
+#define NB_KNOB_TRAFFIC_CPU "traffic_cpu"
+
+enum nb_proto { NB_PROTO_TCP, NB_PROTO_UDP };
+enum nb_direction { NB_DIR_TX, NB_DIR_RX };
+
+struct nb_test_spec {
+	char name[16];           /* tcp-tx, tcp-rx, udp-tx, udp-rx */
+	enum nb_proto proto;
+	enum nb_direction dir;   /* TX: this host sends; RX: the peer sends (iperf3 -R) */
+	int duration_s;
+	int omit_s;
+	int streams;
+	uint64_t rate_bps;       /* UDP target rate, 0 = unlimited (-b0) */
+	int length;              /* UDP datagram length; 0 = iperf default for TCP */
+};
+
+/* One dimension of the knob matrix: one knob, or several knobs swept together. */
+struct nb_knob_axis {
+	int nknobs;
+	char knobs[NB_MAX_AXIS_KNOBS][NB_KNOB_NAME_MAX];
+	int nvalues;
+	char values[NB_MAX_AXIS_VALUES][NB_MAX_AXIS_KNOBS][NB_KNOB_VALUE_MAX];
+};
+
+struct nb_config {
+	char iface[16];
+	char peer_host[256];
+	int peer_port;
+	struct nb_test_spec test_defaults; /* what a test named without options gets */
+	int ntests;
+	struct nb_test_spec tests[NB_MAX_TESTS];
+	int repetitions;
+	double settle_s;         /* pause after applying knobs and before each run */
+	int interval_ms;         /* sampler period while traffic flows */
+	int grace_s;             /* past duration + omit + grace a run is killed (timeout) */
+	int connect_timeout_s;   /* how long a run may take to start (retries included) */
+	int naxes;
+	struct nb_knob_axis axes[NB_MAX_AXES];
+	char journal[PATH_MAX];  /* empty: default per-interface path */
+	char output[PATH_MAX];   /* report path; empty: default name */
+	char description[256];
+	bool no_raw;             /* drop iperf's raw JSON from the report */
+	bool json_stdout;        /* print the report on stdout at the end */
+	bool trace;              /* collect tracepoint metrics where available */
+	bool profile;            /* sampling kernel profile per point */
+	char config_file[PATH_MAX];
+};
+
+/* Defaults: tcp-tx tcp-rx udp-tx udp-rx, 10 s, omit 2 s, 1 stream, UDP -b0 with
+ * 1460-byte datagrams, 3 repetitions, settle 2 s, 100 ms interval, peer port 5201. */
+void nb_config_defaults(struct nb_config *cfg);
+
+/* Parse a JSON config file into cfg (on top of what is there). Unknown keys and bad
+ * values are -EINVAL with a message naming the file and the key. */
+int nb_config_load_file(struct nb_config *cfg, const char *path, struct nb_err *err);
+
+/* Command-line helpers: each returns 0 or -EINVAL with a message naming the flag.
+ * Setting a test default (duration, omit, streams, rate, length) also sets it on
+ * every test already listed, so a flag wins over a config file. */
+enum nb_test_field { NB_FIELD_DURATION, NB_FIELD_OMIT, NB_FIELD_STREAMS, NB_FIELD_RATE, NB_FIELD_LENGTH };
+void nb_config_set_test_field(struct nb_config *cfg, enum nb_test_field field, uint64_t value);
+int nb_config_set_tests(struct nb_config *cfg, const char *list, struct nb_err *err);   /* "tcp-tx,udp-rx" */
+int nb_config_add_knob_axis(struct nb_config *cfg, const char *spec, struct nb_err *err); /* "threaded=0,1" */
+int nb_config_set_peer(struct nb_config *cfg, const char *hostport, struct nb_err *err); /* HOST[:PORT], [v6]:PORT */
+
+/* Final checks once everything is merged: interface given and valid, ranges, knob values. */
+int nb_config_validate(const struct nb_config *cfg, struct nb_err *err);
+
+/* Parse "0", "100M", "2.5G", "500k" as bits per second (1000-based, as iperf3 -b). */
+int nb_parse_rate(const char *text, uint64_t *bps);
+
+/* Fill a test's protocol and direction from its name; -EINVAL for unknown names. */
+int nb_test_from_name(struct nb_test_spec *t, const char *name);
+
+/* The effective configuration as JSON text (malloc'd) for the report's "config". */
+char *nb_config_to_json(const struct nb_config *cfg);
+
+#endif

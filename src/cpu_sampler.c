@@ -1,0 +1,733 @@
+/* The sampler: keeps /proc and /sys counter files open, re-reads them with one pread each
+ * per snapshot, and turns two snapshots into metrics. */
+#include "cpu_sampler.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "iface_irqs.h"
+#include "proc_parse.h"
+
+#define NB_MAX_NAPI_THREADS 128
+#define NB_COMM_MAX 15              /* TASK_COMM_LEN - 1: longer kthread names are cut */
+#define NB_ROOT_MAX 512
+#define NB_SCRATCH_SIZE 65536       /* /proc/softirqs and softnet_stat of 256 CPUs fit */
+#define NB_SEQ_SHORT_CHUNK 2048
+
+struct netdev_counter {
+	const char *file;
+	size_t offset;
+};
+
+static const struct netdev_counter netdev_counters[] = {
+	{ "rx_packets", offsetof(struct nb_snapshot, rx_packets) },
+	{ "tx_packets", offsetof(struct nb_snapshot, tx_packets) },
+	{ "rx_bytes", offsetof(struct nb_snapshot, rx_bytes) },
+	{ "tx_bytes", offsetof(struct nb_snapshot, tx_bytes) },
+	{ "rx_dropped", offsetof(struct nb_snapshot, rx_dropped) },
+	{ "tx_dropped", offsetof(struct nb_snapshot, tx_dropped) },
+	{ "rx_errors", offsetof(struct nb_snapshot, rx_errors) },
+	{ "tx_errors", offsetof(struct nb_snapshot, tx_errors) },
+};
+
+#define NB_NETDEV_COUNTERS (sizeof(netdev_counters) / sizeof(netdev_counters[0]))
+
+struct napi_thread {
+	pid_t pid;
+	int fd;               /* <proc>/PID/stat */
+	uint64_t last_ticks;  /* kept when the thread exits (threaded switched off) */
+};
+
+struct nb_sampler {
+	char proc_root[NB_ROOT_MAX], sys_root[NB_ROOT_MAX];
+	struct nb_paths paths;
+	char iface[16];
+	long clk_tck;
+	int online_fallback;  /* online CPUs when /proc/stat cannot be read */
+	unsigned int generation;
+
+	int stat_fd, softirqs_fd, softnet_fd, snmp_fd;
+	int netdev_fd[NB_NETDEV_COUNTERS];
+
+	int nirqs;                      /* IRQs found by name; may exceed NB_MAX_IRQS */
+	int irqs[NB_MAX_IRQS];
+	int irq_fd[NB_MAX_IRQS];        /* <sys>/kernel/irq/N/per_cpu_count */
+	bool irqs_from_interrupts;      /* fallback: parse all of <proc>/interrupts */
+	int interrupts_fd;
+	char *interrupts_buf;
+	size_t interrupts_cap;
+
+	int nnapi;
+	struct napi_thread napi[NB_MAX_NAPI_THREADS];
+
+	pid_t traffic_pid;
+	int traffic_fd;
+	bool traffic_seen;
+	uint64_t traffic_last;
+
+	char scratch[NB_SCRATCH_SIZE];
+};
+
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int open_under(const char *root, const char *rel)
+{
+	char path[NB_ROOT_MAX + 128];
+
+	if (nb_path_join(path, sizeof(path), root, rel))
+		return -1;
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* A pread at offset 0 makes a /proc seq file or a sysfs attribute generate fresh text, and a
+ * single_open file (stat, softirqs, snmp, PID/stat) or attribute comes whole in one call. */
+static long read_whole(int fd, char *buf, size_t cap)
+{
+	ssize_t n;
+
+	if (fd < 0)
+		return -EBADF;
+	do
+		n = pread(fd, buf, cap - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return (long)n;
+}
+
+/* Record-by-record seq files (softnet_stat, interrupts) hand out about a page per call;
+ * a chunk shorter than short_chunk cannot have been cut by a full page, so it is the end
+ * and the extra pread that would return 0 is saved. */
+static long read_records(int fd, char *buf, size_t cap, size_t short_chunk)
+{
+	size_t used = 0;
+
+	if (fd < 0)
+		return -EBADF;
+	while (used + 1 < cap) {
+		ssize_t n = pread(fd, buf + used, cap - 1 - used, (off_t)used);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		used += (size_t)n;
+		if (n == 0 || (size_t)n < short_chunk)
+			break;
+	}
+	buf[used] = '\0';
+	return (long)used;
+}
+
+static void sample_cpu(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	if (read_whole(s->stat_fd, s->scratch, sizeof(s->scratch)) < 0 ||
+	    nb_parse_proc_stat(s->scratch, snap) < 0)
+		snap->cpu_all_present = false;
+	if (snap->ncpus_online <= 0)
+		snap->ncpus_online = s->online_fallback;
+}
+
+static void sample_softirqs(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	snap->softirqs_present = read_whole(s->softirqs_fd, s->scratch, sizeof(s->scratch)) >= 0 &&
+				 nb_parse_softirqs(s->scratch, snap) == 0;
+}
+
+static void sample_softnet(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	snap->softnet_present = read_records(s->softnet_fd, s->scratch, sizeof(s->scratch),
+					     NB_SEQ_SHORT_CHUNK) >= 0 &&
+				nb_parse_softnet(s->scratch, snap) > 0;
+}
+
+static void sample_snmp(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	snap->udp_present = read_whole(s->snmp_fd, s->scratch, sizeof(s->scratch)) >= 0 &&
+			    nb_parse_snmp_udp(s->scratch, snap) == 0;
+}
+
+static void sample_netdev(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	snap->netdev_present = true;
+	for (size_t i = 0; i < NB_NETDEV_COUNTERS; i++) {
+		uint64_t *field = (uint64_t *)((char *)snap + netdev_counters[i].offset);
+
+		if (read_whole(s->netdev_fd[i], s->scratch, sizeof(s->scratch)) < 0 ||
+		    nb_parse_u64(s->scratch, field) < 0) {
+			snap->netdev_present = false;
+			return;
+		}
+	}
+}
+
+/* The whole file can outgrow the buffer sized at start (IRQs added later): grow then. */
+static long read_interrupts(struct nb_sampler *s)
+{
+	for (;;) {
+		long n = read_records(s->interrupts_fd, s->interrupts_buf, s->interrupts_cap, 1);
+		char *bigger;
+
+		if (n < 0 || (size_t)n + 1 < s->interrupts_cap)
+			return n;
+		bigger = realloc(s->interrupts_buf, s->interrupts_cap * 2);
+		if (!bigger)
+			return -ENOMEM;
+		s->interrupts_buf = bigger;
+		s->interrupts_cap *= 2;
+	}
+}
+
+static void sample_irqs(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	snap->irqs_present = false;
+	if (s->nirqs == 0)
+		return;
+	if (s->irqs_from_interrupts) {
+		if (read_interrupts(s) < 0)
+			return;
+		snap->irqs_present = nb_iface_irq_counts_parse(s->interrupts_buf, s->iface, snap->irq_count,
+								NB_MAX_CPUS, NULL, NULL) > 0;
+		return;
+	}
+	for (int i = 0; i < s->nirqs; i++) {
+		if (read_whole(s->irq_fd[i], s->scratch, sizeof(s->scratch)) < 0 ||
+		    nb_parse_per_cpu_count(s->scratch, snap->irq_count, NB_MAX_CPUS) < 0)
+			return;
+	}
+	snap->irqs_present = true;
+}
+
+static void sample_napi(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < s->nnapi; i++) {
+		struct napi_thread *th = &s->napi[i];
+		uint64_t ticks;
+
+		if (read_whole(th->fd, s->scratch, sizeof(s->scratch)) >= 0 &&
+		    nb_parse_pid_stat_ticks(s->scratch, &ticks) == 0)
+			th->last_ticks = ticks;
+		sum += th->last_ticks;
+	}
+	snap->napi_threads_present = s->nnapi > 0;
+	snap->napi_threads = s->nnapi;
+	snap->napi_thread_ticks = sum;
+}
+
+static void sample_traffic(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	uint64_t ticks;
+
+	if (read_whole(s->traffic_fd, s->scratch, sizeof(s->scratch)) >= 0 &&
+	    nb_parse_pid_stat_ticks(s->scratch, &ticks) == 0) {
+		s->traffic_last = ticks;
+		s->traffic_seen = true;
+	}
+	snap->traffic_present = s->traffic_seen;
+	snap->traffic_pid = s->traffic_pid;
+	snap->traffic_ticks = s->traffic_last;
+}
+
+int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct nb_err *err)
+{
+	if (!s || !snap)
+		return nb_err_set(err, -EINVAL, "take counter snapshot: no sampler or snapshot given");
+	memset(snap, 0, sizeof(*snap));
+	snap->t = monotonic_seconds();
+	snap->clk_tck = s->clk_tck;
+	snap->generation = s->generation;
+	sample_cpu(s, snap);
+	sample_softirqs(s, snap);
+	sample_irqs(s, snap);
+	sample_softnet(s, snap);
+	sample_snmp(s, snap);
+	sample_netdev(s, snap);
+	sample_napi(s, snap);
+	sample_traffic(s, snap);
+	return 0;
+}
+
+static void close_irq_sources(struct nb_sampler *s)
+{
+	for (int i = 0; i < NB_MAX_IRQS; i++)
+		close_fd(&s->irq_fd[i]);
+	close_fd(&s->interrupts_fd);
+	free(s->interrupts_buf);
+	s->interrupts_buf = NULL;
+	s->interrupts_cap = 0;
+	s->irqs_from_interrupts = false;
+}
+
+static bool open_per_cpu_counts(struct nb_sampler *s, const int *irqs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "kernel/irq/%d/per_cpu_count", irqs[i]);
+		s->irq_fd[i] = open_under(s->sys_root, rel);
+		if (s->irq_fd[i] < 0)
+			return false;
+	}
+	return true;
+}
+
+/* Without per_cpu_count (no SPARSE_IRQ, or more IRQs than we keep files for) every snapshot
+ * parses the whole <proc>/interrupts: slow, but still right. */
+static void open_interrupts_fallback(struct nb_sampler *s)
+{
+	char *text;
+
+	for (int i = 0; i < NB_MAX_IRQS; i++)
+		close_fd(&s->irq_fd[i]);
+	if (nb_interrupts_read(&s->paths, &text, NULL))
+		return;
+	s->interrupts_cap = strlen(text) * 2 + 4096;
+	free(text);
+	s->interrupts_buf = malloc(s->interrupts_cap);
+	s->interrupts_fd = open_under(s->proc_root, "interrupts");
+	s->irqs_from_interrupts = s->interrupts_buf && s->interrupts_fd >= 0;
+}
+
+/* Returns true when the IRQ set differs from the one found before. */
+static bool find_irqs(struct nb_sampler *s)
+{
+	int irqs[NB_MAX_IRQS];
+	int n = nb_iface_irqs(&s->paths, s->iface, irqs, NB_MAX_IRQS, NULL);
+	int kept = n < 0 ? 0 : (n < NB_MAX_IRQS ? n : NB_MAX_IRQS);
+	bool changed = n != s->nirqs && !(n < 0 && s->nirqs == 0);
+
+	if (!changed)
+		changed = memcmp(irqs, s->irqs, sizeof(int) * (size_t)kept) != 0;
+	close_irq_sources(s);
+	s->nirqs = n < 0 ? 0 : n;
+	memcpy(s->irqs, irqs, sizeof(int) * (size_t)kept);
+	if (s->nirqs > 0 && (s->nirqs > NB_MAX_IRQS || !open_per_cpu_counts(s, irqs, s->nirqs)))
+		open_interrupts_fallback(s);
+	return changed;
+}
+
+static bool is_pid_name(const char *name)
+{
+	if (!*name)
+		return false;
+	for (; *name; name++) {
+		if (*name < '0' || *name > '9')
+			return false;
+	}
+	return true;
+}
+
+/* Kthreads are named "napi/<iface>-<napi id>" and comm keeps only 15 characters, so with a
+ * long interface name only the cut prefix can be compared. */
+static bool comm_is_napi_of(const char *comm, const char *iface)
+{
+	char prefix[64];
+
+	snprintf(prefix, sizeof(prefix), "napi/%s-", iface);
+	if (strlen(prefix) > NB_COMM_MAX)
+		prefix[NB_COMM_MAX] = '\0';
+	return !strncmp(comm, prefix, strlen(prefix));
+}
+
+static int find_napi_pids(struct nb_sampler *s, pid_t *pids, int max)
+{
+	DIR *dir = opendir(s->proc_root);
+	struct dirent *de;
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	while (n < max && (de = readdir(dir))) {
+		char path[NB_ROOT_MAX + 300], comm[64];
+
+		if (!is_pid_name(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/comm", s->proc_root, de->d_name);
+		if (nb_read_file(path, comm, sizeof(comm)) > 0 && comm_is_napi_of(comm, s->iface))
+			pids[n++] = (pid_t)atoi(de->d_name);
+	}
+	closedir(dir);
+	return n;
+}
+
+static const struct napi_thread *napi_find(const struct napi_thread *list, int n, pid_t pid)
+{
+	for (int i = 0; i < n; i++) {
+		if (list[i].pid == pid)
+			return &list[i];
+	}
+	return NULL;
+}
+
+/* Threads still there keep their open file and last value so their sum stays continuous.
+ * Returns true when the set of threads changed. */
+static bool find_napi_threads(struct nb_sampler *s)
+{
+	static const struct napi_thread none = { .fd = -1 };
+	pid_t pids[NB_MAX_NAPI_THREADS];
+	struct napi_thread fresh[NB_MAX_NAPI_THREADS];
+	int n = find_napi_pids(s, pids, NB_MAX_NAPI_THREADS), nfresh = 0;
+	bool changed = false;
+
+	for (int i = 0; i < n; i++) {
+		const struct napi_thread *old = napi_find(s->napi, s->nnapi, pids[i]);
+		char rel[64];
+
+		if (old) {
+			fresh[nfresh++] = *old;
+			continue;
+		}
+		snprintf(rel, sizeof(rel), "%d/stat", (int)pids[i]);
+		fresh[nfresh] = none;
+		fresh[nfresh].pid = pids[i];
+		fresh[nfresh].fd = open_under(s->proc_root, rel);
+		if (fresh[nfresh].fd >= 0)
+			nfresh++;
+		changed = true;
+	}
+	for (int i = 0; i < s->nnapi; i++) {
+		if (!napi_find(fresh, nfresh, s->napi[i].pid)) {
+			close_fd(&s->napi[i].fd);
+			changed = true;
+		}
+	}
+	memcpy(s->napi, fresh, sizeof(fresh[0]) * (size_t)nfresh);
+	s->nnapi = nfresh;
+	return changed;
+}
+
+static void open_sources(struct nb_sampler *s)
+{
+	s->stat_fd = open_under(s->proc_root, "stat");
+	s->softirqs_fd = open_under(s->proc_root, "softirqs");
+	s->softnet_fd = open_under(s->proc_root, "net/softnet_stat");
+	s->snmp_fd = open_under(s->proc_root, "net/snmp");
+	for (size_t i = 0; i < NB_NETDEV_COUNTERS; i++) {
+		char rel[128];
+
+		snprintf(rel, sizeof(rel), "class/net/%s/statistics/%s", s->iface, netdev_counters[i].file);
+		s->netdev_fd[i] = open_under(s->sys_root, rel);
+	}
+}
+
+static void init_fds(struct nb_sampler *s)
+{
+	s->stat_fd = s->softirqs_fd = s->softnet_fd = s->snmp_fd = -1;
+	s->interrupts_fd = s->traffic_fd = -1;
+	for (size_t i = 0; i < NB_NETDEV_COUNTERS; i++)
+		s->netdev_fd[i] = -1;
+	for (int i = 0; i < NB_MAX_IRQS; i++)
+		s->irq_fd[i] = -1;
+}
+
+static int check_target(const struct nb_sampler_target *t, struct nb_err *err)
+{
+	if (!t || !t->paths || !t->paths->proc || !t->paths->sys)
+		return nb_err_set(err, -EINVAL, "start sampler: no target or /proc and /sys paths given");
+	if (!nb_ifname_valid(t->iface))
+		return nb_err_set(err, -EINVAL, "start sampler on '%s': not a valid interface name",
+				  t->iface ? t->iface : "");
+	if (strlen(t->paths->proc) >= NB_ROOT_MAX || strlen(t->paths->sys) >= NB_ROOT_MAX)
+		return nb_err_set(err, -ENAMETOOLONG, "start sampler on %s: /proc or /sys root path too long",
+				  t->iface);
+	return 0;
+}
+
+static int check_iface_exists(const struct nb_sampler *s, struct nb_err *err)
+{
+	char rel[64], path[NB_ROOT_MAX + 64];
+
+	snprintf(rel, sizeof(rel), "class/net/%s", s->iface);
+	if (nb_path_join(path, sizeof(path), s->sys_root, rel) || access(path, F_OK) < 0)
+		return nb_err_set(err, -ENODEV,
+				  "start sampler on %s: %s: %s (no such interface in the network namespace "
+				  "this sysfs was mounted in)", s->iface, path, strerror(errno));
+	return 0;
+}
+
+int nb_sampler_new(const struct nb_sampler_target *t, struct nb_sampler **out, struct nb_err *err)
+{
+	struct nb_sampler *s;
+	long online;
+	int ret;
+
+	*out = NULL;
+	ret = check_target(t, err);
+	if (ret)
+		return ret;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return nb_err_set(err, -ENOMEM, "start sampler on %s: out of memory", t->iface);
+	init_fds(s);
+	snprintf(s->proc_root, sizeof(s->proc_root), "%s", t->paths->proc);
+	snprintf(s->sys_root, sizeof(s->sys_root), "%s", t->paths->sys);
+	snprintf(s->iface, sizeof(s->iface), "%s", t->iface);
+	s->paths = (struct nb_paths){ .proc = s->proc_root, .sys = s->sys_root };
+	ret = check_iface_exists(s, err);
+	if (ret) {
+		nb_sampler_free(s);
+		return ret;
+	}
+	s->clk_tck = sysconf(_SC_CLK_TCK);
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	s->online_fallback = online > 0 ? (int)online : 0;
+	open_sources(s);
+	find_irqs(s);
+	find_napi_threads(s);
+	nb_sampler_set_traffic_pid(s, t->traffic_pid);
+	*out = s;
+	return 0;
+}
+
+void nb_sampler_set_traffic_pid(struct nb_sampler *s, pid_t pid)
+{
+	char rel[64];
+
+	if (!s)
+		return;
+	close_fd(&s->traffic_fd);
+	s->traffic_pid = pid;
+	s->traffic_seen = false;
+	s->traffic_last = 0;
+	if (pid <= 0)
+		return;
+	snprintf(rel, sizeof(rel), "%d/stat", (int)pid);
+	s->traffic_fd = open_under(s->proc_root, rel);
+}
+
+int nb_sampler_rescan(struct nb_sampler *s, struct nb_err *err)
+{
+	bool irqs_changed, napi_changed;
+
+	if (!s)
+		return nb_err_set(err, -EINVAL, "rescan sampler: no sampler given");
+	irqs_changed = find_irqs(s);
+	napi_changed = find_napi_threads(s);
+	if (irqs_changed || napi_changed)
+		s->generation++;
+	return 0;
+}
+
+void nb_sampler_free(struct nb_sampler *s)
+{
+	if (!s)
+		return;
+	close_fd(&s->stat_fd);
+	close_fd(&s->softirqs_fd);
+	close_fd(&s->softnet_fd);
+	close_fd(&s->snmp_fd);
+	for (size_t i = 0; i < NB_NETDEV_COUNTERS; i++)
+		close_fd(&s->netdev_fd[i]);
+	close_irq_sources(s);
+	for (int i = 0; i < s->nnapi; i++)
+		close_fd(&s->napi[i].fd);
+	close_fd(&s->traffic_fd);
+	free(s);
+}
+
+/* ---- pure: two snapshots -> metrics ---- */
+
+struct cpu_shares {
+	double busy, user, system, irq, softirq;
+};
+
+/* False when a column went backwards. idle and iowait are judged as one: the kernel moves
+ * time between them when nohz accounting settles, so iowait alone can go back. */
+static bool cpu_shares_between(const struct nb_cpu_ticks *a, const struct nb_cpu_ticks *b,
+			       struct cpu_shares *pct)
+{
+	uint64_t a_idle = a->idle + a->iowait, b_idle = b->idle + b->iowait;
+	double user, system, irq, softirq, steal, busy, total;
+
+	if (b->user < a->user || b->nice < a->nice || b->system < a->system || b->irq < a->irq ||
+	    b->softirq < a->softirq || b->steal < a->steal || b_idle < a_idle)
+		return false;
+	/* guest and guest_nice are already inside user and nice */
+	user = (double)(b->user - a->user) + (double)(b->nice - a->nice);
+	system = (double)(b->system - a->system);
+	irq = (double)(b->irq - a->irq);
+	softirq = (double)(b->softirq - a->softirq);
+	steal = (double)(b->steal - a->steal);
+	busy = user + system + irq + softirq + steal;
+	total = busy + (double)(b_idle - a_idle);
+	if (total <= 0)
+		return false;
+	*pct = (struct cpu_shares){
+		.busy = 100.0 * busy / total, .user = 100.0 * user / total,
+		.system = 100.0 * system / total, .irq = 100.0 * irq / total,
+		.softirq = 100.0 * softirq / total,
+	};
+	return true;
+}
+
+static void put_shares(struct nb_metric_set *out, const char *const names[5], const struct cpu_shares *p)
+{
+	nb_metrics_put(out, names[0], p->busy);
+	nb_metrics_put(out, names[1], p->user);
+	nb_metrics_put(out, names[2], p->system);
+	nb_metrics_put(out, names[3], p->irq);
+	nb_metrics_put(out, names[4], p->softirq);
+}
+
+static void put_machine_cpu(const struct nb_snapshot *a, const struct nb_snapshot *b, struct nb_metric_set *out)
+{
+	static const char *const names[5] = { "cpu_busy_pct", "user_pct", "system_pct", "irq_pct", "softirq_pct" };
+	struct cpu_shares p;
+
+	if (a->cpu_all_present && b->cpu_all_present && cpu_shares_between(&a->cpu_all, &b->cpu_all, &p))
+		put_shares(out, names, &p);
+}
+
+static void put_per_cpu(const struct nb_snapshot *a, const struct nb_snapshot *b, struct nb_metric_set *out)
+{
+	static const char *const kinds[5] = { "busy", "user", "system", "irq", "softirq" };
+
+	for (int cpu = 0; cpu < NB_MAX_CPUS; cpu++) {
+		char names[5][NB_METRIC_NAME_MAX];
+		const char *ptrs[5];
+		struct cpu_shares p;
+
+		if (!a->cpu_present[cpu] || !b->cpu_present[cpu] ||
+		    !cpu_shares_between(&a->cpu[cpu], &b->cpu[cpu], &p))
+			continue;
+		for (int k = 0; k < 5; k++) {
+			snprintf(names[k], sizeof(names[k]), "cpu%d_%s_pct", cpu, kinds[k]);
+			ptrs[k] = names[k];
+		}
+		put_shares(out, ptrs, &p);
+	}
+}
+
+static void put_rate(struct nb_metric_set *out, const char *name, uint64_t a, uint64_t b, double dt)
+{
+	if (b >= a && dt > 0)
+		nb_metrics_put(out, name, (double)(b - a) / dt);
+}
+
+static void put_count(struct nb_metric_set *out, const char *name, uint64_t a, uint64_t b)
+{
+	if (b >= a)
+		nb_metrics_put(out, name, (double)(b - a));
+}
+
+/* Summed per CPU so that one CPU's counter going back (hotplug) is caught, not hidden. */
+static bool per_cpu_growth(const uint64_t *a, const uint64_t *b, uint64_t *sum)
+{
+	uint64_t total = 0;
+
+	for (int cpu = 0; cpu < NB_MAX_CPUS; cpu++) {
+		if (b[cpu] < a[cpu])
+			return false;
+		total += b[cpu] - a[cpu];
+	}
+	*sum = total;
+	return true;
+}
+
+static void put_per_cpu_rate(struct nb_metric_set *out, const char *name, const uint64_t *a,
+			     const uint64_t *b, double dt)
+{
+	uint64_t sum;
+
+	if (dt > 0 && per_cpu_growth(a, b, &sum))
+		nb_metrics_put(out, name, (double)sum / dt);
+}
+
+/* Process CPU time as percent of all online CPUs, matching cpu_busy_pct. */
+static void put_process_pct(struct nb_metric_set *out, const char *name, uint64_t a, uint64_t b,
+			    const struct nb_snapshot *sb, double dt)
+{
+	if (b < a || dt <= 0 || sb->clk_tck <= 0 || sb->ncpus_online <= 0)
+		return;
+	nb_metrics_put(out, name, 100.0 * (double)(b - a) / (double)sb->clk_tck / dt / sb->ncpus_online);
+}
+
+static void put_threads(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
+			struct nb_metric_set *out)
+{
+	if (a->napi_threads_present && b->napi_threads_present && a->generation == b->generation) {
+		put_process_pct(out, "napi_thread_pct", a->napi_thread_ticks, b->napi_thread_ticks, b, dt);
+		nb_metrics_put(out, "napi_threads", b->napi_threads);
+	}
+	if (a->traffic_present && b->traffic_present && a->traffic_pid == b->traffic_pid)
+		put_process_pct(out, "traffic_proc_pct", a->traffic_ticks, b->traffic_ticks, b, dt);
+}
+
+static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
+				struct nb_metric_set *out)
+{
+	if (a->softirqs_present && b->softirqs_present) {
+		put_per_cpu_rate(out, "net_rx_softirqs_per_s", a->net_rx, b->net_rx, dt);
+		put_per_cpu_rate(out, "net_tx_softirqs_per_s", a->net_tx, b->net_tx, dt);
+	}
+	if (a->irqs_present && b->irqs_present && a->generation == b->generation)
+		put_per_cpu_rate(out, "interrupts_per_s", a->irq_count, b->irq_count, dt);
+	if (a->softnet_present && b->softnet_present) {
+		put_rate(out, "softnet_processed_per_s", a->softnet_processed, b->softnet_processed, dt);
+		put_count(out, "softnet_dropped", a->softnet_dropped, b->softnet_dropped);
+		put_count(out, "time_squeeze", a->softnet_time_squeeze, b->softnet_time_squeeze);
+	}
+}
+
+static void put_netdev(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
+		       struct nb_metric_set *out)
+{
+	if (!a->netdev_present || !b->netdev_present)
+		return;
+	put_rate(out, "rx_packets_per_s", a->rx_packets, b->rx_packets, dt);
+	put_rate(out, "tx_packets_per_s", a->tx_packets, b->tx_packets, dt);
+	put_rate(out, "rx_bytes_per_s", a->rx_bytes, b->rx_bytes, dt);
+	put_rate(out, "tx_bytes_per_s", a->tx_bytes, b->tx_bytes, dt);
+	put_count(out, "rx_dropped", a->rx_dropped, b->rx_dropped);
+	put_count(out, "tx_dropped", a->tx_dropped, b->tx_dropped);
+	put_count(out, "rx_errors", a->rx_errors, b->rx_errors);
+	put_count(out, "tx_errors", a->tx_errors, b->tx_errors);
+}
+
+static void put_udp(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
+		    struct nb_metric_set *out)
+{
+	if (!a->udp_present || !b->udp_present)
+		return;
+	put_rate(out, "udp_in_datagrams_per_s", a->udp_in_datagrams, b->udp_in_datagrams, dt);
+	put_count(out, "udp_in_errors", a->udp_in_errors, b->udp_in_errors);
+	put_count(out, "udp_rcvbuf_errors", a->udp_rcvbuf_errors, b->udp_rcvbuf_errors);
+	put_count(out, "udp_sndbuf_errors", a->udp_sndbuf_errors, b->udp_sndbuf_errors);
+	put_count(out, "udp_no_ports", a->udp_no_ports, b->udp_no_ports);
+	put_count(out, "udp_in_csum_errors", a->udp_in_csum_errors, b->udp_in_csum_errors);
+}
+
+void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
+		       struct nb_metric_set *out)
+{
+	double dt = b->t - a->t;
+
+	put_machine_cpu(a, b, out);
+	put_threads(a, b, dt, out);
+	put_kernel_counters(a, b, dt, out);
+	put_netdev(a, b, dt, out);
+	put_udp(a, b, dt, out);
+	put_per_cpu(a, b, out);
+}

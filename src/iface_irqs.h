@@ -1,0 +1,35 @@
+/* Which IRQs belong to a network interface, found by action name in /proc/interrupts;
+ * shared by the knob table (irq_affinity) and the sampler (interrupt counts). */
+#ifndef NB_IFACE_IRQS_H
+#define NB_IFACE_IRQS_H
+
+#include <stdint.h>
+
+#include "nb_error.h"
+#include "nb_paths.h"
+
+/* True when an IRQ action name (last column of /proc/interrupts) belongs to iface:
+ * "eth0", "eth0-rx-0", "eth0-TxRx-3", "eth0:ch22:multi". */
+int nb_irq_name_belongs(const char *action, const char *iface);
+
+/* Pure: parse /proc/interrupts text. Stores up to max IRQ numbers in irqs (in file
+ * order) and returns how many belong to iface, which may exceed max (like snprintf:
+ * callers compare). 0 is fine: virtual devices have none. -EINVAL on malformed text. */
+int nb_iface_irqs_parse(const char *text, const char *iface, int *irqs, int max,
+			struct nb_err *err);
+
+/* Pure: sum the per-CPU counts of iface's IRQs. per_cpu is indexed by CPU number
+ * (from the "CPUn" header, so offline CPUs leave holes) and zeroed up to max_cpus;
+ * *ncpus gets the highest CPU number seen + 1. Returns the IRQ count as above. */
+int nb_iface_irq_counts_parse(const char *text, const char *iface, uint64_t *per_cpu,
+			      int max_cpus, int *ncpus, struct nb_err *err);
+
+/* Read <proc>/interrupts into a malloc'd NUL-terminated buffer (it can be large on
+ * many-CPU machines). Caller frees *out. Returns 0 or -errno. */
+int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *err);
+
+/* nb_iface_irqs_parse on <proc>/interrupts. */
+int nb_iface_irqs(const struct nb_paths *paths, const char *iface, int *irqs, int max,
+		  struct nb_err *err);
+
+#endif

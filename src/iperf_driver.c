@@ -1,0 +1,1040 @@
+/* Runs iperf3 tests through libiperf in forked, watched children and turns their JSON into metrics. */
+#include "iperf_driver.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+/* libiperf's header relies on uint64_t without including <stdint.h> itself. */
+#include <stdint.h>
+#include <iperf_api.h>
+
+/* Retry pauses on busy/refused/reset: the server needs a moment to clean up after the previous test. */
+static const int retry_backoff_ms[] = { 300, 600, 1200, 2400 };
+
+/* A child that goes on writing must not grow the parent without bound. */
+#define CHILD_OUTPUT_MAX (64u << 20)
+
+/* Messages on the child -> parent pipe: a tag byte, then a fixed part, then (for a report) JSON bytes. */
+#define MSG_MARKER 'M'
+#define MSG_REPORT 'R'
+
+struct child_report {
+	int32_t failed;        /* 1: message says why the run failed */
+	int32_t iperf_errno;
+	int32_t attempts;
+	uint32_t json_len;     /* bytes of JSON that follow */
+	char message[448];
+};
+
+/* The parent's end of a child: its pid, the pipe it reports on, and what has arrived. */
+struct child_link {
+	pid_t pid;
+	int fd;
+	char *buf;
+	size_t len, cap;
+	size_t parsed;         /* bytes of buf already split into messages */
+	bool eof;
+	bool reaped;
+	int status;            /* wait status once reaped */
+	struct rusage ru;
+	bool have_report;
+	size_t report_off;     /* offset of struct child_report in buf */
+	char io_error[160];    /* why reading the pipe failed, "" when it did not */
+};
+
+struct nb_iperf_run {
+	struct nb_iperf_params p;
+	char host[256];
+	struct child_link link;
+	double forked_at;
+	double started_at;     /* latest start marker, -1 before the first */
+	int markers;
+	bool killed_by_watchdog;
+	bool killed_on_request;
+	char timeout_msg[512];
+};
+
+struct nb_iperf_server {
+	struct nb_iperf_serve_params p;
+	char bind[256];
+	struct child_link link;
+	double forked_at;
+	double ended_at;
+	bool stopped;
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static void format_peer(char *buf, size_t len, const char *host, int port)
+{
+	if (strchr(host, ':'))
+		snprintf(buf, len, "[%s]:%d", host, port);
+	else
+		snprintf(buf, len, "%s:%d", host, port);
+}
+
+static const char *mode_label(const struct nb_iperf_params *p)
+{
+	if (p->udp)
+		return p->reverse ? "UDP RX" : "UDP TX";
+	return p->reverse ? "TCP RX" : "TCP TX";
+}
+
+/* ---- JSON reading (jansson; only this module knows iperf's JSON layout) ---- */
+
+/* Follow a dotted path ("end.sum_received.bits_per_second") to a number. */
+static bool json_number_at(json_t *root, const char *path, double *out)
+{
+	char key[64];
+	json_t *node = root;
+	const char *p = path;
+
+	while (node && *p) {
+		size_t n = strcspn(p, ".");
+
+		if (n >= sizeof(key))
+			return false;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		node = json_is_object(node) ? json_object_get(node, key) : NULL;
+		p += n;
+		if (*p == '.')
+			p++;
+	}
+	if (!node || !json_is_number(node))
+		return false;
+	*out = json_number_value(node);
+	return isfinite(*out);
+}
+
+static void put_metric_from(struct nb_metric_set *set, json_t *root, const char *name, const char *path)
+{
+	double v;
+
+	if (json_number_at(root, path, &v))
+		nb_metrics_put(set, name, v);
+}
+
+static const char *json_string_at(json_t *obj, const char *key)
+{
+	json_t *s = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+
+	return json_is_string(s) ? json_string_value(s) : NULL;
+}
+
+static bool json_is_udp(json_t *root)
+{
+	json_t *ts = json_object_get(json_object_get(root, "start"), "test_start");
+	const char *proto = json_string_at(ts, "protocol");
+
+	return proto && !strcmp(proto, "UDP");
+}
+
+/* Metrics both sides share: receiver throughput, UDP loss, CPU. */
+static void collect_metrics(json_t *root, struct nb_metric_set *set)
+{
+	put_metric_from(set, root, "throughput_bps", "end.sum_received.bits_per_second");
+	put_metric_from(set, root, "throughput_sent_bps", "end.sum_sent.bits_per_second");
+	if (json_is_udp(root)) {
+		put_metric_from(set, root, "lost_percent", "end.sum_received.lost_percent");
+		put_metric_from(set, root, "lost_packets", "end.sum_received.lost_packets");
+		put_metric_from(set, root, "packets", "end.sum_received.packets");
+		put_metric_from(set, root, "jitter_ms", "end.sum_received.jitter_ms");
+	} else {
+		put_metric_from(set, root, "retransmits", "end.sum_sent.retransmits");
+	}
+	put_metric_from(set, root, "iperf_host_cpu_pct", "end.cpu_utilization_percent.host_total");
+	put_metric_from(set, root, "iperf_remote_cpu_pct", "end.cpu_utilization_percent.remote_total");
+}
+
+int nb_iperf_parse_json(const char *json, struct nb_iperf_result *res, struct nb_err *err)
+{
+	json_error_t jerr;
+	json_t *root;
+	const char *error_text;
+	double bps;
+
+	res->metrics.n = 0;
+	res->error[0] = '\0';
+	root = json ? json_loads(json, JSON_REJECT_DUPLICATES, &jerr) : NULL;
+	if (!root || !json_is_object(root)) {
+		res->status = NB_RUN_FAILED;
+		snprintf(res->error, sizeof(res->error), "iperf3 output is not a JSON object (%s)",
+			 root ? "other JSON type" : json ? jerr.text : "no output");
+		json_decref(root);
+		return nb_err_set(err, -EBADMSG, "read iperf3 result: %s", res->error);
+	}
+	error_text = json_string_at(root, "error");
+	if (error_text) {
+		res->status = NB_RUN_FAILED;
+		snprintf(res->error, sizeof(res->error), "%s", error_text);
+	} else if (!json_number_at(root, "end.sum_received.bits_per_second", &bps)) {
+		res->status = NB_RUN_FAILED;
+		snprintf(res->error, sizeof(res->error),
+			 "iperf3 result has no end.sum_received.bits_per_second (the test did not finish)");
+	} else {
+		res->status = NB_RUN_OK;
+		collect_metrics(root, &res->metrics);
+	}
+	json_decref(root);
+	return 0;
+}
+
+void nb_iperf_result_release(struct nb_iperf_result *res)
+{
+	if (!res)
+		return;
+	free(res->raw_json);
+	res->raw_json = NULL;
+}
+
+const char *nb_iperf_version(void)
+{
+	return iperf_get_iperf_version();
+}
+
+/* ---- child side: everything below runs only in forked children ---- */
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void send_marker(int fd)
+{
+	char msg[1 + sizeof(double)];
+	double now = mono_now();
+
+	msg[0] = MSG_MARKER;
+	memcpy(msg + 1, &now, sizeof(now));
+	write_all(fd, msg, sizeof(msg));
+}
+
+static void send_report(int fd, struct child_report *rep, const char *json)
+{
+	char tag = MSG_REPORT;
+
+	rep->json_len = json ? (uint32_t)strlen(json) : 0;
+	if (write_all(fd, &tag, 1) == 0 && write_all(fd, rep, sizeof(*rep)) == 0 && rep->json_len)
+		write_all(fd, json, rep->json_len);
+}
+
+/* A forked child must not inherit the parent's signal plans, and must not outlive it. */
+static void child_setup(void)
+{
+	static const int to_default[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
+	sigset_t none;
+	int devnull;
+
+	for (size_t i = 0; i < sizeof(to_default) / sizeof(to_default[0]); i++)
+		signal(to_default[i], SIG_DFL);
+	/* libiperf writes sockets without MSG_NOSIGNAL: a peer that goes away must give EPIPE, not death. */
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* JSON goes through the pipe; nothing of libiperf's may land in nicbench's own stdout. */
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull >= 0) {
+		dup2(devnull, STDOUT_FILENO);
+		close(devnull);
+	}
+}
+
+/* A missing or unreadable JSON counts as an error too: there is nothing to report. */
+static bool json_has_error(const char *json)
+{
+	json_t *root = json ? json_loads(json, 0, NULL) : NULL;
+	bool has = !root || json_object_get(root, "error") != NULL;
+
+	json_decref(root);
+	return has;
+}
+
+static bool json_has_error_key(const char *json)
+{
+	return json && json_has_error(json);
+}
+
+/* True when the JSON shows traffic (a finished interval): such a run is not retried. */
+static bool json_shows_traffic(const char *json)
+{
+	json_t *root = json ? json_loads(json, 0, NULL) : NULL;
+	json_t *iv = root ? json_object_get(root, "intervals") : NULL;
+	bool traffic = json_is_array(iv) && json_array_size(iv) > 0;
+
+	json_decref(root);
+	return traffic;
+}
+
+static const char *json_error_text(const char *json, char *buf, size_t len)
+{
+	json_t *root = json ? json_loads(json, 0, NULL) : NULL;
+	const char *text = json_string_at(root, "error");
+
+	snprintf(buf, len, "%s", text ? text : "");
+	json_decref(root);
+	return buf;
+}
+
+struct attempt {
+	int rc;
+	int ierr;
+	int sys_errno;
+	char *json;            /* strdup of libiperf's output, NULL when none */
+	bool failed;
+};
+
+static int configure_client(struct iperf_test *t, const struct nb_iperf_params *p, int connect_ms)
+{
+	int length = p->length;
+
+	iperf_defaults(t);
+	iperf_set_test_role(t, 'c');
+	iperf_set_test_server_hostname(t, p->host);
+	iperf_set_test_server_port(t, p->port);
+	iperf_set_test_duration(t, p->duration_s);
+	iperf_set_test_omit(t, p->omit_s);
+	iperf_set_test_num_streams(t, p->streams > 0 ? p->streams : 1);
+	iperf_set_test_reverse(t, p->reverse ? 1 : 0);
+	iperf_set_test_connect_timeout(t, connect_ms);
+	iperf_set_test_json_output(t, 1);
+	iperf_set_test_logfile(t, "/dev/null");
+	if (p->udp) {
+		if (set_protocol(t, Pudp) < 0)
+			return -1;
+		/* The API keeps the TCP block size for UDP, which fails with "Message too long". */
+		if (length <= 0)
+			length = NB_IPERF_UDP_DEFAULT_LENGTH;
+	}
+	if (length > 0)
+		iperf_set_test_blksize(t, length);
+	iperf_set_test_rate(t, p->rate_bps);
+	return 0;
+}
+
+static void run_attempt(const struct nb_iperf_params *p, int connect_ms, int report_fd, struct attempt *a)
+{
+	struct iperf_test *t = iperf_new_test();
+	const char *out;
+
+	memset(a, 0, sizeof(*a));
+	if (!t) {
+		a->rc = -1;
+		a->ierr = i_errno;
+		a->sys_errno = errno;
+		a->failed = true;
+		return;
+	}
+	i_errno = IENONE;
+	if (configure_client(t, p, connect_ms) < 0) {
+		a->rc = -1;
+		a->ierr = i_errno;
+		a->failed = true;
+		iperf_free_test(t);
+		return;
+	}
+	send_marker(report_fd);
+	errno = 0;
+	a->rc = iperf_run_client(t);
+	a->sys_errno = errno;
+	a->ierr = i_errno;
+	out = iperf_get_test_json_output_string(t);
+	a->json = out ? strdup(out) : NULL;
+	/* 3.12 returns 0 for a failed test when JSON is on: the JSON's "error" key is the verdict. */
+	a->failed = a->rc < 0 || json_has_error(a->json);
+	iperf_free_test(t);
+}
+
+static bool retryable(int ierr)
+{
+	return ierr == IEACCESSDENIED || ierr == IECONNECT || ierr == IERECVMESSAGE;
+}
+
+static void describe_failure(char *buf, size_t len, const struct nb_iperf_params *p, const struct attempt *a,
+			     int attempts, double elapsed)
+{
+	char peer[300], detail[400], jtext[300];
+
+	format_peer(peer, sizeof(peer), p->host, p->port);
+	json_error_text(a->json, jtext, sizeof(jtext));
+	if (a->ierr == IECONNECT && a->sys_errno)
+		snprintf(detail, sizeof(detail), "connect to %.200s: %.120s", peer, strerror(a->sys_errno));
+	else if (a->ierr == IEACCESSDENIED)
+		snprintf(detail, sizeof(detail), "iperf3 server %.200s stayed busy running another test", peer);
+	else
+		snprintf(detail, sizeof(detail), "iperf3 %s test with %.200s failed: %.160s", mode_label(p), peer,
+			 jtext[0] ? jtext : a->ierr ? iperf_strerror(a->ierr) : "no result");
+	snprintf(buf, len, "%.390s (i_errno %d; %d attempt%s in %.1f s)", detail, a->ierr, attempts,
+		 attempts == 1 ? "" : "s", elapsed);
+}
+
+static void __attribute__((noreturn)) client_child(const struct nb_iperf_params *p, int report_fd)
+{
+	struct child_report rep;
+	struct attempt a = { 0 };
+	double t0 = mono_now();
+	int attempts = 0;
+
+	child_setup();
+	memset(&rep, 0, sizeof(rep));
+	if (p->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(p->cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+			rep.failed = 1;
+			snprintf(rep.message, sizeof(rep.message), "pin the iperf3 client to CPU %d: %s",
+				 p->cpu, strerror(errno));
+			send_report(report_fd, &rep, NULL);
+			_exit(0);
+		}
+	}
+	for (;;) {
+		int elapsed_ms = (int)((mono_now() - t0) * 1000);
+		int left_ms = p->connect_timeout_ms - elapsed_ms;
+		int pause_ms;
+
+		free(a.json);
+		run_attempt(p, left_ms > 100 ? left_ms : 100, report_fd, &a);
+		attempts++;
+		if (!a.failed || !retryable(a.ierr) || json_shows_traffic(a.json))
+			break;
+		pause_ms = retry_backoff_ms[attempts - 1 < 3 ? attempts - 1 : 3];
+		elapsed_ms = (int)((mono_now() - t0) * 1000);
+		if (elapsed_ms + pause_ms >= p->connect_timeout_ms)
+			break;
+		sleep_ms(pause_ms);
+	}
+	rep.attempts = attempts;
+	if (a.failed) {
+		rep.failed = 1;
+		rep.iperf_errno = a.ierr;
+		describe_failure(rep.message, sizeof(rep.message), p, &a, attempts, mono_now() - t0);
+	}
+	send_report(report_fd, &rep, a.json);
+	free(a.json);
+	_exit(0);
+}
+
+static void __attribute__((noreturn)) server_child(const struct nb_iperf_serve_params *p, int report_fd)
+{
+	struct child_report rep;
+	struct iperf_test *t;
+	char *json = NULL;
+	char bind_text[300];
+	int rc, ierr, sys_errno;
+
+	child_setup();
+	memset(&rep, 0, sizeof(rep));
+	rep.attempts = 1;
+	t = iperf_new_test();
+	if (!t) {
+		rep.failed = 1;
+		snprintf(rep.message, sizeof(rep.message), "create a libiperf test: %s", strerror(errno));
+		send_report(report_fd, &rep, NULL);
+		_exit(0);
+	}
+	iperf_defaults(t);
+	iperf_set_test_role(t, 's');
+	iperf_set_test_server_port(t, p->port);
+	if (p->bind)
+		iperf_set_test_bind_address(t, p->bind);
+	iperf_set_test_stats_interval(t, p->stats_interval_s);
+	iperf_set_test_reporter_interval(t, p->stats_interval_s);
+	iperf_set_test_json_output(t, 1);
+	iperf_set_test_logfile(t, "/dev/null");
+	i_errno = IENONE;
+	errno = 0;
+	rc = iperf_run_server(t);
+	sys_errno = errno;
+	ierr = i_errno;
+	if (iperf_get_test_json_output_string(t))
+		json = strdup(iperf_get_test_json_output_string(t));
+	if (rc < 0 || json_has_error_key(json)) {
+		char jtext[300];
+
+		format_peer(bind_text, sizeof(bind_text), p->bind ? p->bind : "*", p->port);
+		json_error_text(json, jtext, sizeof(jtext));
+		rep.failed = 1;
+		rep.iperf_errno = ierr;
+		snprintf(rep.message, sizeof(rep.message), "iperf3 server on %.120s: %.280s (i_errno %d)", bind_text,
+			 jtext[0] ? jtext : ierr ? iperf_strerror(ierr) : strerror(sys_errno), ierr);
+	}
+	send_report(report_fd, &rep, json);
+	free(json);
+	iperf_free_test(t);
+	_exit(0);
+}
+
+/* ---- parent side: the link to a child ---- */
+
+static void link_init(struct child_link *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->pid = -1;
+	l->fd = -1;
+}
+
+static bool link_ended(const struct child_link *l)
+{
+	return l->reaped;
+}
+
+static void link_reap(struct child_link *l)
+{
+	while (!l->reaped) {
+		pid_t got = wait4(l->pid, &l->status, 0, &l->ru);
+
+		if (got == l->pid || (got < 0 && errno != EINTR)) {
+			l->reaped = true;
+			if (got < 0)
+				l->status = -1;
+		}
+	}
+}
+
+/* Split the received bytes into messages; calls on_marker for each start marker. */
+static void link_parse(struct child_link *l, void (*on_marker)(void *ctx, double t), void *ctx)
+{
+	while (!l->have_report && l->parsed < l->len) {
+		size_t avail = l->len - l->parsed;
+		const char *m = l->buf + l->parsed;
+
+		if (m[0] == MSG_MARKER) {
+			double t;
+
+			if (avail < 1 + sizeof(double))
+				return;
+			memcpy(&t, m + 1, sizeof(t));
+			if (on_marker)
+				on_marker(ctx, t);
+			l->parsed += 1 + sizeof(double);
+		} else if (m[0] == MSG_REPORT) {
+			struct child_report rep;
+
+			if (avail < 1 + sizeof(rep))
+				return;
+			memcpy(&rep, m + 1, sizeof(rep));
+			if (avail < 1 + sizeof(rep) + rep.json_len)
+				return;
+			l->report_off = l->parsed + 1;
+			l->have_report = true;
+		} else {
+			snprintf(l->io_error, sizeof(l->io_error), "unknown message 0x%02x from the child",
+				 (unsigned char)m[0]);
+			l->parsed = l->len;
+		}
+	}
+}
+
+/* Read what is there without blocking; sets eof when the child closed its end. */
+static void link_read(struct child_link *l)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (l->cap - l->len < 4096) {
+			size_t ncap = l->cap ? l->cap * 2 : 65536;
+			char *nbuf;
+
+			if (ncap > CHILD_OUTPUT_MAX || !(nbuf = realloc(l->buf, ncap))) {
+				snprintf(l->io_error, sizeof(l->io_error), "child output over %u MiB or out of memory",
+					 CHILD_OUTPUT_MAX >> 20);
+				kill(l->pid, SIGKILL);
+				l->eof = true;
+				return;
+			}
+			l->buf = nbuf;
+			l->cap = ncap;
+		}
+		n = read(l->fd, l->buf + l->len, l->cap - l->len);
+		if (n > 0) {
+			l->len += (size_t)n;
+			continue;
+		}
+		if (n == 0) {
+			l->eof = true;
+			return;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN) {
+			snprintf(l->io_error, sizeof(l->io_error), "read the child's pipe: %s", strerror(errno));
+			kill(l->pid, SIGKILL);
+			l->eof = true;
+		}
+		return;
+	}
+}
+
+/* Poll the pipe for up to timeout_ms; returns -EINTR when a signal cut the wait short. */
+static int link_poll(struct child_link *l, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = l->fd, .events = POLLIN };
+	int rc;
+
+	if (l->eof)
+		return 0;
+	rc = poll(&pfd, 1, timeout_ms);
+	if (rc < 0)
+		return -errno;
+	if (rc > 0)
+		link_read(l);
+	return 0;
+}
+
+static int link_fork(struct child_link *l, struct nb_err *err, const char *what)
+{
+	int fds[2];
+
+	link_init(l);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return nb_err_set(err, -errno, "start %s: pipe: %s", what, strerror(errno));
+	/* Flush so the child's exit cannot duplicate buffered output; it leaves with _exit anyway. */
+	fflush(NULL);
+	l->pid = fork();
+	if (l->pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return nb_err_set(err, -e, "start %s: fork: %s", what, strerror(e));
+	}
+	if (l->pid == 0) {
+		close(fds[0]);
+		l->fd = fds[1];
+		return 0;
+	}
+	close(fds[1]);
+	l->fd = fds[0];
+	fcntl(l->fd, F_SETFL, fcntl(l->fd, F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+static void link_release(struct child_link *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	free(l->buf);
+	l->fd = -1;
+	l->buf = NULL;
+}
+
+static void describe_exit(char *buf, size_t len, const char *who, int status)
+{
+	if (status == -1)
+		snprintf(buf, len, "%s could not be reaped", who);
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "%s died from signal %d (%s) without a result", who, WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "%s exited with status %d without a result", who, WEXITSTATUS(status));
+}
+
+/* ---- client runs ---- */
+
+static int validate_params(const struct nb_iperf_params *p, struct nb_err *err)
+{
+	if (!p->host || !p->host[0] || strlen(p->host) >= 256)
+		return nb_err_set(err, -EINVAL, "start iperf3 client: no or too long peer host");
+	if (p->port <= 0 || p->port > 65535)
+		return nb_err_set(err, -EINVAL, "start iperf3 client to %s: port %d out of range 1..65535",
+				  p->host, p->port);
+	if (p->duration_s <= 0 || p->omit_s < 0 || p->grace_ms < 0 || p->length < 0 || p->streams < 0)
+		return nb_err_set(err, -EINVAL,
+				  "start iperf3 client to %s:%d: need duration > 0 and omit, grace, length, streams >= 0",
+				  p->host, p->port);
+	if (p->cpu >= CPU_SETSIZE)
+		return nb_err_set(err, -EINVAL, "start iperf3 client to %s:%d: CPU %d out of range",
+				  p->host, p->port, p->cpu);
+	return 0;
+}
+
+static void on_client_marker(void *ctx, double t)
+{
+	struct nb_iperf_run *r = ctx;
+
+	r->started_at = t;
+	r->markers++;
+}
+
+int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, struct nb_err *err)
+{
+	struct nb_iperf_run *r;
+	int rc;
+
+	*out = NULL;
+	rc = validate_params(p, err);
+	if (rc < 0)
+		return rc;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return nb_err_set(err, -ENOMEM, "start iperf3 client to %s:%d: out of memory", p->host, p->port);
+	r->p = *p;
+	snprintf(r->host, sizeof(r->host), "%s", p->host);
+	r->p.host = r->host;
+	if (r->p.connect_timeout_ms <= 0)
+		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
+	r->started_at = -1;
+	r->forked_at = mono_now();
+	rc = link_fork(&r->link, err, "iperf3 client");
+	if (rc < 0) {
+		free(r);
+		return rc;
+	}
+	if (r->link.pid == 0)
+		client_child(&r->p, r->link.fd);
+	*out = r;
+	return 0;
+}
+
+pid_t nb_iperf_pid(const struct nb_iperf_run *r)
+{
+	return r->link.pid;
+}
+
+double nb_iperf_started_at(const struct nb_iperf_run *r)
+{
+	return r->started_at;
+}
+
+static double run_deadline(const struct nb_iperf_run *r)
+{
+	if (r->started_at < 0)
+		return r->forked_at + r->p.connect_timeout_ms / 1000.0;
+	return r->started_at + r->p.omit_s + r->p.duration_s + r->p.grace_ms / 1000.0;
+}
+
+static void fire_watchdog(struct nb_iperf_run *r)
+{
+	char peer[300];
+
+	format_peer(peer, sizeof(peer), r->host, r->p.port);
+	if (r->started_at < 0)
+		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
+			 "iperf3 client for %s did not start within the connect timeout (%.1f s); killed", peer,
+			 r->p.connect_timeout_ms / 1000.0);
+	else
+		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
+			 "no result from iperf3 peer %s within %.1f s (duration %d s + omit %d s + grace %.1f s); killed",
+			 peer, r->p.duration_s + r->p.omit_s + r->p.grace_ms / 1000.0, r->p.duration_s, r->p.omit_s,
+			 r->p.grace_ms / 1000.0);
+	r->killed_by_watchdog = true;
+	kill(r->link.pid, SIGKILL);
+}
+
+/* After the child is gone (or killed): take the rest of the pipe and reap it. */
+static void drain_and_reap(struct child_link *l, void (*on_marker)(void *ctx, double t), void *ctx)
+{
+	double give_up = mono_now() + 5.0;
+
+	while (!l->eof && mono_now() < give_up) {
+		int rc = link_poll(l, 200);
+
+		if (rc < 0 && rc != -EINTR)
+			break;
+		link_parse(l, on_marker, ctx);
+	}
+	if (!l->eof)
+		kill(l->pid, SIGKILL);
+	link_reap(l);
+}
+
+int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
+{
+	double now, left;
+	int wait_ms, rc;
+
+	if (link_ended(&r->link))
+		return 1;
+	now = mono_now();
+	left = run_deadline(r) - now;
+	if (left <= 0 && !r->link.have_report) {
+		fire_watchdog(r);
+		drain_and_reap(&r->link, on_client_marker, r);
+		return 1;
+	}
+	wait_ms = (int)fmin(ceil(fmax(left, 0.0) * 1000), INT_MAX);
+	if (timeout_ms >= 0 && timeout_ms < wait_ms)
+		wait_ms = timeout_ms;
+	if (r->link.have_report)
+		wait_ms = timeout_ms;  /* the child is on its way out: no deadline applies */
+	rc = link_poll(&r->link, wait_ms);
+	if (rc == -EINTR)
+		return 0;
+	link_parse(&r->link, on_client_marker, r);
+	if (rc < 0) {
+		snprintf(r->link.io_error, sizeof(r->link.io_error), "poll the child's pipe: %s", strerror(-rc));
+		kill(r->link.pid, SIGKILL);
+	}
+	if (r->link.eof || rc < 0) {
+		drain_and_reap(&r->link, on_client_marker, r);
+		return 1;
+	}
+	if (!r->link.have_report && mono_now() >= run_deadline(r)) {
+		fire_watchdog(r);
+		drain_and_reap(&r->link, on_client_marker, r);
+		return 1;
+	}
+	return 0;
+}
+
+void nb_iperf_kill(struct nb_iperf_run *r)
+{
+	if (!r || r->link.reaped || r->killed_by_watchdog)
+		return;
+	r->killed_on_request = true;
+	kill(r->link.pid, SIGKILL);
+}
+
+static void fill_from_report(struct nb_iperf_run *r, struct nb_iperf_result *res)
+{
+	struct child_report rep;
+	const char *json = r->link.buf + r->link.report_off + sizeof(rep);
+
+	memcpy(&rep, r->link.buf + r->link.report_off, sizeof(rep));
+	res->attempts = rep.attempts;
+	res->iperf_errno = rep.iperf_errno;
+	if (rep.json_len)
+		res->raw_json = strndup(json, rep.json_len);
+	if (rep.failed) {
+		res->status = NB_RUN_FAILED;
+		snprintf(res->error, sizeof(res->error), "%s", rep.message);
+		return;
+	}
+	nb_iperf_parse_json(res->raw_json, res, NULL);
+	if (res->status != NB_RUN_OK) {
+		char peer[300], why[sizeof(res->error)];
+
+		format_peer(peer, sizeof(peer), r->host, r->p.port);
+		memcpy(why, res->error, sizeof(why));
+		snprintf(res->error, sizeof(res->error), "iperf3 %s test with %.100s: %.380s", mode_label(&r->p), peer,
+			 why);
+	}
+}
+
+int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct nb_err *err)
+{
+	char peer[300];
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->status = NB_RUN_FAILED;
+	if (!r)
+		return nb_err_set(err, -EINVAL, "finish iperf3 run: no run");
+	while (!link_ended(&r->link))
+		nb_iperf_wait(r, -1);
+	format_peer(peer, sizeof(peer), r->host, r->p.port);
+	res->attempts = r->markers;
+	if (r->killed_by_watchdog) {
+		res->status = NB_RUN_TIMEOUT;
+		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);
+	} else if (r->killed_on_request && !r->link.have_report) {
+		snprintf(res->error, sizeof(res->error), "iperf3 %s test with %s stopped on request (interrupted)",
+			 mode_label(&r->p), peer);
+	} else if (r->link.have_report) {
+		fill_from_report(r, res);
+	} else {
+		char who[400];
+
+		snprintf(who, sizeof(who), "iperf3 %s client child for %s", mode_label(&r->p), peer);
+		describe_exit(res->error, sizeof(res->error), who, r->link.status);
+		if (r->link.io_error[0])
+			snprintf(res->error + strlen(res->error), sizeof(res->error) - strlen(res->error), " (%s)",
+				 r->link.io_error);
+		if (r->link.status == -1)
+			rc = nb_err_set(err, -ECHILD, "%s", res->error);
+	}
+	link_release(&r->link);
+	free(r);
+	return rc;
+}
+
+/* ---- server runs ---- */
+
+int nb_iperf_server_start(const struct nb_iperf_serve_params *p, struct nb_iperf_server **out, struct nb_err *err)
+{
+	struct nb_iperf_server *s;
+	int rc;
+
+	*out = NULL;
+	if (p->port <= 0 || p->port > 65535)
+		return nb_err_set(err, -EINVAL, "start iperf3 server: port %d out of range 1..65535", p->port);
+	if (p->bind && strlen(p->bind) >= sizeof(s->bind))
+		return nb_err_set(err, -EINVAL, "start iperf3 server: bind address too long");
+	if (!(p->stats_interval_s >= 0 && p->stats_interval_s <= 60))
+		return nb_err_set(err, -EINVAL, "start iperf3 server: stats interval %g s out of range 0..60",
+				  p->stats_interval_s);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return nb_err_set(err, -ENOMEM, "start iperf3 server: out of memory");
+	s->p = *p;
+	if (p->bind) {
+		snprintf(s->bind, sizeof(s->bind), "%s", p->bind);
+		s->p.bind = s->bind;
+	}
+	s->forked_at = mono_now();
+	rc = link_fork(&s->link, err, "iperf3 server");
+	if (rc < 0) {
+		free(s);
+		return rc;
+	}
+	if (s->link.pid == 0)
+		server_child(&s->p, s->link.fd);
+	*out = s;
+	return 0;
+}
+
+pid_t nb_iperf_server_pid(const struct nb_iperf_server *s)
+{
+	return s->link.pid;
+}
+
+int nb_iperf_server_fd(const struct nb_iperf_server *s)
+{
+	return s->link.fd;
+}
+
+int nb_iperf_server_wait(struct nb_iperf_server *s, int timeout_ms)
+{
+	int rc;
+
+	if (link_ended(&s->link))
+		return 1;
+	rc = link_poll(&s->link, timeout_ms);
+	if (rc == -EINTR)
+		return 0;
+	link_parse(&s->link, NULL, NULL);
+	if (rc < 0) {
+		snprintf(s->link.io_error, sizeof(s->link.io_error), "poll the child's pipe: %s", strerror(-rc));
+		kill(s->link.pid, SIGKILL);
+	}
+	if (s->link.eof || rc < 0) {
+		drain_and_reap(&s->link, NULL, NULL);
+		s->ended_at = mono_now();
+		return 1;
+	}
+	return 0;
+}
+
+void nb_iperf_server_stop(struct nb_iperf_server *s, int sig)
+{
+	if (!s || s->link.reaped)
+		return;
+	s->stopped = true;
+	kill(s->link.pid, sig);
+}
+
+/* What the server's JSON says about the test it served. */
+static void read_server_json(const char *json, struct nb_iperf_serve_result *res)
+{
+	json_t *root = json ? json_loads(json, 0, NULL) : NULL;
+	json_t *start = json_object_get(root, "start");
+	json_t *ts = json_object_get(start, "test_start");
+	json_t *acc = json_object_get(start, "accepted_connection");
+	double v, sent = 0, recv = 0;
+
+	if (!root)
+		return;
+	if (json_is_object(ts)) {
+		res->served = true;
+		snprintf(res->protocol, sizeof(res->protocol), "%s",
+			 json_string_at(ts, "protocol") ? json_string_at(ts, "protocol") : "");
+		if (json_number_at(ts, "reverse", &v))
+			res->reverse = v != 0;
+		if (json_number_at(ts, "num_streams", &v))
+			res->streams = (int)v;
+	}
+	if (json_string_at(acc, "host") && json_number_at(acc, "port", &v))
+		format_peer(res->client, sizeof(res->client), json_string_at(acc, "host"), (int)v);
+	json_number_at(root, "end.sum_sent.seconds", &sent);
+	json_number_at(root, "end.sum_received.seconds", &recv);
+	res->test_s = fmax(sent, recv);
+	collect_metrics(root, &res->metrics);
+	/* The server is the sender under -R: its throughput is what it sent. */
+	if (res->reverse && json_number_at(root, "end.sum_sent.bits_per_second", &v))
+		nb_metrics_put(&res->metrics, "throughput_bps", v);
+	json_decref(root);
+}
+
+int nb_iperf_server_finish(struct nb_iperf_server *s, struct nb_iperf_serve_result *res, struct nb_err *err)
+{
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->status = NB_RUN_FAILED;
+	if (!s)
+		return nb_err_set(err, -EINVAL, "finish iperf3 server: no server");
+	while (!link_ended(&s->link))
+		nb_iperf_server_wait(s, -1);
+	res->stopped = s->stopped;
+	res->wall_s = s->ended_at - s->forked_at;
+	res->cpu_user_s = (double)s->link.ru.ru_utime.tv_sec + s->link.ru.ru_utime.tv_usec / 1e6;
+	res->cpu_sys_s = (double)s->link.ru.ru_stime.tv_sec + s->link.ru.ru_stime.tv_usec / 1e6;
+	if (s->link.have_report) {
+		struct child_report rep;
+		const char *json = s->link.buf + s->link.report_off + sizeof(rep);
+		char *copy;
+
+		memcpy(&rep, s->link.buf + s->link.report_off, sizeof(rep));
+		copy = rep.json_len ? strndup(json, rep.json_len) : NULL;
+		read_server_json(copy, res);
+		free(copy);
+		res->iperf_errno = rep.iperf_errno;
+		res->status = rep.failed ? NB_RUN_FAILED : NB_RUN_OK;
+		snprintf(res->error, sizeof(res->error), "%s", rep.failed ? rep.message : "");
+	} else if (s->stopped) {
+		snprintf(res->error, sizeof(res->error), "iperf3 server stopped by a signal before it finished a test");
+	} else {
+		describe_exit(res->error, sizeof(res->error), "iperf3 server child", s->link.status);
+		if (s->link.status == -1)
+			rc = nb_err_set(err, -ECHILD, "%s", res->error);
+	}
+	link_release(&s->link);
+	free(s);
+	return rc;
+}

@@ -1,0 +1,431 @@
+/* The restore journal: original knob values on disk before the first change, so that any
+ * way out of a run (even SIGKILL followed by `nicbench knobs restore`) can undo it. */
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NB_JOURNAL_MAGIC "nicbench-journal/1"
+/* /run is a tmpfs: a reboot resets every knob to the driver's defaults and removes the
+ * journal with it, so a journal found here always describes the running kernel's state. */
+#define NB_JOURNAL_DIR "/run/nicbench"
+#define NB_JOURNAL_MAX_ENTRIES 32
+#define NB_JOURNAL_LINE_MAX (NB_KNOB_VALUE_MAX + 64)
+
+struct nb_journal_entry {
+	char knob[32];
+	char value[NB_KNOB_VALUE_MAX];
+};
+
+struct nb_journal {
+	char path[PATH_MAX];
+	char iface[16];
+	struct nb_paths paths;
+	int fd;  /* -1 for a journal loaded from disk: it is only restored, never appended */
+	int n;
+	struct nb_journal_entry e[NB_JOURNAL_MAX_ENTRIES];
+};
+
+int nb_journal_default_path(const char *iface, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s.journal", NB_JOURNAL_DIR, iface);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* A new directory entry is durable only once its directory is synced. */
+static int fsync_dir_of(const char *path)
+{
+	char dir[PATH_MAX];
+	int fd, ret = 0;
+
+	dir_of(path, dir, sizeof(dir));
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int mkdir_parents(const char *path)
+{
+	char dir[PATH_MAX];
+
+	dir_of(path, dir, sizeof(dir));
+	for (char *p = dir + 1; ; p++) {
+		char saved = *p;
+
+		if (saved != '/' && saved != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = saved;
+		if (!saved)
+			return 0;
+	}
+}
+
+static int write_all_sync(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return fsync(fd) < 0 ? -errno : 0;
+}
+
+static struct nb_journal *journal_alloc(const char *path, const char *iface, const struct nb_paths *paths)
+{
+	struct nb_journal *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	snprintf(j->path, sizeof(j->path), "%s", path);
+	snprintf(j->iface, sizeof(j->iface), "%s", iface);
+	j->paths = *paths;
+	j->fd = -1;
+	return j;
+}
+
+static void journal_free(struct nb_journal *j)
+{
+	if (j->fd >= 0)
+		close(j->fd);
+	free(j);
+}
+
+static int leftover_error(const char *path, const char *iface, struct nb_err *err)
+{
+	char def[PATH_MAX];
+
+	if (!nb_journal_default_path(iface, def, sizeof(def)) && !strcmp(def, path))
+		return nb_err_set(err, -EEXIST, "create journal %s: a journal from an earlier run is still "
+				  "there; run `nicbench knobs restore -i %s` first", path, iface);
+	return nb_err_set(err, -EEXIST, "create journal %s: a journal from an earlier run is still "
+			  "there; run `nicbench knobs restore --journal %s` first", path, path);
+}
+
+int nb_journal_create(const char *path, const struct nb_knob_target *t,
+		      struct nb_journal **out, struct nb_err *err)
+{
+	char header[64];
+	struct nb_journal *j;
+	int ret;
+
+	*out = NULL;
+	if (!t || !t->paths || !nb_ifname_valid(t->iface))
+		return nb_err_set(err, -EINVAL, "create journal %s: invalid interface name '%s'", path,
+				  t && t->iface ? t->iface : "");
+	if (strlen(path) >= PATH_MAX)
+		return nb_err_set(err, -ENAMETOOLONG, "create journal: path too long");
+	ret = mkdir_parents(path);
+	if (ret)
+		return nb_err_set(err, ret, "create journal %s: cannot create its directory: %s", path,
+				  strerror(-ret));
+	j = journal_alloc(path, t->iface, t->paths);
+	if (!j)
+		return nb_err_set(err, -ENOMEM, "create journal %s: out of memory", path);
+	/* O_EXCL: two runs on one interface would each journal the other's values as originals. */
+	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	if (j->fd < 0) {
+		ret = -errno;
+		journal_free(j);
+		if (ret == -EEXIST)
+			return leftover_error(path, t->iface, err);
+		return nb_err_set(err, ret, "create journal %s: %s", path, strerror(-ret));
+	}
+	snprintf(header, sizeof(header), "%s iface=%s\n", NB_JOURNAL_MAGIC, t->iface);
+	ret = write_all_sync(j->fd, header, strlen(header));
+	if (!ret)
+		ret = fsync_dir_of(path);
+	if (ret) {
+		unlink(path);
+		journal_free(j);
+		return nb_err_set(err, ret, "create journal %s: write: %s", path, strerror(-ret));
+	}
+	*out = j;
+	return 0;
+}
+
+static int find_entry(const struct nb_journal *j, const char *knob)
+{
+	for (int i = 0; i < j->n; i++) {
+		if (!strcmp(j->e[i].knob, knob))
+			return i;
+	}
+	return -1;
+}
+
+static int add_entry(struct nb_journal *j, const char *knob, const char *value)
+{
+	if (j->n >= NB_JOURNAL_MAX_ENTRIES)
+		return -ENOSPC;
+	snprintf(j->e[j->n].knob, sizeof(j->e[j->n].knob), "%s", knob);
+	snprintf(j->e[j->n].value, sizeof(j->e[j->n].value), "%s", value);
+	j->n++;
+	return 0;
+}
+
+int nb_journal_remember(struct nb_journal *j, const char *knob, const char *original,
+			struct nb_err *err)
+{
+	char line[NB_JOURNAL_LINE_MAX];
+	int ret;
+
+	if (!j || !knob || !original)
+		return nb_err_set(err, -EINVAL, "journal: remember needs a journal, a knob and a value");
+	if (find_entry(j, knob) >= 0)
+		return 0;
+	if (nb_knob_find(knob) < 0)
+		return nb_err_set(err, -EINVAL, "journal %s: unknown knob '%s'", j->path, knob);
+	/* The format is line based: a value with a newline or tab could not be read back. */
+	if (strlen(original) >= NB_KNOB_VALUE_MAX || strpbrk(original, "\t\n"))
+		return nb_err_set(err, -EINVAL, "journal %s: original %s value '%s' cannot be journaled",
+				  j->path, knob, original);
+	if (j->fd < 0)
+		return nb_err_set(err, -EBADF, "journal %s: loaded for restore only", j->path);
+	snprintf(line, sizeof(line), "%s\t%s\n", knob, original);
+	ret = write_all_sync(j->fd, line, strlen(line));
+	if (ret)
+		return nb_err_set(err, ret, "journal %s: remember %s=%s: %s", j->path, knob, original,
+				  strerror(-ret));
+	return add_entry(j, knob, original) ? nb_err_set(err, -ENOSPC, "journal %s: full", j->path) : 0;
+}
+
+/*
+ * Order: mtu first, then the rest newest-first (undo order). An MTU change can make a driver
+ * reset the device (rings reallocated, IRQs requested again, coalescing reprogrammed), which
+ * would undo anything restored before it; every other knob is an independent setting
+ * (threaded and gro_flush_timeout do not depend on each other), so undo order costs nothing
+ * and leaves the state the way it was built.
+ */
+static int restore_rank(const struct nb_journal *j, int k)
+{
+	return strcmp(j->e[k].knob, "mtu") ? 1 + (j->n - 1 - k) : 0;
+}
+
+static int restore_one(const struct nb_journal *j, const struct nb_journal_entry *e, struct nb_err *err)
+{
+	struct nb_knob_target t = { .paths = &j->paths, .iface = j->iface };
+	char readback[NB_KNOB_VALUE_MAX];
+	int ret = nb_knob_apply(&t, e->knob, e->value, readback, sizeof(readback), err);
+
+	if (ret)
+		return ret;
+	if (strcmp(readback, e->value))
+		return nb_err_set(err, -EIO, "restore %s=%s on %s: the kernel reports %s after the write",
+				  e->knob, e->value, j->iface, readback);
+	return 0;
+}
+
+int nb_journal_restore(struct nb_journal *j, struct nb_err *err)
+{
+	char failed[256] = "";
+	struct nb_err first = { 0 };
+	int nfailed = 0;
+
+	if (!j)
+		return 0;
+	for (int rank = 0; rank <= j->n; rank++) {
+		for (int k = 0; k < j->n; k++) {
+			struct nb_err one;
+			int ret;
+			size_t used = strlen(failed);
+
+			if (restore_rank(j, k) != rank)
+				continue;
+			ret = restore_one(j, &j->e[k], &one);
+			if (!ret)
+				continue;
+			if (!nfailed++)
+				first = one;
+			snprintf(failed + used, sizeof(failed) - used, "%s%s", used ? ", " : "", j->e[k].knob);
+		}
+	}
+	if (!nfailed)
+		return 0;
+	if (nfailed == 1)
+		return nb_err_set(err, first.code, "%s", first.msg);
+	return nb_err_set(err, first.code, "restore %s: %d knobs failed (%s); first: %s", j->iface,
+			  nfailed, failed, first.msg);
+}
+
+static int remove_file(const char *path, struct nb_err *err)
+{
+	if (unlink(path) < 0 && errno != ENOENT)
+		return nb_err_set(err, -errno, "remove journal %s: %s", path, strerror(errno));
+	fsync_dir_of(path);
+	return 0;
+}
+
+/* A journal whose restore failed stays on disk: the next `nicbench knobs restore` retries. */
+int nb_journal_finish(struct nb_journal *j, struct nb_err *err)
+{
+	int ret;
+
+	if (!j)
+		return 0;
+	ret = nb_journal_restore(j, err);
+	if (!ret)
+		ret = remove_file(j->path, err);
+	else
+		nb_err_prefix(err, "journal %s kept: ", j->path);
+	journal_free(j);
+	return ret;
+}
+
+void nb_journal_free(struct nb_journal *j)
+{
+	if (j)
+		journal_free(j);
+}
+
+static int parse_header(const char *line, char *iface, size_t len)
+{
+	const char *prefix = NB_JOURNAL_MAGIC " iface=";
+	size_t plen = strlen(prefix);
+
+	if (strncmp(line, prefix, plen) || !nb_ifname_valid(line + plen))
+		return -EINVAL;
+	/* nb_ifname_valid bounds the name to 15 characters, so it fits. */
+	if (strlen(line + plen) >= len)
+		return -EINVAL;
+	memcpy(iface, line + plen, strlen(line + plen) + 1);
+	return 0;
+}
+
+static int parse_entry(struct nb_journal *j, char *line, int lineno, struct nb_err *err)
+{
+	char *tab = strchr(line, '\t');
+
+	if (!tab)
+		return nb_err_set(err, -EINVAL, "journal %s line %d: expected <knob><TAB><value>", j->path, lineno);
+	*tab = '\0';
+	if (nb_knob_find(line) < 0)
+		return nb_err_set(err, -EINVAL, "journal %s line %d: unknown knob '%s'", j->path, lineno, line);
+	if (strlen(tab + 1) >= NB_KNOB_VALUE_MAX)
+		return nb_err_set(err, -EINVAL, "journal %s line %d: value too long", j->path, lineno);
+	if (find_entry(j, line) >= 0)  /* the first line holds the true original */
+		return 0;
+	return add_entry(j, line, tab + 1) ? nb_err_set(err, -ENOSPC, "journal %s: too many lines", j->path) : 0;
+}
+
+static int parse_lines(struct nb_journal *j, FILE *f, struct nb_err *err)
+{
+	char line[NB_JOURNAL_LINE_MAX + 2];
+	int lineno = 0;
+
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+		int ret;
+
+		lineno++;
+		/* Each line is written and fsync'd before its knob is changed, so a torn last line
+		 * (no newline) belongs to a knob that was never touched: skip it. */
+		if (len == 0 || line[len - 1] != '\n') {
+			if (feof(f))
+				break;
+			return nb_err_set(err, -EINVAL, "journal %s line %d: too long", j->path, lineno);
+		}
+		line[len - 1] = '\0';
+		if (lineno == 1) {
+			if (parse_header(line, j->iface, sizeof(j->iface)))
+				return nb_err_set(err, -EINVAL, "journal %s: not a nicbench journal "
+						  "(first line should be '%s iface=NAME')", j->path, NB_JOURNAL_MAGIC);
+			continue;
+		}
+		ret = parse_entry(j, line, lineno, err);
+		if (ret)
+			return ret;
+	}
+	if (lineno == 0 || !j->iface[0])
+		return nb_err_set(err, -EINVAL, "journal %s: empty or no header line", j->path);
+	return 0;
+}
+
+int nb_journal_load(const char *path, const struct nb_paths *paths, struct nb_journal **out,
+		    struct nb_err *err)
+{
+	struct nb_journal *j;
+	FILE *f;
+	int ret;
+
+	*out = NULL;
+	if (strlen(path) >= PATH_MAX)
+		return nb_err_set(err, -ENAMETOOLONG, "load journal: path too long");
+	f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return nb_err_set(err, -ENOENT, "no journal at %s (nothing to restore)", path);
+		return nb_err_set(err, -errno, "open journal %s: %s", path, strerror(errno));
+	}
+	j = journal_alloc(path, "", paths);
+	if (!j) {
+		fclose(f);
+		return nb_err_set(err, -ENOMEM, "load journal %s: out of memory", path);
+	}
+	ret = parse_lines(j, f, err);
+	fclose(f);
+	if (ret) {
+		journal_free(j);
+		return ret;
+	}
+	*out = j;
+	return 0;
+}
+
+const char *nb_journal_iface(const struct nb_journal *j)
+{
+	return j->iface;
+}
+
+int nb_journal_count(const struct nb_journal *j)
+{
+	return j->n;
+}
+
+int nb_journal_entry(const struct nb_journal *j, int index, const char **knob, const char **value)
+{
+	if (index < 0 || index >= j->n)
+		return -ERANGE;
+	*knob = j->e[index].knob;
+	*value = j->e[index].value;
+	return 0;
+}
+
+int nb_journal_restore_file(const char *path, const struct nb_paths *paths, struct nb_err *err)
+{
+	struct nb_journal *j;
+	int ret = nb_journal_load(path, paths, &j, err);
+
+	if (ret)
+		return ret;
+	return nb_journal_finish(j, err);
+}

@@ -1,0 +1,1084 @@
+/* NAPI polls, softirq time, hard IRQs and a sampling profile per window, from per-CPU
+ * perf events on tracepoints (so the global tracefs state is never touched). */
+#include "napi_trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dirent.h>
+#include <traceevent/event-parse.h>
+
+#define SOFTIRQ_NET_TX 2
+#define SOFTIRQ_NET_RX 3
+#define RING_DATA_PAGES 1024 /* 4 MiB per CPU: ~60k records, half a second of busy NET_RX softirqs */
+#define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		     PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
+#define COMM_CACHE 256
+
+struct trace_cpu {
+	int cpu;
+	int ring_fd; /* napi:napi_poll; owns the ring the others write to */
+	int softirq_entry_fd, softirq_exit_fd, profile_fd, irq_fd;
+	void *ring;
+	size_t ring_len;
+};
+
+struct comm_entry {
+	uint32_t pid;
+	char comm[24];
+};
+
+struct nb_trace {
+	char iface[32];
+	char proc[256];
+	char tracefs[300];
+	bool mounted_tracefs;
+	char reason[512], profile_reason[512], notes[512];
+	struct nb_trace_layout layout;
+	int ncpus;
+	struct trace_cpu *cpus;
+	struct nb_kallsyms *ksyms;
+	struct nb_profile_acc *prof;
+	bool profile_wanted, profile_on, hardirq_on, running, thread_started;
+	int stop_fd;
+	pthread_t thread;
+	struct nb_trace_acc acc;
+	struct nb_trace_feed feed;
+	unsigned char *scratch;
+	size_t page_size;
+	struct comm_entry comms[COMM_CACHE];
+	FILE *record;
+	char record_path[400];
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- tracepoint layouts ---- */
+
+static int read_whole(const char *path, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	size_t cap = 16384, used = 0;
+	char *p;
+
+	if (!f)
+		return -errno;
+	p = malloc(cap);
+	while (p && (used += fread(p + used, 1, cap - used, f)) == cap) {
+		char *q = realloc(p, cap * 2);
+
+		if (!q)
+			free(p);
+		p = q;
+		cap *= 2;
+	}
+	fclose(f);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*len = used;
+	return 0;
+}
+
+/* Parse one event's format; returns its id, or -errno when the event is missing. */
+static int layout_event(struct tep_handle *tep, const char *events_dir, const char *sys, const char *name,
+			struct tep_event **ev)
+{
+	char path[512];
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s/%s/format", events_dir, sys, name);
+	rc = read_whole(path, &buf, &len);
+	if (rc < 0)
+		return rc;
+	rc = tep_parse_format(tep, ev, buf, len, sys) == 0 ? (*ev)->id : -EINVAL;
+	free(buf);
+	return rc;
+}
+
+static int field_offset(struct tep_event *ev, const char *name, int size)
+{
+	struct tep_format_field *f = ev ? tep_find_field(ev, name) : NULL;
+
+	if (!f || (size && f->size != size))
+		return -1;
+	return f->offset;
+}
+
+int nb_trace_layout_load(const char *events_dir, struct nb_trace_layout *l, struct nb_err *err)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *napi = NULL, *entry = NULL, *exit_ev = NULL, *irq = NULL;
+
+	if (!tep)
+		return nb_err_set(err, -ENOMEM, "parse tracepoint formats in %s: out of memory", events_dir);
+	l->napi_poll_id = layout_event(tep, events_dir, "napi", "napi_poll", &napi);
+	l->softirq_entry_id = layout_event(tep, events_dir, "irq", "softirq_entry", &entry);
+	l->softirq_exit_id = layout_event(tep, events_dir, "irq", "softirq_exit", &exit_ev);
+	l->irq_handler_entry_id = layout_event(tep, events_dir, "irq", "irq_handler_entry", &irq);
+	l->napi_dev_name_off = field_offset(l->napi_poll_id > 0 ? napi : NULL, "dev_name", 4);
+	l->napi_work_off = field_offset(l->napi_poll_id > 0 ? napi : NULL, "work", 4);
+	l->napi_budget_off = field_offset(l->napi_poll_id > 0 ? napi : NULL, "budget", 4);
+	l->softirq_vec_off = field_offset(l->softirq_entry_id > 0 ? entry : NULL, "vec", 4);
+	if (l->softirq_exit_id > 0 && field_offset(exit_ev, "vec", 4) != l->softirq_vec_off)
+		l->softirq_exit_id = -EINVAL; /* pairing assumes one layout for entry and exit */
+	tep_free(tep);
+	if (l->napi_poll_id < 0 || l->napi_dev_name_off < 0 || l->napi_work_off < 0 || l->napi_budget_off < 0)
+		return nb_err_set(err, l->napi_poll_id < 0 ? l->napi_poll_id : -EINVAL,
+				  "read tracepoint napi:napi_poll in %s: %s", events_dir,
+				  l->napi_poll_id < 0 ? strerror(-l->napi_poll_id) : "no int work/budget or dev_name field");
+	if (l->softirq_entry_id < 0 || l->softirq_exit_id < 0 || l->softirq_vec_off < 0)
+		return nb_err_set(err, -ENOENT, "read tracepoints irq:softirq_entry/exit in %s: missing or unexpected format",
+				  events_dir);
+	return 0;
+}
+
+/* ---- the accumulator (pure) ---- */
+
+void nb_trace_acc_reset(struct nb_trace_acc *acc, int ncpus, uint64_t t_begin_ns)
+{
+	memset(acc, 0, sizeof(*acc));
+	acc->ncpus = ncpus > NB_TRACE_MAX_CPUS ? NB_TRACE_MAX_CPUS : ncpus;
+	acc->t_begin_ns = t_begin_ns;
+}
+
+static int32_t raw_i32(const unsigned char *raw, int off)
+{
+	int32_t v;
+
+	memcpy(&v, raw + off, sizeof(v));
+	return v;
+}
+
+static bool napi_dev_is(const unsigned char *raw, size_t len, int loc_off, const char *iface)
+{
+	uint32_t loc = (uint32_t)raw_i32(raw, loc_off);
+	size_t off = loc & 0xffff, n = loc >> 16;
+	size_t want = strlen(iface);
+
+	if (off + n > len || n < want)
+		return false;
+	return !memcmp(raw + off, iface, want) && (n == want || raw[off + want] == '\0');
+}
+
+static void acc_napi(struct nb_trace_acc *acc, const struct nb_trace_layout *l, const char *iface,
+		     const unsigned char *raw, size_t len)
+{
+	int32_t work, budget;
+
+	if ((size_t)l->napi_budget_off + 4 > len || (size_t)l->napi_dev_name_off + 4 > len)
+		return;
+	if (!napi_dev_is(raw, len, l->napi_dev_name_off, iface)) {
+		acc->other_dev_polls++;
+		return;
+	}
+	work = raw_i32(raw, l->napi_work_off);
+	budget = raw_i32(raw, l->napi_budget_off);
+	acc->polls++;
+	acc->work += work > 0 ? (uint64_t)work : 0;
+	if (budget > 0 && work >= budget)
+		acc->budget_exhausted++;
+}
+
+static void acc_softirq_add(struct nb_trace_acc *acc, int cpu, int vec, uint64_t ns)
+{
+	if (vec == SOFTIRQ_NET_RX)
+		acc->net_rx_ns[cpu] += ns;
+	else
+		acc->net_tx_ns[cpu] += ns;
+}
+
+static void acc_softirq(struct nb_trace_acc *acc, bool entry, int cpu, int vec, uint64_t t)
+{
+	if (vec != SOFTIRQ_NET_RX && vec != SOFTIRQ_NET_TX)
+		return;
+	if (t < acc->t_begin_ns)
+		t = acc->t_begin_ns;
+	if (entry) {
+		/* A second entry without exit means records were lost: drop the open one. */
+		acc->open_since[cpu] = t;
+		acc->open_vec[cpu] = vec;
+	} else if (acc->open_since[cpu] && acc->open_vec[cpu] == vec) {
+		acc_softirq_add(acc, cpu, vec, t - acc->open_since[cpu]);
+		acc->open_since[cpu] = 0;
+	} else if (!acc->softirq_seen[cpu]) {
+		/* It was already running when the window opened. */
+		acc_softirq_add(acc, cpu, vec, t - acc->t_begin_ns);
+	}
+	acc->softirq_seen[cpu] = 1;
+}
+
+void nb_trace_acc_raw(struct nb_trace_acc *acc, const struct nb_trace_layout *l, const char *iface,
+		      int cpu, uint64_t time_ns, const void *raw, size_t len)
+{
+	const unsigned char *r = raw;
+	uint16_t type;
+
+	if (len < 2 || cpu < 0 || cpu >= acc->ncpus)
+		return;
+	memcpy(&type, r, sizeof(type));
+	acc->records++;
+	if (type == l->napi_poll_id) {
+		acc_napi(acc, l, iface, r, len);
+	} else if ((type == l->softirq_entry_id || type == l->softirq_exit_id) &&
+		   (size_t)l->softirq_vec_off + 4 <= len) {
+		acc_softirq(acc, type == l->softirq_entry_id, cpu, raw_i32(r, l->softirq_vec_off), time_ns);
+	}
+}
+
+void nb_trace_acc_finish(struct nb_trace_acc *acc, uint64_t t_end_ns)
+{
+	acc->t_end_ns = t_end_ns;
+	for (int cpu = 0; cpu < acc->ncpus; cpu++) {
+		if (acc->open_since[cpu] && t_end_ns > acc->open_since[cpu])
+			acc_softirq_add(acc, cpu, acc->open_vec[cpu], t_end_ns - acc->open_since[cpu]);
+		acc->open_since[cpu] = 0;
+	}
+}
+
+static void put_softirq_metrics(const struct nb_trace_acc *acc, double seconds, struct nb_metric_set *out)
+{
+	double rx = 0, tx = 0;
+	char name[NB_METRIC_NAME_MAX];
+
+	for (int cpu = 0; cpu < acc->ncpus; cpu++) {
+		rx += (double)acc->net_rx_ns[cpu];
+		tx += (double)acc->net_tx_ns[cpu];
+		snprintf(name, sizeof(name), "cpu%d_net_rx_softirq_ns_per_s", cpu);
+		nb_metrics_put(out, name, (double)acc->net_rx_ns[cpu] / seconds);
+		snprintf(name, sizeof(name), "cpu%d_net_tx_softirq_ns_per_s", cpu);
+		nb_metrics_put(out, name, (double)acc->net_tx_ns[cpu] / seconds);
+	}
+	nb_metrics_put(out, "net_rx_softirq_ns_per_s", rx / seconds);
+	nb_metrics_put(out, "net_tx_softirq_ns_per_s", tx / seconds);
+	if (acc->ncpus > 0)
+		nb_metrics_put(out, "net_rx_softirq_pct", 100.0 * rx / seconds / 1e9 / acc->ncpus);
+}
+
+void nb_trace_acc_metrics(const struct nb_trace_acc *acc, double seconds, double hardirqs,
+			  struct nb_metric_set *out)
+{
+	if (seconds <= 0)
+		seconds = (double)(acc->t_end_ns - acc->t_begin_ns) / 1e9;
+	if (seconds <= 0)
+		return;
+	nb_metrics_put(out, "napi_polls_per_s", (double)acc->polls / seconds);
+	if (acc->polls > 0) {
+		nb_metrics_put(out, "napi_packets_per_poll", (double)acc->work / (double)acc->polls);
+		nb_metrics_put(out, "napi_budget_exhausted_pct",
+			       100.0 * (double)acc->budget_exhausted / (double)acc->polls);
+	}
+	if (hardirqs >= 0)
+		nb_metrics_put(out, "hardirqs_per_s", hardirqs / seconds);
+	put_softirq_metrics(acc, seconds, out);
+	nb_metrics_put(out, "trace_lost_samples", (double)acc->lost);
+}
+
+/* ---- perf records ---- */
+
+int nb_trace_sample_decode(const void *body, size_t len, struct nb_trace_sample *s)
+{
+	const unsigned char *p = body;
+	uint32_t pair[2];
+
+	/* IDENTIFIER, IP, TID (pid, tid), TIME, CPU (cpu, res), RAW (size + data) */
+	if (len < 5 * 8 + 4)
+		return -EINVAL;
+	memcpy(&s->id, p, 8);
+	memcpy(&s->ip, p + 8, 8);
+	memcpy(pair, p + 16, 8);
+	s->pid = pair[0];
+	s->tid = pair[1];
+	memcpy(&s->time_ns, p + 24, 8);
+	memcpy(pair, p + 32, 8);
+	s->cpu = pair[0];
+	memcpy(&s->raw_len, p + 40, 4);
+	if ((size_t)s->raw_len > len - 44)
+		return -EINVAL;
+	s->raw = s->raw_len ? p + 44 : NULL;
+	return 0;
+}
+
+static bool raw_is_tracepoint(const struct nb_trace_layout *l, const struct nb_trace_sample *s)
+{
+	uint16_t type;
+
+	if (!s->raw || s->raw_len < 8)
+		return false;
+	memcpy(&type, s->raw, sizeof(type));
+	return type != 0 && (type == l->napi_poll_id || type == l->softirq_entry_id || type == l->softirq_exit_id);
+}
+
+static void feed_profile(const struct nb_trace_feed *f, uint16_t misc, const struct nb_trace_sample *s)
+{
+	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	char comm[32];
+
+	if (!f->prof || !f->ksyms)
+		return;
+	if (mode == PERF_RECORD_MISC_KERNEL) {
+		nb_profile_acc_add_kernel(f->prof, nb_kallsyms_lookup(f->ksyms, s->ip), (int)s->pid);
+	} else if (mode == PERF_RECORD_MISC_USER) {
+		if (f->comm)
+			f->comm(f->comm_ctx, s->pid, comm, sizeof(comm));
+		else
+			snprintf(comm, sizeof(comm), "pid %" PRIu32, s->pid);
+		nb_profile_acc_add_user(f->prof, comm);
+	}
+}
+
+void nb_trace_feed_record(const struct nb_trace_feed *f, const void *rec, size_t len)
+{
+	const unsigned char *p = rec;
+	struct perf_event_header h;
+	struct nb_trace_sample s;
+
+	if (len < sizeof(h))
+		return;
+	memcpy(&h, p, sizeof(h));
+	if (h.size > len || h.size < sizeof(h))
+		return;
+	if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+		uint64_t lost;
+
+		memcpy(&lost, p + sizeof(h) + 8, sizeof(lost));
+		f->acc->lost += lost;
+		return;
+	}
+	if (h.type != PERF_RECORD_SAMPLE || nb_trace_sample_decode(p + sizeof(h), h.size - sizeof(h), &s) < 0)
+		return;
+	if (raw_is_tracepoint(f->layout, &s))
+		nb_trace_acc_raw(f->acc, f->layout, f->iface, (int)s.cpu, s.time_ns, s.raw, s.raw_len);
+	else
+		feed_profile(f, h.misc, &s);
+}
+
+/* ---- IRQs of the interface ---- */
+
+static int irq_list_add(int *irqs, int n, int max, int irq)
+{
+	for (int i = 0; i < n; i++) {
+		if (irqs[i] == irq)
+			return n;
+	}
+	if (n < max)
+		irqs[n++] = irq;
+	return n;
+}
+
+static bool irq_name_matches(const char *token, const char *iface)
+{
+	size_t n = strlen(iface);
+
+	return !strncmp(token, iface, n) &&
+	       (token[n] == '\0' || token[n] == '-' || token[n] == ':' || token[n] == '@');
+}
+
+static int irqs_from_interrupts(const char *path, const char *iface, int *irqs, int n, int max)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return n;
+	while (getline(&line, &cap, f) > 0) {
+		char *end, *save = NULL;
+		long irq = strtol(line, &end, 10);
+
+		if (end == line || *end != ':')
+			continue;
+		for (char *tok = strtok_r(end + 1, " \t\n,", &save); tok; tok = strtok_r(NULL, " \t\n,", &save)) {
+			if (irq_name_matches(tok, iface))
+				n = irq_list_add(irqs, n, max, (int)irq);
+		}
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+static int irqs_from_msi(const struct nb_paths *paths, const char *iface, int *irqs, int n, int max)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/class/net/%s/device/msi_irqs", paths->sys, iface);
+	d = opendir(path);
+	if (!d)
+		return n;
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long irq = strtol(de->d_name, &end, 10);
+
+		if (end != de->d_name && *end == '\0')
+			n = irq_list_add(irqs, n, max, (int)irq);
+	}
+	closedir(d);
+	return n;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int nb_trace_irq_filter(const struct nb_paths *paths, const char *iface, char *filter, size_t len,
+			struct nb_err *err)
+{
+	int irqs[256], n = 0;
+	char path[512];
+	size_t used = 0;
+
+	if (!nb_ifname_valid(iface))
+		return nb_err_set(err, -EINVAL, "find IRQs: invalid interface name");
+	snprintf(path, sizeof(path), "%s/interrupts", paths->proc);
+	n = irqs_from_msi(paths, iface, irqs, n, 256);
+	n = irqs_from_interrupts(path, iface, irqs, n, 256);
+	qsort(irqs, (size_t)n, sizeof(irqs[0]), int_cmp);
+	filter[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		int w = snprintf(filter + used, len - used, "%sirq == %d", i ? " || " : "", irqs[i]);
+
+		if (w < 0 || (size_t)w >= len - used)
+			return nb_err_set(err, -ENOSPC, "find IRQs of %s: %d IRQs do not fit a filter", iface, n);
+		used += (size_t)w;
+	}
+	return n;
+}
+
+/* ---- live tracing ---- */
+
+static int perf_open(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void tracepoint_attr(struct perf_event_attr *a, int id, bool sampled)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_TRACEPOINT;
+	a->config = (uint64_t)id;
+	a->disabled = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	if (sampled) {
+		a->sample_period = 1;
+		a->sample_type = SAMPLE_TYPE;
+		a->watermark = 1;
+		a->wakeup_watermark = (uint32_t)(RING_DATA_PAGES * sysconf(_SC_PAGESIZE) / 4);
+	}
+}
+
+static void paranoid_hint(struct nb_trace *t, char *buf, size_t len)
+{
+	char path[300], val[32];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", t->proc);
+	if (nb_read_file(path, val, sizeof(val)) < 0)
+		snprintf(val, sizeof(val), "?");
+	snprintf(buf, len, " (perf_event_paranoid=%s, euid %d; needs root or CAP_PERFMON)", val, (int)geteuid());
+}
+
+static void set_reason_errno(struct nb_trace *t, char *reason, size_t len, const char *what, int cpu, int e)
+{
+	char hint[160] = "";
+
+	if (e == EACCES || e == EPERM)
+		paranoid_hint(t, hint, sizeof(hint));
+	snprintf(reason, len, "open %s on cpu%d: %s%s", what, cpu, strerror(e), hint);
+}
+
+static int cpu_open_ring(struct nb_trace *t, struct trace_cpu *c)
+{
+	struct perf_event_attr a;
+	char filter[64];
+
+	tracepoint_attr(&a, t->layout.napi_poll_id, true);
+	c->ring_fd = perf_open(&a, c->cpu, -1);
+	if (c->ring_fd < 0)
+		return -errno;
+	snprintf(filter, sizeof(filter), "dev_name == \"%s\"", t->iface);
+	if (ioctl(c->ring_fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0)
+		snprintf(t->notes, sizeof(t->notes),
+			 "napi:napi_poll filter refused (%s): polls filtered in user space, at a higher cost",
+			 strerror(errno));
+	c->ring_len = (size_t)(RING_DATA_PAGES + 1) * t->page_size;
+	c->ring = mmap(NULL, c->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->ring_fd, 0);
+	if (c->ring == MAP_FAILED) {
+		c->ring = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+static int open_into_ring(struct perf_event_attr *a, struct trace_cpu *c, const char *filter)
+{
+	int fd = perf_open(a, c->cpu, -1);
+
+	if (fd < 0)
+		return -errno;
+	if ((filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0) ||
+	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, c->ring_fd) < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+static int cpu_open_softirqs(struct nb_trace *t, struct trace_cpu *c)
+{
+	struct perf_event_attr a;
+	const char *filter = "vec == 2 || vec == 3";
+
+	tracepoint_attr(&a, t->layout.softirq_entry_id, true);
+	c->softirq_entry_fd = open_into_ring(&a, c, filter);
+	if (c->softirq_entry_fd < 0)
+		return c->softirq_entry_fd;
+	tracepoint_attr(&a, t->layout.softirq_exit_id, true);
+	c->softirq_exit_fd = open_into_ring(&a, c, filter);
+	return c->softirq_exit_fd < 0 ? c->softirq_exit_fd : 0;
+}
+
+static int cpu_open_profile(struct nb_trace *t, struct trace_cpu *c, int hz)
+{
+	struct perf_event_attr a;
+
+	(void)t;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.freq = 1;
+	a.sample_freq = (uint64_t)hz;
+	a.sample_type = SAMPLE_TYPE;
+	a.disabled = 1;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)(RING_DATA_PAGES * sysconf(_SC_PAGESIZE) / 4);
+	c->profile_fd = open_into_ring(&a, c, NULL);
+	return c->profile_fd < 0 ? c->profile_fd : 0;
+}
+
+static int cpu_open_irqs(struct nb_trace *t, struct trace_cpu *c, const char *filter)
+{
+	struct perf_event_attr a;
+
+	tracepoint_attr(&a, t->layout.irq_handler_entry_id, false);
+	c->irq_fd = perf_open(&a, c->cpu, -1);
+	if (c->irq_fd < 0)
+		return -errno;
+	if (ioctl(c->irq_fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
+		int e = errno;
+
+		close(c->irq_fd);
+		c->irq_fd = -1;
+		return -e;
+	}
+	return 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void cpu_close(struct trace_cpu *c)
+{
+	close_fd(&c->softirq_entry_fd);
+	close_fd(&c->softirq_exit_fd);
+	close_fd(&c->profile_fd);
+	close_fd(&c->irq_fd);
+	if (c->ring)
+		munmap(c->ring, c->ring_len);
+	c->ring = NULL;
+	close_fd(&c->ring_fd);
+}
+
+/* tracefs at sys/kernel/tracing, the older debugfs place, or mounted by us on a live system. */
+static int find_tracefs(struct nb_trace *t, const struct nb_paths *paths)
+{
+	static const char *const places[] = { "kernel/tracing", "kernel/debug/tracing" };
+	char events[400];
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		snprintf(t->tracefs, sizeof(t->tracefs), "%s/%s", paths->sys, places[i]);
+		snprintf(events, sizeof(events), "%s/events", t->tracefs);
+		if (stat(events, &st) == 0)
+			return 0;
+	}
+	snprintf(t->tracefs, sizeof(t->tracefs), "%s/kernel/tracing", paths->sys);
+	if (strcmp(paths->sys, "/sys") != 0) {
+		snprintf(t->reason, sizeof(t->reason), "tracefs not found under %s/kernel", paths->sys);
+		return -ENOENT;
+	}
+	if (mount("nodev", t->tracefs, "tracefs", 0, NULL) < 0) {
+		snprintf(t->reason, sizeof(t->reason), "tracefs not mounted and mount on %s failed: %s",
+			 t->tracefs, strerror(errno));
+		return -errno;
+	}
+	t->mounted_tracefs = true;
+	return 0;
+}
+
+static int open_tracepoints(struct nb_trace *t)
+{
+	for (int i = 0; i < t->ncpus; i++) {
+		struct trace_cpu *c = &t->cpus[i];
+		int rc = cpu_open_ring(t, c);
+
+		if (rc == -ENODEV) { /* offline CPU */
+			cpu_close(c);
+			continue;
+		}
+		if (rc < 0) {
+			set_reason_errno(t, t->reason, sizeof(t->reason), "napi:napi_poll", c->cpu, -rc);
+			return rc;
+		}
+		rc = cpu_open_softirqs(t, c);
+		if (rc < 0) {
+			set_reason_errno(t, t->reason, sizeof(t->reason), "irq:softirq_entry/exit", c->cpu, -rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static void open_profile(struct nb_trace *t, const struct nb_trace_opts *o)
+{
+	char path[300];
+	struct nb_err e = { 0 };
+	int hz = o->profile_hz > 0 ? o->profile_hz : NB_TRACE_DEFAULT_PROFILE_HZ;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", t->proc);
+	if (nb_kallsyms_load(path, &t->ksyms, &e) < 0) {
+		snprintf(t->profile_reason, sizeof(t->profile_reason), "%s", e.msg);
+		return;
+	}
+	if (nb_profile_acc_new(&t->prof) < 0) {
+		snprintf(t->profile_reason, sizeof(t->profile_reason), "profile: out of memory");
+		return;
+	}
+	for (int i = 0; i < t->ncpus; i++) {
+		struct trace_cpu *c = &t->cpus[i];
+		int rc;
+
+		if (c->ring_fd < 0)
+			continue;
+		rc = cpu_open_profile(t, c, hz);
+		if (rc < 0) {
+			set_reason_errno(t, t->profile_reason, sizeof(t->profile_reason), "cpu-clock sampling",
+					 c->cpu, -rc);
+			for (int j = 0; j <= i; j++)
+				close_fd(&t->cpus[j].profile_fd);
+			return;
+		}
+	}
+	t->profile_on = true;
+}
+
+static void open_hardirqs(struct nb_trace *t, const struct nb_paths *paths)
+{
+	char filter[2048];
+	struct nb_err e = { 0 };
+	int n = nb_trace_irq_filter(paths, t->iface, filter, sizeof(filter), &e);
+
+	if (n <= 0 || t->layout.irq_handler_entry_id < 0) {
+		snprintf(t->notes + strlen(t->notes), sizeof(t->notes) - strlen(t->notes), "%shardirqs_per_s: %s",
+			 t->notes[0] ? "; " : "",
+			 n < 0 ? e.msg : n == 0 ? "the interface has no IRQs of its own in /proc/interrupts or msi_irqs"
+						 : "no irq:irq_handler_entry tracepoint");
+		return;
+	}
+	for (int i = 0; i < t->ncpus; i++) {
+		struct trace_cpu *c = &t->cpus[i];
+		int rc;
+
+		if (c->ring_fd < 0)
+			continue;
+		rc = cpu_open_irqs(t, c, filter);
+		if (rc < 0) {
+			snprintf(t->notes + strlen(t->notes), sizeof(t->notes) - strlen(t->notes),
+				 "%shardirqs_per_s: open irq:irq_handler_entry on cpu%d: %s", t->notes[0] ? "; " : "",
+				 c->cpu, strerror(-rc));
+			for (int j = 0; j <= i; j++)
+				close_fd(&t->cpus[j].irq_fd);
+			return;
+		}
+	}
+	t->hardirq_on = true;
+}
+
+static void comm_of(void *ctx, uint32_t pid, char *buf, size_t len)
+{
+	struct nb_trace *t = ctx;
+	struct comm_entry *e = &t->comms[pid % COMM_CACHE];
+	char path[300];
+
+	if (e->pid != pid || !e->comm[0]) {
+		snprintf(path, sizeof(path), "%s/%" PRIu32 "/comm", t->proc, pid);
+		if (nb_read_file(path, e->comm, sizeof(e->comm)) <= 0)
+			snprintf(e->comm, sizeof(e->comm), "pid %" PRIu32, pid);
+		e->pid = pid;
+	}
+	snprintf(buf, len, "%s", e->comm);
+}
+
+static void trace_setup(struct nb_trace *t, const struct nb_trace_opts *o)
+{
+	char events[400];
+	struct nb_err e = { 0 };
+
+	if (find_tracefs(t, o->paths) < 0)
+		return;
+	snprintf(events, sizeof(events), "%s/events", t->tracefs);
+	if (nb_trace_layout_load(events, &t->layout, &e) < 0) {
+		snprintf(t->reason, sizeof(t->reason), "%s", e.msg);
+		return;
+	}
+	if (open_tracepoints(t) < 0)
+		return;
+	if (o->profile)
+		open_profile(t, o);
+	open_hardirqs(t, o->paths);
+	t->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (t->stop_fd < 0)
+		snprintf(t->reason, sizeof(t->reason), "create eventfd: %s", strerror(errno));
+}
+
+int nb_trace_open(const struct nb_trace_opts *o, struct nb_trace **out, struct nb_err *err)
+{
+	struct nb_trace *t;
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+
+	*out = NULL;
+	if (!o || !o->paths || !nb_ifname_valid(o->iface))
+		return nb_err_set(err, -EINVAL, "open tracing: invalid interface name \"%s\"",
+				  o && o->iface ? o->iface : "(null)");
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return nb_err_set(err, -ENOMEM, "open tracing on %s: out of memory", o->iface);
+	snprintf(t->iface, sizeof(t->iface), "%s", o->iface);
+	snprintf(t->proc, sizeof(t->proc), "%s", o->paths->proc);
+	t->profile_wanted = o->profile;
+	t->stop_fd = -1;
+	t->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	t->ncpus = ncpus < 1 ? 1 : ncpus > NB_TRACE_MAX_CPUS ? NB_TRACE_MAX_CPUS : (int)ncpus;
+	t->cpus = calloc((size_t)t->ncpus, sizeof(*t->cpus));
+	t->scratch = malloc(65536);
+	if (!t->cpus || !t->scratch) {
+		nb_trace_close(t);
+		return nb_err_set(err, -ENOMEM, "open tracing on %s: out of memory", o->iface);
+	}
+	for (int i = 0; i < t->ncpus; i++) {
+		struct trace_cpu *c = &t->cpus[i];
+
+		c->cpu = i;
+		c->ring_fd = c->softirq_entry_fd = c->softirq_exit_fd = c->profile_fd = c->irq_fd = -1;
+	}
+	trace_setup(t, o);
+	if (t->reason[0]) {
+		for (int i = 0; i < t->ncpus; i++)
+			cpu_close(&t->cpus[i]);
+		t->profile_on = t->hardirq_on = false;
+	}
+	t->feed = (struct nb_trace_feed){ .layout = &t->layout, .iface = t->iface, .ksyms = t->ksyms,
+					  .acc = &t->acc, .prof = t->profile_on ? t->prof : NULL,
+					  .comm = comm_of, .comm_ctx = t };
+	*out = t;
+	return 0;
+}
+
+const char *nb_trace_unavailable_reason(const struct nb_trace *t)
+{
+	return t && t->reason[0] ? t->reason : NULL;
+}
+
+const char *nb_trace_profile_unavailable_reason(const struct nb_trace *t)
+{
+	if (!t || t->profile_on)
+		return NULL;
+	if (t->reason[0] && t->profile_wanted)
+		return t->reason;
+	return t->profile_reason[0] ? t->profile_reason : NULL;
+}
+
+const char *nb_trace_notes(const struct nb_trace *t)
+{
+	return t && t->notes[0] ? t->notes : NULL;
+}
+
+int nb_trace_record_to(struct nb_trace *t, const char *path, struct nb_err *err)
+{
+	if (t->record)
+		fclose(t->record);
+	t->record = fopen(path, "we");
+	if (!t->record)
+		return nb_err_set(err, -errno, "record trace to %s: %s", path, strerror(errno));
+	snprintf(t->record_path, sizeof(t->record_path), "%s", path);
+	return 0;
+}
+
+/* Copy the record at tail out of the ring (it may wrap) and feed it. */
+static void ring_drain(struct nb_trace *t, struct trace_cpu *c)
+{
+	struct perf_event_mmap_page *meta = c->ring;
+	const unsigned char *data = (const unsigned char *)c->ring + t->page_size;
+	uint64_t size = (uint64_t)RING_DATA_PAGES * t->page_size;
+	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = meta->data_tail;
+
+	while (tail < head) {
+		struct perf_event_header h;
+		uint64_t off = tail % size;
+
+		for (size_t i = 0; i < sizeof(h); i++)
+			((unsigned char *)&h)[i] = data[(off + i) % size];
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		if (off + h.size <= size) {
+			memcpy(t->scratch, data + off, h.size);
+		} else {
+			memcpy(t->scratch, data + off, size - off);
+			memcpy(t->scratch + (size - off), data, h.size - (size - off));
+		}
+		nb_trace_feed_record(&t->feed, t->scratch, h.size);
+		if (t->record)
+			fwrite(t->scratch, 1, h.size, t->record);
+		tail += h.size;
+	}
+	/* The kernel publishes whole records only, so a short one means a corrupt ring: skip it all. */
+	__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
+}
+
+static void ring_discard(struct trace_cpu *c)
+{
+	struct perf_event_mmap_page *meta = c->ring;
+
+	__atomic_store_n(&meta->data_tail, __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+}
+
+static void drain_all(struct nb_trace *t)
+{
+	for (int i = 0; i < t->ncpus; i++) {
+		if (t->cpus[i].ring)
+			ring_drain(t, &t->cpus[i]);
+	}
+}
+
+static void *drain_thread(void *arg)
+{
+	struct nb_trace *t = arg;
+	struct pollfd fds[NB_TRACE_MAX_CPUS + 1];
+	int n = 0;
+
+	fds[n++] = (struct pollfd){ .fd = t->stop_fd, .events = POLLIN };
+	for (int i = 0; i < t->ncpus; i++) {
+		if (t->cpus[i].ring_fd >= 0)
+			fds[n++] = (struct pollfd){ .fd = t->cpus[i].ring_fd, .events = POLLIN };
+	}
+	for (;;) {
+		poll(fds, (nfds_t)n, 50);
+		drain_all(t);
+		if (fds[0].revents & POLLIN)
+			break;
+	}
+	return NULL;
+}
+
+static void for_each_fd(struct nb_trace *t, unsigned long request)
+{
+	for (int i = 0; i < t->ncpus; i++) {
+		struct trace_cpu *c = &t->cpus[i];
+		int fds[] = { c->ring_fd, c->softirq_entry_fd, c->softirq_exit_fd, c->profile_fd, c->irq_fd };
+
+		for (size_t k = 0; k < sizeof(fds) / sizeof(fds[0]); k++) {
+			if (fds[k] >= 0)
+				ioctl(fds[k], request, 0);
+		}
+	}
+}
+
+int nb_trace_begin(struct nb_trace *t, struct nb_err *err)
+{
+	uint64_t drop;
+	int rc;
+
+	if (!t || t->reason[0])
+		return 0;
+	if (t->running)
+		return nb_err_set(err, -EBUSY, "begin tracing on %s: a window is already open", t->iface);
+	while (read(t->stop_fd, &drop, sizeof(drop)) > 0)
+		;
+	for (int i = 0; i < t->ncpus; i++) {
+		if (t->cpus[i].ring)
+			ring_discard(&t->cpus[i]);
+	}
+	if (t->prof)
+		nb_profile_acc_reset(t->prof);
+	memset(t->comms, 0, sizeof(t->comms));
+	nb_trace_acc_reset(&t->acc, t->ncpus, now_ns());
+	for_each_fd(t, PERF_EVENT_IOC_RESET);
+	for_each_fd(t, PERF_EVENT_IOC_ENABLE);
+	t->running = true;
+	rc = pthread_create(&t->thread, NULL, drain_thread, t);
+	if (rc != 0) {
+		for_each_fd(t, PERF_EVENT_IOC_DISABLE);
+		t->running = false;
+		return nb_err_set(err, -rc, "begin tracing on %s: start the buffer reader: %s", t->iface, strerror(rc));
+	}
+	t->thread_started = true;
+	return 0;
+}
+
+static void stop_window(struct nb_trace *t)
+{
+	uint64_t one = 1;
+
+	for_each_fd(t, PERF_EVENT_IOC_DISABLE);
+	if (t->thread_started) {
+		if (write(t->stop_fd, &one, sizeof(one)) < 0) {
+			/* eventfd cannot fill up with one write: the reader still stops within 50 ms of polling */
+		}
+		pthread_join(t->thread, NULL);
+		t->thread_started = false;
+	}
+	drain_all(t);
+	t->running = false;
+}
+
+/* The window's bounds beside the records, so a replay can close the window the same way. */
+static void record_window(struct nb_trace *t)
+{
+	char path[420];
+	FILE *f;
+
+	fflush(t->record);
+	snprintf(path, sizeof(path), "%s.window", t->record_path);
+	f = fopen(path, "we");
+	if (!f)
+		return;
+	fprintf(f, "iface %s\nncpus %d\nt_begin_ns %" PRIu64 "\nt_end_ns %" PRIu64 "\n", t->iface, t->acc.ncpus,
+		t->acc.t_begin_ns, t->acc.t_end_ns);
+	fclose(f);
+}
+
+static double hardirq_count(struct nb_trace *t)
+{
+	uint64_t sum = 0;
+
+	if (!t->hardirq_on)
+		return -1;
+	for (int i = 0; i < t->ncpus; i++) {
+		uint64_t v;
+
+		if (t->cpus[i].irq_fd < 0)
+			continue;
+		if (read(t->cpus[i].irq_fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+			return -1;
+		sum += v;
+	}
+	return (double)sum;
+}
+
+int nb_trace_end(struct nb_trace *t, double seconds, struct nb_metric_set *out,
+		 struct nb_profile *profile, struct nb_err *err)
+{
+	if (profile)
+		memset(profile, 0, sizeof(*profile));
+	if (!t || t->reason[0])
+		return 0;
+	if (!t->running)
+		return nb_err_set(err, -EINVAL, "end tracing on %s: no window is open", t->iface);
+	stop_window(t);
+	nb_trace_acc_finish(&t->acc, now_ns());
+	if (t->record)
+		record_window(t);
+	nb_trace_acc_metrics(&t->acc, seconds, hardirq_count(t), out);
+	if (profile && t->profile_on)
+		nb_profile_acc_result(t->prof, profile);
+	return 0;
+}
+
+void nb_trace_close(struct nb_trace *t)
+{
+	if (!t)
+		return;
+	if (t->running)
+		stop_window(t);
+	if (t->cpus) {
+		for (int i = 0; i < t->ncpus; i++)
+			cpu_close(&t->cpus[i]);
+	}
+	close_fd(&t->stop_fd);
+	if (t->mounted_tracefs)
+		umount(t->tracefs); /* EBUSY: someone else uses it now; leaving it mounted is harmless */
+	if (t->record)
+		fclose(t->record);
+	nb_kallsyms_free(t->ksyms);
+	nb_profile_acc_free(t->prof);
+	free(t->scratch);
+	free(t->cpus);
+	free(t);
+}
+
+static const struct {
+	const char *name;
+	int direction;
+} metric_directions[] = {
+	{ "napi_polls_per_s", 0 },         /* rises with throughput */
+	{ "napi_packets_per_poll", +1 },   /* bigger batches: less overhead per packet */
+	{ "napi_budget_exhausted_pct", 0 },/* high means busy, or batching well */
+	{ "hardirqs_per_s", -1 },
+	{ "net_rx_softirq_ns_per_s", -1 },
+	{ "net_tx_softirq_ns_per_s", -1 },
+	{ "net_rx_softirq_pct", -1 },
+	{ "trace_lost_samples", -1 },
+};
+
+int nb_trace_metric_direction(const char *name)
+{
+	const char *p;
+
+	if (!name)
+		return 0;
+	/* cpuN_net_rx_softirq_ns_per_s follows its sum */
+	if (!strncmp(name, "cpu", 3) && (p = strchr(name, '_')) != NULL && strstr(name, "_softirq_ns_per_s"))
+		name = p + 1;
+	for (size_t i = 0; i < sizeof(metric_directions) / sizeof(metric_directions[0]); i++) {
+		if (!strcmp(metric_directions[i].name, name))
+			return metric_directions[i].direction;
+	}
+	return 0;
+}

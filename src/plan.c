@@ -1,0 +1,104 @@
+/* Expands the knob matrix into ordered test points with stable ids. */
+#include "plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-run cost beyond omit + duration: connection set-up and the result exchange. */
+#define NB_RUN_OVERHEAD_S 0.3
+
+static int build_id(struct nb_point *p)
+{
+	size_t used = (size_t)snprintf(p->id, sizeof(p->id), "%s", p->test->name);
+
+	for (int k = 0; k < p->nknobs; k++) {
+		int n = snprintf(p->id + used, sizeof(p->id) - used, "/%s=%s", p->knobs[k].name, p->knobs[k].value);
+
+		if (n < 0 || (size_t)n >= sizeof(p->id) - used)
+			return -ENAMETOOLONG;
+		used += (size_t)n;
+	}
+	return 0;
+}
+
+int nb_plan_build(const struct nb_config *cfg, struct nb_plan *plan, struct nb_err *err)
+{
+	int combos = 1;
+	int choice[NB_MAX_AXES] = { 0 };
+
+	memset(plan, 0, sizeof(*plan));
+	for (int a = 0; a < cfg->naxes; a++) {
+		combos *= cfg->axes[a].nvalues;
+		if (combos * cfg->ntests > NB_MAX_POINTS)
+			return nb_err_set(err, -E2BIG, "the knob matrix has more than %d points; sweep fewer values",
+					  NB_MAX_POINTS);
+	}
+	plan->points = calloc((size_t)(combos * cfg->ntests), sizeof(*plan->points));
+	if (!plan->points)
+		return nb_err_set(err, -ENOMEM, "plan %d points: out of memory", combos * cfg->ntests);
+
+	for (int c = 0; c < combos; c++) {
+		for (int t = 0; t < cfg->ntests; t++) {
+			struct nb_point *p = &plan->points[plan->npoints];
+
+			p->index = plan->npoints;
+			p->test = &cfg->tests[t];
+			for (int a = 0; a < cfg->naxes; a++) {
+				const struct nb_knob_axis *axis = &cfg->axes[a];
+
+				for (int k = 0; k < axis->nknobs; k++) {
+					struct nb_knob_setting *s = &p->knobs[p->nknobs++];
+
+					snprintf(s->name, sizeof(s->name), "%s", axis->knobs[k]);
+					snprintf(s->value, sizeof(s->value), "%s", axis->values[choice[a]][k]);
+				}
+			}
+			if (build_id(p) < 0) {
+				nb_plan_free(plan);
+				return nb_err_set(err, -ENAMETOOLONG, "test point id longer than %d characters",
+						  NB_POINT_ID_MAX - 1);
+			}
+			plan->npoints++;
+		}
+		/* odometer: the last axis turns fastest */
+		for (int a = cfg->naxes - 1; a >= 0; a--) {
+			if (++choice[a] < cfg->axes[a].nvalues)
+				break;
+			choice[a] = 0;
+		}
+	}
+	return 0;
+}
+
+void nb_plan_free(struct nb_plan *plan)
+{
+	free(plan->points);
+	plan->points = NULL;
+	plan->npoints = 0;
+}
+
+double nb_point_estimate_s(const struct nb_config *cfg, const struct nb_point *p)
+{
+	double run = cfg->settle_s + p->test->omit_s + p->test->duration_s + NB_RUN_OVERHEAD_S;
+
+	return run * cfg->repetitions;
+}
+
+double nb_plan_estimate_s(const struct nb_config *cfg, const struct nb_plan *plan)
+{
+	double total = 0;
+
+	for (int i = 0; i < plan->npoints; i++)
+		total += nb_point_estimate_s(cfg, &plan->points[i]);
+	return total;
+}
+
+const char *nb_point_knob(const struct nb_point *p, const char *name)
+{
+	for (int k = 0; k < p->nknobs; k++)
+		if (!strcmp(p->knobs[k].name, name))
+			return p->knobs[k].value;
+	return NULL;
+}

@@ -1,0 +1,41 @@
+/* Config -> the ordered list of test points (pure: no I/O). */
+#ifndef NB_PLAN_H
+#define NB_PLAN_H
+
+#include "config.h"
+
+#define NB_MAX_POINT_KNOBS (NB_MAX_AXES * NB_MAX_AXIS_KNOBS)
+#define NB_MAX_POINTS 10000
+#define NB_POINT_ID_MAX 512
+
+struct nb_knob_setting {
+	char name[NB_KNOB_NAME_MAX];
+	char value[NB_KNOB_VALUE_MAX];
+};
+
+struct nb_point {
+	int index;                     /* 0-based position in the sweep */
+	char id[NB_POINT_ID_MAX];      /* "tcp-rx/threaded=1/gro_flush_timeout=20000" */
+	const struct nb_test_spec *test;
+	int nknobs;
+	struct nb_knob_setting knobs[NB_MAX_POINT_KNOBS];
+};
+
+struct nb_plan {
+	int npoints;
+	struct nb_point *points;
+};
+
+/* Every knob setting (cross product of the axes) x every test. Knob settings form
+ * the outer loop so each setting is applied once for all tests. */
+int nb_plan_build(const struct nb_config *cfg, struct nb_plan *plan, struct nb_err *err);
+void nb_plan_free(struct nb_plan *plan);
+
+/* Estimated wall time of one point (all repetitions) and of the whole plan, in seconds. */
+double nb_point_estimate_s(const struct nb_config *cfg, const struct nb_point *p);
+double nb_plan_estimate_s(const struct nb_config *cfg, const struct nb_plan *plan);
+
+/* Value of a knob in a point, or NULL when the point does not set it. */
+const char *nb_point_knob(const struct nb_point *p, const char *name);
+
+#endif

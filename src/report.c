@@ -1,0 +1,408 @@
+/* Report structs -> JSON (schema nicbench-report/1), written atomically, and the person's table. */
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stats.h"
+
+const char *const nb_sample_field_names[NB_SAMPLE_FIELDS] = {
+	"cpu_busy_pct", "softirq_pct", "irq_pct", "napi_thread_pct", "rx_packets_per_s", "tx_packets_per_s",
+};
+
+struct table_row {
+	char id[NB_POINT_ID_MAX];
+	enum nb_point_status status;
+	struct nb_stats tput;
+	double busy, softirq, napi;   /* medians; NAN when absent */
+};
+
+struct nb_report {
+	json_t *root;
+	json_t *results;
+	int nrows, cap;
+	struct table_row *rows;
+};
+
+const char *nb_point_status_name(enum nb_point_status s)
+{
+	static const char *const names[] = { "ok", "failed", "timeout", "unsupported" };
+
+	return names[s];
+}
+
+const char *nb_run_status_name(enum nb_run_status s)
+{
+	static const char *const names[] = { "ok", "failed", "timeout" };
+
+	return names[s];
+}
+
+void nb_point_result_settle(struct nb_point_result *pr)
+{
+	if (pr->status == NB_POINT_UNSUPPORTED || pr->status == NB_POINT_FAILED)
+		return;
+	pr->status = NB_POINT_OK;
+	for (int i = 0; i < pr->nruns; i++) {
+		const struct nb_run_record *run = &pr->runs[i];
+
+		if (run->status == NB_RUN_OK)
+			continue;
+		pr->status = run->status == NB_RUN_TIMEOUT ? NB_POINT_TIMEOUT : NB_POINT_FAILED;
+		snprintf(pr->error, sizeof(pr->error), "run %d: %.480s", i + 1, run->error);
+		return;
+	}
+}
+
+void nb_point_result_release(struct nb_point_result *pr)
+{
+	for (int i = 0; i < pr->nruns; i++) {
+		free(pr->runs[i].iperf_json);
+		free(pr->runs[i].samples);
+	}
+	free(pr->runs);
+	pr->runs = NULL;
+	pr->nruns = 0;
+}
+
+static void rfc3339_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Empty strings from the kernel become null: "not reported" is not "". */
+static json_t *str_or_null(const char *s)
+{
+	return s && s[0] ? json_string(s) : json_null();
+}
+
+int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, const struct nb_iface_info *iface,
+		  struct nb_report **out, struct nb_err *err)
+{
+	struct nb_report *r = calloc(1, sizeof(*r));
+	char created[32];
+	char *cfg_text;
+	json_t *cfg_json, *kernel;
+
+	if (!r)
+		return nb_err_set(err, -ENOMEM, "create report: out of memory");
+	cfg_text = nb_config_to_json(cfg);
+	cfg_json = cfg_text ? json_loads(cfg_text, 0, NULL) : NULL;
+	free(cfg_text);
+	rfc3339_now(created, sizeof(created));
+	kernel = json_pack("{s:s, s:s, s:s}", "release", host->release, "version", host->version,
+			   "cmdline", host->cmdline);
+	json_object_set_new(kernel, "config_hash", str_or_null(host->config_hash));
+	r->results = json_array();
+	r->root = json_object();
+	json_object_set_new(r->root, "schema", json_string(NB_REPORT_SCHEMA));
+	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "nicbench", "version", NICBENCH_VERSION));
+	json_object_set_new(r->root, "created", json_string(created));
+	json_object_set_new(r->root, "host", json_pack("{s:s, s:o, s:i, s:o}", "hostname", host->hostname,
+						       "kernel", kernel, "cpus", host->cpus,
+						       "cpu_model", str_or_null(host->cpu_model)));
+	json_object_set_new(r->root, "interface",
+			    json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name", iface->name,
+				      "driver", str_or_null(iface->driver),
+				      "driver_version", str_or_null(iface->driver_version),
+				      "firmware", str_or_null(iface->firmware),
+				      "bus_info", str_or_null(iface->bus_info),
+				      "mtu", iface->mtu >= 0 ? json_integer(iface->mtu) : json_null(),
+				      "speed_mbps", iface->speed_mbps > 0 ? json_integer(iface->speed_mbps) : json_null()));
+	json_object_set_new(r->root, "peer", json_pack("{s:s, s:i}", "host", cfg->peer_host, "port", cfg->peer_port));
+	json_object_set_new(r->root, "config", cfg_json ? cfg_json : json_object());
+	json_object_set(r->root, "results", r->results);
+	*out = r;
+	return 0;
+}
+
+static json_t *test_json(const struct nb_test_spec *t)
+{
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:I, s:i, s:i}", "name", t->name,
+			 "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
+			 "direction", t->dir == NB_DIR_TX ? "tx" : "rx", "duration", t->duration_s,
+			 "omit", t->omit_s, "rate", (json_int_t)t->rate_bps, "length", t->length,
+			 "streams", t->streams);
+}
+
+static json_t *samples_json(const struct nb_run_record *run)
+{
+	json_t *cols = json_object();
+	json_t *t = json_array();
+
+	for (int i = 0; i < run->nsamples; i++)
+		json_array_append_new(t, json_real(round(run->samples[i].t * 1000) / 1000));
+	json_object_set_new(cols, "t", t);
+	for (int f = 0; f < NB_SAMPLE_FIELDS; f++) {
+		json_t *col = json_array();
+		bool any = false;
+
+		for (int i = 0; i < run->nsamples; i++) {
+			double v = run->samples[i].v[f];
+
+			any = any || isfinite(v);
+			json_array_append_new(col, isfinite(v) ? json_real(v) : json_null());
+		}
+		if (any)
+			json_object_set_new(cols, nb_sample_field_names[f], col);
+		else
+			json_decref(col);
+	}
+	return cols;
+}
+
+static json_t *run_json(const struct nb_run_record *run)
+{
+	json_t *o = json_object();
+	json_t *metrics = json_object();
+
+	json_object_set_new(o, "status", json_string(nb_run_status_name(run->status)));
+	if (run->status != NB_RUN_OK)
+		json_object_set_new(o, "error", json_string(run->error));
+	for (int i = 0; i < run->metrics.n; i++)
+		json_object_set_new(metrics, run->metrics.m[i].name, json_real(run->metrics.m[i].value));
+	json_object_set_new(o, "metrics", metrics);
+	if (run->nsamples > 0)
+		json_object_set_new(o, "samples", samples_json(run));
+	if (run->iperf_json) {
+		json_t *raw = json_loads(run->iperf_json, 0, NULL);
+
+		json_object_set_new(o, "iperf", raw ? raw : json_string(run->iperf_json));
+	}
+	return o;
+}
+
+/* Every metric that appears in an ok run, aggregated over the ok runs that have it. */
+static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row *row)
+{
+	json_t *agg = json_object();
+	double values[NB_MAX_REPETITIONS];
+
+	row->busy = row->softirq = row->napi = NAN;
+	for (int r = 0; r < pr->nruns; r++) {
+		const struct nb_metric_set *ms = &pr->runs[r].metrics;
+
+		if (pr->runs[r].status != NB_RUN_OK)
+			continue;
+		for (int m = 0; m < ms->n; m++) {
+			const char *name = ms->m[m].name;
+			struct nb_stats st;
+			json_t *vals;
+			int n = 0;
+
+			if (json_object_get(agg, name))
+				continue;
+			for (int r2 = 0; r2 < pr->nruns && n < NB_MAX_REPETITIONS; r2++) {
+				double v;
+
+				if (pr->runs[r2].status == NB_RUN_OK && nb_metrics_get(&pr->runs[r2].metrics, name, &v))
+					values[n++] = v;
+			}
+			nb_stats_compute(values, n, &st);
+			vals = json_array();
+			for (int i = 0; i < n; i++)
+				json_array_append_new(vals, json_real(values[i]));
+			json_object_set_new(agg, name, json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:o}",
+								 "median", st.median, "mean", st.mean,
+								 "min", st.min, "max", st.max,
+								 "stddev", st.stddev, "n", st.n, "values", vals));
+			if (!strcmp(name, "throughput_bps"))
+				row->tput = st;
+			else if (!strcmp(name, "cpu_busy_pct"))
+				row->busy = st.median;
+			else if (!strcmp(name, "softirq_pct"))
+				row->softirq = st.median;
+			else if (!strcmp(name, "napi_thread_pct"))
+				row->napi = st.median;
+		}
+	}
+	return agg;
+}
+
+int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
+{
+	const struct nb_point *p = pr->point;
+	json_t *o = json_object();
+	json_t *knobs = json_object();
+	json_t *runs = json_array();
+	struct table_row *row;
+
+	if (r->nrows == r->cap) {
+		int cap = r->cap ? r->cap * 2 : 16;
+		struct table_row *rows = realloc(r->rows, (size_t)cap * sizeof(*rows));
+
+		if (!rows) {
+			json_decref(o);
+			json_decref(knobs);
+			json_decref(runs);
+			return nb_err_set(err, -ENOMEM, "add point %s to the report: out of memory", p->id);
+		}
+		r->rows = rows;
+		r->cap = cap;
+	}
+	row = &r->rows[r->nrows++];
+	memset(row, 0, sizeof(*row));
+	snprintf(row->id, sizeof(row->id), "%s", p->id);
+	row->status = pr->status;
+
+	for (int k = 0; k < pr->nknobs; k++)
+		json_object_set_new(knobs, pr->readback[k].name, json_string(pr->readback[k].value));
+	for (int i = 0; i < pr->nruns; i++)
+		json_array_append_new(runs, run_json(&pr->runs[i]));
+	json_object_set_new(o, "id", json_string(p->id));
+	json_object_set_new(o, "test", test_json(p->test));
+	json_object_set_new(o, "knobs", knobs);
+	json_object_set_new(o, "status", json_string(nb_point_status_name(pr->status)));
+	if (pr->status != NB_POINT_OK)
+		json_object_set_new(o, "error", json_string(pr->error));
+	json_object_set_new(o, "runs", runs);
+	json_object_set_new(o, "metrics", aggregate_json(pr, row));
+	if (pr->trace_note[0])
+		json_object_set_new(o, "trace_unavailable", json_string(pr->trace_note));
+	if (pr->profile.n > 0) {
+		json_t *prof = json_array();
+
+		for (int i = 0; i < pr->profile.n; i++)
+			json_array_append_new(prof, json_pack("{s:s, s:f}", "symbol", pr->profile.top[i].symbol,
+							      "share_pct", pr->profile.top[i].share_pct));
+		json_object_set_new(o, "profile", prof);
+	}
+	json_array_append_new(r->results, o);
+	return 0;
+}
+
+char *nb_report_dumps(const struct nb_report *r)
+{
+	return json_dumps(r->root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+}
+
+int nb_report_write(const struct nb_report *r, const char *path, struct nb_err *err)
+{
+	char tmp[PATH_MAX + 16];
+	char *text = nb_report_dumps(r);
+	size_t len, off = 0;
+	int fd;
+
+	if (!text)
+		return nb_err_set(err, -ENOMEM, "write report %s: cannot serialise (out of memory)", path);
+	len = strlen(text);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= sizeof(tmp)) {
+		free(text);
+		return nb_err_set(err, -ENAMETOOLONG, "write report %s: path too long", path);
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		free(text);
+		return nb_err_set(err, -errno, "write report %s: create %s: %s", path, tmp, strerror(errno));
+	}
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : EIO;
+
+			close(fd);
+			unlink(tmp);
+			free(text);
+			return nb_err_set(err, -e, "write report %s: %s", tmp, strerror(e));
+		}
+		off += (size_t)n;
+	}
+	free(text);
+	/* fsync before rename so a crash leaves the old or the new report, never half of one */
+	if (write(fd, "\n", 1) != 1 || fsync(fd) < 0 || close(fd) < 0) {
+		int e = errno;
+
+		unlink(tmp);
+		return nb_err_set(err, -e, "write report %s: flush %s: %s", path, tmp, strerror(e));
+	}
+	if (rename(tmp, path) < 0) {
+		int e = errno;
+
+		unlink(tmp);
+		return nb_err_set(err, -e, "write report %s: rename from %s: %s", path, tmp, strerror(e));
+	}
+	return 0;
+}
+
+static void format_bps(double bps, char *buf, size_t len)
+{
+	if (bps >= 1e9)
+		snprintf(buf, len, "%.2f Gbit/s", bps / 1e9);
+	else if (bps >= 1e6)
+		snprintf(buf, len, "%.1f Mbit/s", bps / 1e6);
+	else
+		snprintf(buf, len, "%.1f kbit/s", bps / 1e3);
+}
+
+static void format_pct(double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "-");
+}
+
+void nb_report_print_table(const struct nb_report *r, FILE *out)
+{
+	int idw = 10;
+
+	for (int i = 0; i < r->nrows; i++) {
+		int w = (int)strlen(r->rows[i].id);
+
+		idw = w > idw ? w : idw;
+	}
+	fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %s\n", idw, "test point", "throughput", "spread", "busy%",
+		"softirq%", "napi%", "status");
+	for (int i = 0; i < r->nrows; i++) {
+		const struct table_row *row = &r->rows[i];
+		char tput[32] = "-", spread[16] = "-", busy[16], soft[16], napi[16];
+
+		if (row->tput.n > 0) {
+			format_bps(row->tput.median, tput, sizeof(tput));
+			/* spread: (max - min) relative to the median, the noise a reader should expect */
+			if (row->tput.median > 0)
+				snprintf(spread, sizeof(spread), "%.1f%%",
+					 100.0 * (row->tput.max - row->tput.min) / row->tput.median);
+		}
+		format_pct(row->busy, busy, sizeof(busy));
+		format_pct(row->softirq, soft, sizeof(soft));
+		format_pct(row->napi, napi, sizeof(napi));
+		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %s\n", idw, row->id, tput, spread, busy, soft, napi,
+			nb_point_status_name(row->status));
+	}
+}
+
+void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported)
+{
+	*ok = *failed = *unsupported = 0;
+	for (int i = 0; i < r->nrows; i++) {
+		switch (r->rows[i].status) {
+		case NB_POINT_OK: (*ok)++; break;
+		case NB_POINT_UNSUPPORTED: (*unsupported)++; break;
+		default: (*failed)++; break;
+		}
+	}
+}
+
+void nb_report_free(struct nb_report *r)
+{
+	if (!r)
+		return;
+	json_decref(r->root);
+	json_decref(r->results);
+	free(r->rows);
+	free(r);
+}

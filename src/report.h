@@ -1,0 +1,76 @@
+/* The report (schema nicbench-report/1): structs from the runner in, an atomically
+ * written JSON file and a table for a person out. jansson stays inside report.c. */
+#ifndef NB_REPORT_H
+#define NB_REPORT_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "iperf_driver.h"
+#include "kprofile.h"
+#include "metrics.h"
+#include "nb_error.h"
+#include "plan.h"
+#include "sysinfo.h"
+
+#define NB_REPORT_SCHEMA "nicbench-report/1"
+
+/* The per-interval series kept as raw samples (columns of the report's "samples"). */
+enum nb_sample_field {
+	NB_SAMPLE_CPU_BUSY, NB_SAMPLE_SOFTIRQ, NB_SAMPLE_IRQ, NB_SAMPLE_NAPI_THREAD,
+	NB_SAMPLE_RX_PPS, NB_SAMPLE_TX_PPS, NB_SAMPLE_FIELDS
+};
+extern const char *const nb_sample_field_names[NB_SAMPLE_FIELDS];
+
+struct nb_sample {
+	double t;                       /* seconds since the measured window opened */
+	double v[NB_SAMPLE_FIELDS];     /* NAN = not measured (written as null) */
+};
+
+struct nb_run_record {
+	enum nb_run_status status;
+	char error[512];
+	struct nb_metric_set metrics;
+	char *iperf_json;               /* raw iperf output, owned; NULL when dropped */
+	int nsamples;
+	struct nb_sample *samples;      /* owned */
+};
+
+enum nb_point_status { NB_POINT_OK, NB_POINT_FAILED, NB_POINT_TIMEOUT, NB_POINT_UNSUPPORTED };
+
+struct nb_point_result {
+	const struct nb_point *point;
+	int nknobs;
+	struct nb_knob_setting readback[NB_MAX_POINT_KNOBS]; /* knobs as read back after applying */
+	enum nb_point_status status;
+	char error[512];
+	int nruns;
+	struct nb_run_record *runs;
+	char trace_note[256];           /* why tracepoint metrics are absent, when they are */
+	struct nb_profile profile;      /* top kernel symbols of the point's last ok run; n = 0: none */
+};
+
+const char *nb_point_status_name(enum nb_point_status s);
+const char *nb_run_status_name(enum nb_run_status s);
+
+/* Point status from its runs: ok when every run was ok, else the first failure. */
+void nb_point_result_settle(struct nb_point_result *pr);
+void nb_point_result_release(struct nb_point_result *pr);
+
+struct nb_report;
+
+int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, const struct nb_iface_info *iface,
+		  struct nb_report **out, struct nb_err *err);
+/* Append a finished point (copies what it needs). */
+int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err);
+/* Write the whole report to path through a temporary file + rename. */
+int nb_report_write(const struct nb_report *r, const char *path, struct nb_err *err);
+/* The report as JSON text (malloc'd). */
+char *nb_report_dumps(const struct nb_report *r);
+/* The human table: one line per point. */
+void nb_report_print_table(const struct nb_report *r, FILE *out);
+/* Counts of points by status, for the exit code. */
+void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported);
+void nb_report_free(struct nb_report *r);
+
+#endif

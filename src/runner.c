@@ -1,0 +1,472 @@
+/* Runs the plan: knobs applied and journalled, traffic in a watched child, the sampler
+ * (and tracepoints) at the edges of the measured window and every interval inside it. */
+#include "runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpu_sampler.h"
+#include "iperf_driver.h"
+#include "journal.h"
+#include "napi_knobs.h"
+#include "napi_trace.h" /* after its forward declaration of struct nb_trace */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+void nb_runner_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: poll() and sleeps must return so the loop sees the flag */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int nb_runner_stop_signal(void)
+{
+	return stop_signal;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep that a stop signal cuts short. Returns false when stopped. */
+static bool sleep_unless_stopped(double seconds)
+{
+	double until = now_s() + seconds;
+
+	while (!stop_signal) {
+		double left = until - now_s();
+
+		if (left <= 0)
+			return true;
+		poll(NULL, 0, (int)(left * 1000) + 1);
+	}
+	return false;
+}
+
+struct runner {
+	const struct nb_runner_opts *o;
+	struct nb_knob_target target;
+	struct nb_journal *journal;
+	struct nb_sampler *sampler;
+	struct nb_trace *trace;
+	/* heap, not stack: a snapshot holds per-CPU arrays */
+	struct nb_snapshot *snap_open, *snap_prev, *snap_now;
+	double started;              /* monotonic start of the sweep, for the ETA */
+	double elapsed_per_estimate; /* measured/estimated ratio so far, to correct the ETA */
+	double done_estimate;        /* estimated seconds of the points finished so far */
+};
+
+/* ---- knobs ---- */
+
+/* EOPNOTSUPP (ethtool, threaded without NAPI) and ENOENT (no such sysfs file, no IRQs)
+ * both mean the device does not offer the knob: the point is unsupported, not failed. */
+static bool is_unsupported(int rc)
+{
+	return rc == -EOPNOTSUPP || rc == -ENOENT;
+}
+
+/* Apply one point's knobs; the journal learns each original before its first change. */
+static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr)
+{
+	for (int k = 0; k < p->nknobs; k++) {
+		const struct nb_knob_setting *want = &p->knobs[k];
+		struct nb_knob_setting *got = &pr->readback[pr->nknobs];
+		char original[NB_KNOB_VALUE_MAX];
+		struct nb_err err = { 0 };
+		int rc;
+
+		snprintf(got->name, sizeof(got->name), "%s", want->name);
+		if (!strcmp(want->name, NB_KNOB_TRAFFIC_CPU)) {
+			/* a property of the traffic child, applied by the iperf driver */
+			snprintf(got->value, sizeof(got->value), "%s", want->value);
+			pr->nknobs++;
+			continue;
+		}
+		rc = nb_knob_read(&rn->target, want->name, original, sizeof(original), &err);
+		if (rc == 0)
+			rc = nb_journal_remember(rn->journal, want->name, original, &err);
+		if (rc == 0)
+			rc = nb_knob_apply(&rn->target, want->name, want->value, got->value, sizeof(got->value), &err);
+		if (rc < 0) {
+			pr->status = is_unsupported(rc) ? NB_POINT_UNSUPPORTED : NB_POINT_FAILED;
+			snprintf(pr->error, sizeof(pr->error), "%s", err.msg);
+			return;
+		}
+		pr->nknobs++;
+	}
+}
+
+/* ---- one repetition ---- */
+
+static void sample_append(struct nb_run_record *run, int *cap, double t, const struct nb_metric_set *m)
+{
+	static const char *const source[NB_SAMPLE_FIELDS] = {
+		"cpu_busy_pct", "softirq_pct", "irq_pct", "napi_thread_pct", "rx_packets_per_s", "tx_packets_per_s",
+	};
+	struct nb_sample *s;
+
+	if (run->nsamples == *cap) {
+		int ncap = *cap ? *cap * 2 : 64;
+		struct nb_sample *grown = realloc(run->samples, (size_t)ncap * sizeof(*grown));
+
+		if (!grown)
+			return; /* raw samples are a bonus; the run's metrics do not depend on them */
+		run->samples = grown;
+		*cap = ncap;
+	}
+	s = &run->samples[run->nsamples++];
+	s->t = t;
+	for (int f = 0; f < NB_SAMPLE_FIELDS; f++)
+		if (!nb_metrics_get(m, source[f], &s->v[f]))
+			s->v[f] = NAN;
+}
+
+static int traffic_cpu(const struct nb_point *p)
+{
+	const char *cpu = nb_point_knob(p, NB_KNOB_TRAFFIC_CPU);
+
+	return cpu ? atoi(cpu) : -1;
+}
+
+struct window {
+	double start_marker;   /* the attempt's start, as the child said */
+	double opens, closes;  /* start + omit, start + omit + duration */
+	double next_sample;
+	bool open, closed;
+	struct nb_metric_set trace_metrics;
+	struct nb_profile profile;
+};
+
+static void window_reset(struct window *w, double start, const struct nb_test_spec *t, int interval_ms)
+{
+	memset(w, 0, sizeof(*w));
+	w->start_marker = start;
+	w->opens = start + t->omit_s;
+	w->closes = w->opens + t->duration_s;
+	w->next_sample = w->opens + interval_ms / 1000.0;
+}
+
+static void window_open(struct runner *rn, struct window *w)
+{
+	struct nb_err err = { 0 };
+
+	nb_sampler_snapshot(rn->sampler, rn->snap_open, &err);
+	*rn->snap_prev = *rn->snap_open;
+	if (rn->trace)
+		nb_trace_begin(rn->trace, &err);
+	w->open = true;
+}
+
+static void window_close(struct runner *rn, struct window *w, struct nb_run_record *run)
+{
+	struct nb_metric_set sampled = { 0 };
+	struct nb_err err = { 0 };
+
+	nb_sampler_snapshot(rn->sampler, rn->snap_now, &err);
+	nb_snapshot_delta(rn->snap_open, rn->snap_now, &sampled);
+	nb_metrics_merge(&run->metrics, &sampled);
+	if (rn->trace) {
+		nb_trace_end(rn->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err);
+		nb_metrics_merge(&run->metrics, &w->trace_metrics);
+	}
+	w->closed = true;
+}
+
+static void window_sample(struct runner *rn, struct window *w, struct nb_run_record *run, int *cap)
+{
+	struct nb_metric_set interval = { 0 };
+	struct nb_err err = { 0 };
+
+	nb_sampler_snapshot(rn->sampler, rn->snap_now, &err);
+	nb_snapshot_delta(rn->snap_prev, rn->snap_now, &interval);
+	sample_append(run, cap, rn->snap_now->t - rn->snap_open->t, &interval);
+	*rn->snap_prev = *rn->snap_now;
+	w->next_sample += rn->o->cfg->interval_ms / 1000.0;
+}
+
+/* Milliseconds until the next thing the loop must do, at most one interval. */
+static int next_wake_ms(const struct window *w, int interval_ms)
+{
+	double now = now_s(), next;
+
+	if (w->start_marker < 0)
+		return interval_ms;
+	next = !w->open ? w->opens : !w->closed ? fmin(w->next_sample, w->closes) : now + interval_ms / 1000.0;
+	next -= now;
+	if (next < 0.001)
+		return 1;
+	return next * 1000 > interval_ms ? interval_ms : (int)ceil(next * 1000);
+}
+
+static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_record *run, struct nb_profile *prof)
+{
+	const struct nb_config *cfg = rn->o->cfg;
+	const struct nb_test_spec *t = p->test;
+	struct nb_iperf_params params = {
+		.host = cfg->peer_host, .port = cfg->peer_port,
+		.udp = t->proto == NB_PROTO_UDP, .reverse = t->dir == NB_DIR_RX,
+		.duration_s = t->duration_s, .omit_s = t->omit_s, .streams = t->streams,
+		.rate_bps = t->rate_bps, .length = t->length, .cpu = traffic_cpu(p),
+		.connect_timeout_ms = cfg->connect_timeout_s * 1000, .grace_ms = cfg->grace_s * 1000,
+	};
+	struct nb_iperf_result res;
+	struct nb_iperf_run *child = NULL;
+	struct nb_err err = { 0 };
+	struct window w;
+	int cap = 0;
+
+	memset(run, 0, sizeof(*run));
+	memset(&res, 0, sizeof(res));
+	if (nb_iperf_start(&params, &child, &err) < 0) {
+		run->status = NB_RUN_FAILED;
+		snprintf(run->error, sizeof(run->error), "%s", err.msg);
+		return;
+	}
+	nb_sampler_set_traffic_pid(rn->sampler, nb_iperf_pid(child));
+	window_reset(&w, -1, t, cfg->interval_ms);
+	for (;;) {
+		int done = nb_iperf_wait(child, next_wake_ms(&w, cfg->interval_ms));
+		double started = nb_iperf_started_at(child);
+		double now = now_s();
+
+		if (stop_signal) {
+			nb_iperf_kill(child);
+			break;
+		}
+		if (started >= 0 && started != w.start_marker) {
+			/* a new attempt (retry after "server busy"): the earlier window is void */
+			if (w.open && !w.closed && rn->trace)
+				nb_trace_end(rn->trace, 0, &w.trace_metrics, NULL, &err);
+			free(run->samples);
+			run->samples = NULL;
+			run->nsamples = 0;
+			cap = 0;
+			window_reset(&w, started, t, cfg->interval_ms);
+		}
+		if (w.start_marker >= 0) {
+			if (!w.open && now >= w.opens)
+				window_open(rn, &w);
+			if (w.open && !w.closed && now >= w.closes)
+				window_close(rn, &w, run);
+			else if (w.open && !w.closed && now >= w.next_sample)
+				window_sample(rn, &w, run, &cap);
+		}
+		if (done)
+			break;
+	}
+	/* The child ran a little past our estimate of the window, so normally the window is
+	 * closed here; if iperf finished early the window closes at its end. */
+	if (w.open && !w.closed && !stop_signal)
+		window_close(rn, &w, run);
+	else if (w.open && !w.closed && rn->trace)
+		nb_trace_end(rn->trace, 0, &w.trace_metrics, NULL, &err);
+	nb_sampler_set_traffic_pid(rn->sampler, 0);
+
+	nb_iperf_finish(child, &res, &err);
+	run->status = res.status;
+	if (stop_signal && res.status == NB_RUN_OK) {
+		run->status = NB_RUN_FAILED;
+		snprintf(res.error, sizeof(res.error), "interrupted by signal %d", (int)stop_signal);
+	}
+	snprintf(run->error, sizeof(run->error), "%s", res.error);
+	nb_metrics_merge(&run->metrics, &res.metrics);
+	if (!cfg->no_raw && res.raw_json) {
+		run->iperf_json = res.raw_json;
+		res.raw_json = NULL;
+	}
+	if (run->status == NB_RUN_OK && w.profile.n > 0)
+		*prof = w.profile;
+	nb_iperf_result_release(&res);
+}
+
+/* ---- progress ---- */
+
+static void format_duration(double s, char *buf, size_t len)
+{
+	if (s < 0)
+		s = 0;
+	if (s >= 3600)
+		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+	else if (s >= 60)
+		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+	else
+		snprintf(buf, len, "%ds", (int)s);
+}
+
+static void progress(struct runner *rn, const struct nb_point *p, int rep, const struct nb_run_record *run,
+		     double remaining_estimate)
+{
+	const struct nb_runner_opts *o = rn->o;
+	char eta[32], figure[96] = "";
+	double tput, busy;
+
+	if (!o->progress)
+		return;
+	format_duration(remaining_estimate, eta, sizeof(eta));
+	if (run->status != NB_RUN_OK)
+		snprintf(figure, sizeof(figure), "%s", nb_run_status_name(run->status));
+	else if (nb_metrics_get(&run->metrics, "throughput_bps", &tput))
+		snprintf(figure, sizeof(figure), "%.1f Mbit/s", tput / 1e6);
+	if (run->status == NB_RUN_OK && nb_metrics_get(&run->metrics, "cpu_busy_pct", &busy)) {
+		size_t used = strlen(figure);
+
+		snprintf(figure + used, sizeof(figure) - used, ", busy %.1f%%", busy);
+	}
+	fprintf(o->progress, "%s[%d/%d] %s rep %d/%d: %s | ETA %s%s", o->progress_tty ? "\r\033[K" : "",
+		p->index + 1, o->plan->npoints, p->id, rep + 1, o->cfg->repetitions, figure, eta,
+		o->progress_tty ? "" : "\n");
+	if (run->status != NB_RUN_OK)
+		fprintf(o->progress, "%s  %s\n", o->progress_tty ? "\n" : "", run->error);
+	fflush(o->progress);
+}
+
+/* ---- the sweep ---- */
+
+static double remaining_after(const struct runner *rn, int point, int reps_done)
+{
+	const struct nb_config *cfg = rn->o->cfg;
+	const struct nb_plan *plan = rn->o->plan;
+	double left = 0;
+
+	for (int i = point; i < plan->npoints; i++)
+		left += nb_point_estimate_s(cfg, &plan->points[i]);
+	left -= nb_point_estimate_s(cfg, &plan->points[point]) * reps_done / cfg->repetitions;
+	return left;
+}
+
+static void run_point(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr)
+{
+	const struct nb_config *cfg = rn->o->cfg;
+	struct nb_err err = { 0 };
+
+	memset(pr, 0, sizeof(*pr));
+	pr->point = p;
+	apply_point_knobs(rn, p, pr);
+	if (pr->status == NB_POINT_UNSUPPORTED || pr->status == NB_POINT_FAILED) {
+		if (rn->o->progress)
+			fprintf(rn->o->progress, "%s[%d/%d] %s: %s: %s\n", rn->o->progress_tty ? "\r\033[K" : "",
+				p->index + 1, rn->o->plan->npoints, p->id, nb_point_status_name(pr->status), pr->error);
+		return;
+	}
+	/* threaded=1 creates napi/ threads; find them before sampling */
+	nb_sampler_rescan(rn->sampler, &err);
+	if (rn->trace && nb_trace_unavailable_reason(rn->trace))
+		snprintf(pr->trace_note, sizeof(pr->trace_note), "%s", nb_trace_unavailable_reason(rn->trace));
+	pr->runs = calloc((size_t)cfg->repetitions, sizeof(*pr->runs));
+	if (!pr->runs) {
+		pr->status = NB_POINT_FAILED;
+		snprintf(pr->error, sizeof(pr->error), "allocate %d runs: out of memory", cfg->repetitions);
+		return;
+	}
+	for (int rep = 0; rep < cfg->repetitions; rep++) {
+		/* settle: let the previous test's server clean up and the knobs take hold */
+		if (!sleep_unless_stopped(cfg->settle_s))
+			break;
+		run_once(rn, p, &pr->runs[rep], &pr->profile);
+		pr->nruns++;
+		if (stop_signal)
+			break;
+		progress(rn, p, rep, &pr->runs[rep], remaining_after(rn, p->index, rep + 1));
+	}
+	nb_point_result_settle(pr);
+}
+
+static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct nb_err *err)
+{
+	struct nb_sampler_target st = { .paths = o->paths, .iface = o->cfg->iface };
+	int rc;
+
+	memset(rn, 0, sizeof(*rn));
+	rn->o = o;
+	rn->target.paths = o->paths;
+	rn->target.iface = o->cfg->iface;
+	rn->snap_open = calloc(1, sizeof(struct nb_snapshot));
+	rn->snap_prev = calloc(1, sizeof(struct nb_snapshot));
+	rn->snap_now = calloc(1, sizeof(struct nb_snapshot));
+	if (!rn->snap_open || !rn->snap_prev || !rn->snap_now)
+		return nb_err_set(err, -ENOMEM, "allocate sampler snapshots: out of memory");
+	rc = nb_sampler_new(&st, &rn->sampler, err);
+	if (rc < 0)
+		return rc;
+	if (o->cfg->trace) {
+		struct nb_trace_opts to = { .paths = o->paths, .iface = o->cfg->iface, .profile = o->cfg->profile };
+
+		/* tracing is optional: when it cannot open, its metrics are absent with the reason */
+		if (nb_trace_open(&to, &rn->trace, err) < 0) {
+			rn->trace = NULL;
+			nb_err_clear(err);
+		}
+	}
+	return nb_journal_create(o->journal_path, &rn->target, &rn->journal, err);
+}
+
+static void runner_close(struct runner *rn)
+{
+	nb_trace_close(rn->trace);
+	nb_sampler_free(rn->sampler);
+	free(rn->snap_open);
+	free(rn->snap_prev);
+	free(rn->snap_now);
+}
+
+int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, struct nb_err *err)
+{
+	struct runner rn;
+	struct nb_err restore_err = { 0 };
+	int rc = runner_open(&rn, o, err);
+
+	if (rc < 0) {
+		runner_close(&rn);
+		return rc;
+	}
+	rn.started = now_s();
+	for (int i = 0; i < o->plan->npoints && !stop_signal; i++) {
+		struct nb_point_result pr;
+
+		run_point(&rn, &o->plan->points[i], &pr);
+		if (stop_signal) {
+			/* a half-measured point is not recorded: its runs would mislead */
+			nb_point_result_release(&pr);
+			break;
+		}
+		rc = nb_report_add_point(report, &pr, err);
+		if (rc == 0)
+			rc = nb_report_write(report, o->report_path, err);
+		nb_point_result_release(&pr);
+		if (rc < 0)
+			break;
+	}
+	if (o->progress && o->progress_tty)
+		fputc('\n', o->progress);
+	/* restore on every path out; a restore failure outranks other errors */
+	if (nb_journal_finish(rn.journal, &restore_err) < 0) {
+		*err = restore_err;
+		rc = restore_err.code;
+	} else if (rc == 0 && stop_signal) {
+		rc = nb_err_set(err, -EINTR, "stopped by signal %d; knobs restored", (int)stop_signal);
+	}
+	runner_close(&rn);
+	return rc;
+}

@@ -1,0 +1,339 @@
+/* Tests for iperf_driver: the JSON reader on recorded iperf3 output, and live runs on loopback
+ * against an iperf3 CLI server, a port with nothing listening and a peer that never answers. */
+#include "iperf_driver.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nb_test.h"
+
+/* Loopback ports reserved for this test (15201-15299 belong to the iperf driver). */
+#define PORT_SERVER 15201
+#define PORT_DOWN 15202
+#define PORT_SILENT 15203
+#define PORT_SERVER2 15204
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long len;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)len + 1);
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* ---- the JSON reader, on recorded output ---- */
+
+struct expect_metric {
+	const char *name;
+	double value;          /* checked when present is true */
+	bool present;
+};
+
+struct parse_case {
+	const char *file;
+	int rc;
+	enum nb_run_status status;
+	const char *error_has;  /* substring of res.error, NULL when no error is expected */
+	struct expect_metric metrics[8];
+};
+
+static const struct parse_case parse_cases[] = {
+	{ "iperf/tcp_tx.json", 0, NB_RUN_OK, NULL, {
+		{ "throughput_bps", 22399615764.35249, true },
+		{ "throughput_sent_bps", 22467433825.455574, true },
+		{ "retransmits", 0, true },
+		{ "iperf_host_cpu_pct", 17.89235247988057, true },
+		{ "iperf_remote_cpu_pct", 80.01294448034592, true },
+		{ "lost_percent", 0, false },
+		{ "jitter_ms", 0, false } } },
+	{ "iperf/tcp_rx.json", 0, NB_RUN_OK, NULL, {
+		{ "throughput_bps", 22490613398.025826, true },
+		{ "iperf_host_cpu_pct", 42.95177287428565, true },
+		{ "iperf_remote_cpu_pct", 90.70938173993494, true } } },
+	{ "iperf/udp_tx.json", 0, NB_RUN_OK, NULL, {
+		{ "throughput_bps", 199820029.51515952, true },
+		{ "lost_percent", 0, true },
+		{ "lost_packets", 0, true },
+		{ "packets", 17844, true },
+		{ "jitter_ms", 0.005405407732040344, true },
+		{ "retransmits", 0, false } } },
+	{ "iperf/refused.json", 0, NB_RUN_FAILED, "unable to connect to server: Connection refused", {
+		{ "throughput_bps", 0, false } } },
+	{ "iperf/no_end.json", 0, NB_RUN_FAILED, "no end.sum_received", { { "throughput_bps", 0, false } } },
+	{ "iperf/truncated.json", -EBADMSG, NB_RUN_FAILED, "not a JSON object", { { NULL, 0, false } } },
+	{ "iperf/not_object.json", -EBADMSG, NB_RUN_FAILED, "not a JSON object", { { NULL, 0, false } } },
+};
+
+static void test_parse_case(const struct parse_case *c)
+{
+	struct nb_iperf_result res;
+	struct nb_err err = { 0 };
+	char *json = slurp(nb_test_fixture(c->file));
+	int rc;
+
+	CHECK_MSG(json != NULL, "fixture %s", c->file);
+	if (!json)
+		return;
+	memset(&res, 0, sizeof(res));
+	rc = nb_iperf_parse_json(json, &res, &err);
+	CHECK_MSG(rc == c->rc, "%s: rc %d, want %d", c->file, rc, c->rc);
+	CHECK_MSG(res.status == c->status, "%s: status %d, want %d (%s)", c->file, res.status, c->status, res.error);
+	if (c->error_has)
+		CHECK_MSG(strstr(res.error, c->error_has) != NULL, "%s: error \"%s\"", c->file, res.error);
+	else
+		CHECK_MSG(res.error[0] == '\0', "%s: unexpected error \"%s\"", c->file, res.error);
+	for (size_t i = 0; i < sizeof(c->metrics) / sizeof(c->metrics[0]) && c->metrics[i].name; i++) {
+		const struct expect_metric *m = &c->metrics[i];
+		double v = -1;
+		bool got = nb_metrics_get(&res.metrics, m->name, &v);
+
+		CHECK_MSG(got == m->present, "%s: metric %s present=%d", c->file, m->name, got);
+		if (got && m->present)
+			CHECK_NEAR(v, m->value, 1e-6 * (1 + m->value));
+	}
+	free(json);
+}
+
+/* ---- live runs on loopback ---- */
+
+static bool port_accepts(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ok = fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* Start `iperf3 -s` as our own child; returns its pid or -1. */
+static pid_t start_iperf3_server(int port)
+{
+	char port_text[16];
+	pid_t pid;
+
+	snprintf(port_text, sizeof(port_text), "%d", port);
+	pid = fork();
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		dup2(devnull, STDOUT_FILENO);
+		dup2(devnull, STDERR_FILENO);
+		execlp("iperf3", "iperf3", "-s", "-p", port_text, "-B", "127.0.0.1", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		return -1;
+	for (int i = 0; i < 50; i++) {
+		int status;
+
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return -1;
+		/* A probe connection is harmless: the server drops a client that sends no cookie. */
+		if (port_accepts(port))
+			return pid;
+		usleep(100 * 1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -1;
+}
+
+static void stop_child(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+/* A peer that completes the TCP handshake (the kernel does that from the backlog) and never answers. */
+static int open_silent_listener(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 8) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct live_case {
+	const char *name;
+	int port;
+	bool udp, reverse;
+	int length;
+	uint64_t rate_bps;
+	int cpu;
+	int connect_timeout_ms, grace_ms;
+	double kill_after_s;     /* > 0: nb_iperf_kill after this long */
+	enum nb_run_status status;
+	const char *error_has;
+	const char *metric;      /* must be present (and > 0 for throughput) when status is OK */
+	double min_s, max_s;     /* wall time from start to finish */
+};
+
+static const struct live_case live_cases[] = {
+	{ "tcp tx, pinned", PORT_SERVER, false, false, 0, 0, 0, 5000, 3000, 0,
+	  NB_RUN_OK, NULL, "throughput_bps", 1.9, 6 },
+	{ "tcp rx", PORT_SERVER, false, true, 0, 0, -1, 5000, 3000, 0,
+	  NB_RUN_OK, NULL, "throughput_bps", 1.9, 6 },
+	{ "udp 1400 B at 200M", PORT_SERVER, true, false, 1400, 200000000, -1, 5000, 3000, 0,
+	  NB_RUN_OK, NULL, "lost_percent", 1.9, 6 },
+	{ "udp rx, default length", PORT_SERVER, true, true, 0, 100000000, -1, 5000, 3000, 0,
+	  NB_RUN_OK, NULL, "jitter_ms", 1.9, 6 },
+	{ "peer down", PORT_DOWN, false, false, 0, 0, -1, 2000, 1000, 0,
+	  NB_RUN_FAILED, "connect to 127.0.0.1:15202: Connection refused", NULL, 0.5, 3 },
+	{ "cpu that does not exist", PORT_SERVER, false, false, 0, 0, 1000, 2000, 1000, 0,
+	  NB_RUN_FAILED, "pin the iperf3 client to CPU 1000", NULL, 0, 1 },
+	/* Accepted, never answered: after the start marker the child has duration + omit + grace = 3 s. */
+	{ "peer never answers", PORT_SILENT, false, false, 0, 0, -1, 3000, 1000, 0,
+	  NB_RUN_TIMEOUT, "no result from iperf3 peer 127.0.0.1:15203 within 3.0 s", NULL, 2.8, 4.5 },
+	/* No grace: the result exchange after the 2 s of traffic is already too late. */
+	{ "run past its deadline", PORT_SERVER2, false, false, 0, 0, -1, 5000, 0, 0,
+	  NB_RUN_TIMEOUT, "killed", NULL, 1.9, 3.5 },
+	{ "killed on request", PORT_SERVER2, false, false, 0, 0, -1, 5000, 3000, 0.5,
+	  NB_RUN_FAILED, "stopped on request", NULL, 0.4, 2 },
+};
+
+static void test_live_case(const struct live_case *c)
+{
+	struct nb_iperf_params p = {
+		.host = "127.0.0.1", .port = c->port, .udp = c->udp, .reverse = c->reverse,
+		.duration_s = 2, .omit_s = 0, .streams = 1, .rate_bps = c->rate_bps, .length = c->length,
+		.cpu = c->cpu, .connect_timeout_ms = c->connect_timeout_ms, .grace_ms = c->grace_ms,
+	};
+	struct nb_iperf_run *r = NULL;
+	struct nb_iperf_result res;
+	struct nb_err err = { 0 };
+	double t0 = now_s(), started = -1, elapsed, v = 0;
+	int rc;
+
+	rc = nb_iperf_start(&p, &r, &err);
+	CHECK_MSG(rc == 0, "%s: start: %s", c->name, err.msg);
+	if (rc < 0)
+		return;
+	CHECK_MSG(nb_iperf_pid(r) > 0, "%s: pid", c->name);
+	while (!nb_iperf_wait(r, 100)) {
+		if (nb_iperf_started_at(r) >= 0)
+			started = nb_iperf_started_at(r);
+		if (c->kill_after_s > 0 && now_s() - t0 >= c->kill_after_s)
+			nb_iperf_kill(r);
+		/* Whatever goes wrong, the watchdog must end the run: fail rather than hang. */
+		if (now_s() - t0 > 30) {
+			CHECK_MSG(false, "%s: still running after 30 s", c->name);
+			nb_iperf_kill(r);
+		}
+	}
+	rc = nb_iperf_finish(r, &res, &err);
+	elapsed = now_s() - t0;
+	CHECK_MSG(rc == 0, "%s: finish rc %d: %s", c->name, rc, err.msg);
+	CHECK_MSG(res.status == c->status, "%s: status %d, want %d: %s", c->name, res.status, c->status,
+		  res.error);
+	CHECK_MSG(elapsed >= c->min_s && elapsed <= c->max_s, "%s: took %.2f s, want %.1f..%.1f", c->name,
+		  elapsed, c->min_s, c->max_s);
+	if (c->error_has)
+		CHECK_MSG(strstr(res.error, c->error_has) != NULL, "%s: error \"%s\"", c->name, res.error);
+	if (c->status == NB_RUN_OK) {
+		CHECK_MSG(res.error[0] == '\0', "%s: error \"%s\" on an ok run", c->name, res.error);
+		CHECK_MSG(res.raw_json && strstr(res.raw_json, "\"end\""), "%s: raw JSON kept", c->name);
+		CHECK_MSG(nb_metrics_get(&res.metrics, c->metric, &v), "%s: metric %s present", c->name, c->metric);
+		CHECK_MSG(nb_metrics_get(&res.metrics, "throughput_bps", &v) && v > 0, "%s: throughput %g", c->name,
+			  v);
+		CHECK_MSG(started >= t0 && started <= t0 + 1.0, "%s: started_at %.3f vs start %.3f", c->name,
+			  started, t0);
+		CHECK_MSG(res.attempts >= 1 && res.iperf_errno == 0, "%s: attempts %d, i_errno %d", c->name,
+			  res.attempts, res.iperf_errno);
+	} else {
+		CHECK_MSG(res.metrics.n == 0, "%s: %d metrics on a failed run", c->name, res.metrics.n);
+	}
+	if (c->port == PORT_DOWN)
+		CHECK_MSG(res.attempts >= 2 && res.iperf_errno == 103, "%s: attempts %d, i_errno %d", c->name,
+			  res.attempts, res.iperf_errno);
+	printf("  %-24s %-7s %5.2f s  %s\n", c->name,
+	       res.status == NB_RUN_OK ? "ok" : res.status == NB_RUN_TIMEOUT ? "timeout" : "failed", elapsed,
+	       res.status == NB_RUN_OK ? "" : res.error);
+	nb_iperf_result_release(&res);
+	CHECK(res.raw_json == NULL);
+}
+
+static void test_bad_params(void)
+{
+	static const struct { int port, duration, streams; } bad[] = { { 0, 2, 1 }, { 70000, 2, 1 }, { 5201, 0, 1 },
+								     { 5201, 2, -1 } };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct nb_iperf_params p = { .host = "127.0.0.1", .port = bad[i].port, .duration_s = bad[i].duration,
+					     .streams = bad[i].streams, .cpu = -1 };
+		struct nb_iperf_run *r = (struct nb_iperf_run *)&p;
+		struct nb_err err = { 0 };
+
+		CHECK(nb_iperf_start(&p, &r, &err) == -EINVAL);
+		CHECK(r == NULL);
+		CHECK(err.msg[0] != '\0');
+	}
+}
+
+int main(void)
+{
+	pid_t server, server2;
+	int silent;
+
+	signal(SIGPIPE, SIG_IGN);
+	for (size_t i = 0; i < sizeof(parse_cases) / sizeof(parse_cases[0]); i++)
+		test_parse_case(&parse_cases[i]);
+	test_bad_params();
+
+	server = start_iperf3_server(PORT_SERVER);
+	server2 = start_iperf3_server(PORT_SERVER2);
+	silent = open_silent_listener(PORT_SILENT);
+	CHECK_MSG(server > 0 && server2 > 0, "iperf3 -s on 127.0.0.1:%d and :%d", PORT_SERVER, PORT_SERVER2);
+	CHECK_MSG(silent >= 0, "listening socket on 127.0.0.1:%d", PORT_SILENT);
+	CHECK_MSG(!port_accepts(PORT_DOWN), "nothing may listen on 127.0.0.1:%d", PORT_DOWN);
+	if (server > 0 && server2 > 0 && silent >= 0) {
+		for (size_t i = 0; i < sizeof(live_cases) / sizeof(live_cases[0]); i++)
+			test_live_case(&live_cases[i]);
+	}
+	if (silent >= 0)
+		close(silent);
+	stop_child(server);
+	stop_child(server2);
+	return nb_test_done("iperf_driver");
+}
