@@ -68,7 +68,7 @@ struct nb_config {
 };
 
 /* Defaults: tcp-tx tcp-rx udp-tx udp-rx, 10 s, omit 2 s, 1 stream, UDP -b0 with
- * 1460-byte datagrams, 3 repetitions, settle 2 s, 100 ms interval, peer port 5201. */
+ * 1448-byte datagrams, 3 repetitions, settle 2 s, 100 ms interval, peer port 5201. */
 void nb_config_defaults(struct nb_config *cfg);
 
 /* Parse a JSON config file into cfg (on top of what is there). Unknown keys and bad

@@ -65,7 +65,7 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"      --omit S            warm-up seconds excluded from the figures (default 2)\n"
 		"      --streams N         parallel streams (default 1)\n"
 		"      --rate RATE         UDP target rate, e.g. 500M; 0 = unlimited, like iperf3 -b0 (default 0)\n"
-		"      --length BYTES      UDP datagram length (default 1460)\n"
+		"      --length BYTES      UDP datagram length (default 1448: the MSS at MTU 1500)\n"
 		"      --repetitions N     runs per test point; compare needs >= 3 (default 3)\n"
 		"      --settle S          pause after applying knobs and before each run (default 2)\n"
 		"      --interval MS       sampling period while traffic flows (default 100)\n"

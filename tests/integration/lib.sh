@@ -1,0 +1,48 @@
+# Shared by the integration tests (sourced, not run): skips, checks and a re-exec of the
+# test inside its own veth test bed (scripts/testbed), which removes itself on exit.
+
+nb_require_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "SKIP: needs root for network namespaces"
+		exit 77
+	fi
+	for tool in ip iperf3 jq; do
+		command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+	done
+	: "${NB_BIN:?NB_BIN must point at the nicbench binary}"
+	: "${NB_SRC:?NB_SRC must point at the source tree}"
+}
+
+# nb_in_testbed NAME SUBNET [testbed options] -- re-runs this script inside a test bed.
+nb_in_testbed() {
+	local name=$1 subnet=$2
+	shift 2
+	if [ -z "${NB_IFACE:-}" ]; then
+		exec "$NB_SRC/scripts/testbed" --name "$name" --subnet "$subnet" "$@" -- bash "$0"
+	fi
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# expect WHAT ACTUAL WANTED
+expect() {
+	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+	echo "ok: $1 = $3"
+}
+
+knob() {
+	cat "/sys/class/net/$NB_IFACE/$1"
+}
+
+validate_report() {
+	/usr/bin/python3 - "$1" "$NB_SRC/schema/nicbench-report.schema.json" <<'PY' || fail "report $1 does not match the schema"
+import json, sys
+import jsonschema
+report, schema = (json.load(open(p)) for p in sys.argv[1:3])
+jsonschema.Draft202012Validator(schema).validate(report)
+PY
+	echo "ok: $1 matches schema/nicbench-report.schema.json"
+}

@@ -1,0 +1,154 @@
+/* Report round trip: structs -> JSON file -> parsed back; stats; missing stays missing. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "nb_test.h"
+#include "plan.h"
+#include "report.h"
+#include "stats.h"
+
+static void test_stats(void)
+{
+	static const struct { double v[6]; int n; double median, mean, min, max, sd; } cases[] = {
+		{ { 3, 1, 2 }, 3, 2, 2, 1, 3, 1 },
+		{ { 4, 1, 3, 2 }, 4, 2.5, 2.5, 1, 4, 1.2909944487 },
+		{ { 7 }, 1, 7, 7, 7, 7, 0 },
+		{ { 0 }, 0, 0, 0, 0, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nb_stats st;
+
+		nb_stats_compute(cases[i].v, cases[i].n, &st);
+		CHECK(st.n == cases[i].n);
+		CHECK_NEAR(st.median, cases[i].median, 1e-9);
+		CHECK_NEAR(st.mean, cases[i].mean, 1e-9);
+		CHECK_NEAR(st.min, cases[i].min, 1e-9);
+		CHECK_NEAR(st.max, cases[i].max, 1e-9);
+		CHECK_NEAR(st.stddev, cases[i].sd, 1e-9);
+	}
+}
+
+static void fill_run(struct nb_run_record *run, enum nb_run_status st, double tput, bool with_napi)
+{
+	memset(run, 0, sizeof(*run));
+	run->status = st;
+	if (st != NB_RUN_OK) {
+		snprintf(run->error, sizeof(run->error), "connect to 10.0.0.2:5201: Connection refused");
+		return;
+	}
+	nb_metrics_put(&run->metrics, "throughput_bps", tput);
+	nb_metrics_put(&run->metrics, "cpu_busy_pct", 50);
+	if (with_napi)
+		nb_metrics_put(&run->metrics, "napi_thread_pct", 12.5);
+	run->iperf_json = strdup("{\"end\": {\"sum_received\": {\"bits_per_second\": 1}}}");
+	run->nsamples = 2;
+	run->samples = calloc(2, sizeof(*run->samples));
+	for (int i = 0; i < 2; i++) {
+		run->samples[i].t = 0.1 * (i + 1);
+		for (int f = 0; f < NB_SAMPLE_FIELDS; f++)
+			run->samples[i].v[f] = f == NB_SAMPLE_NAPI_THREAD ? NAN : 10.0 * f;
+	}
+}
+
+static void test_round_trip(void)
+{
+	struct nb_config *cfg = calloc(1, sizeof(*cfg));
+	struct nb_host_info host = { .hostname = "board", .release = "6.1.192", .version = "#1", .cpus = 1 };
+	struct nb_iface_info iface = { .name = "eth0", .driver = "ravb", .mtu = 1500, .speed_mbps = -1 };
+	struct nb_err err = { 0 };
+	struct nb_report *r = NULL;
+	struct nb_plan plan;
+	struct nb_point_result pr[2];
+	char path[] = "/tmp/nb-test-report-XXXXXX";
+	json_error_t jerr;
+	json_t *root, *res, *m;
+	int fd = mkstemp(path);
+
+	close(fd);
+	nb_config_defaults(cfg);
+	snprintf(cfg->iface, sizeof(cfg->iface), "eth0");
+	snprintf(cfg->peer_host, sizeof(cfg->peer_host), "10.0.0.2");
+	nb_config_set_tests(cfg, "tcp-rx", &err);
+	nb_config_add_knob_axis(cfg, "threaded=0,1", &err);
+	CHECK(nb_plan_build(cfg, &plan, &err) == 0);
+	CHECK(nb_report_new(cfg, &host, &iface, &r, &err) == 0);
+
+	/* point 1: three ok runs, napi metric only in two of them */
+	memset(pr, 0, sizeof(pr));
+	pr[0].point = &plan.points[0];
+	pr[0].nknobs = 1;
+	snprintf(pr[0].readback[0].name, NB_KNOB_NAME_MAX, "threaded");
+	snprintf(pr[0].readback[0].value, NB_KNOB_VALUE_MAX, "0");
+	pr[0].runs = calloc(3, sizeof(*pr[0].runs));
+	pr[0].nruns = 3;
+	fill_run(&pr[0].runs[0], NB_RUN_OK, 9e8, true);
+	fill_run(&pr[0].runs[1], NB_RUN_OK, 9.4e8, false);
+	fill_run(&pr[0].runs[2], NB_RUN_OK, 9.2e8, true);
+	nb_point_result_settle(&pr[0]);
+	CHECK(pr[0].status == NB_POINT_OK);
+	/* point 2: one failed run makes the point failed */
+	pr[1].point = &plan.points[1];
+	pr[1].runs = calloc(2, sizeof(*pr[1].runs));
+	pr[1].nruns = 2;
+	fill_run(&pr[1].runs[0], NB_RUN_OK, 1e9, false);
+	fill_run(&pr[1].runs[1], NB_RUN_FAILED, 0, false);
+	nb_point_result_settle(&pr[1]);
+	CHECK(pr[1].status == NB_POINT_FAILED);
+	CHECK(strstr(pr[1].error, "run 2: connect") != NULL);
+	for (int i = 0; i < 2; i++) {
+		CHECK(nb_report_add_point(r, &pr[i], &err) == 0);
+		nb_point_result_release(&pr[i]);
+	}
+	CHECK(nb_report_write(r, path, &err) == 0);
+
+	root = json_load_file(path, 0, &jerr);
+	CHECK(root != NULL);
+	if (!root)
+		goto out;
+	CHECK_STR(json_string_value(json_object_get(root, "schema")), "nicbench-report/1");
+	CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(root, "host"), "kernel"),
+						    "release")), "6.1.192");
+	CHECK(json_is_null(json_object_get(json_object_get(root, "interface"), "speed_mbps")));
+	CHECK(json_is_null(json_object_get(json_object_get(json_object_get(root, "host"), "kernel"), "config_hash")));
+	res = json_object_get(root, "results");
+	CHECK(json_array_size(res) == 2);
+	CHECK_STR(json_string_value(json_object_get(json_array_get(res, 0), "id")), "tcp-rx/threaded=0");
+	CHECK_STR(json_string_value(json_object_get(json_object_get(json_array_get(res, 0), "knobs"), "threaded")), "0");
+	m = json_object_get(json_object_get(json_array_get(res, 0), "metrics"), "throughput_bps");
+	CHECK_NEAR(json_real_value(json_object_get(m, "median")), 9.2e8, 1);
+	CHECK(json_integer_value(json_object_get(m, "n")) == 3);
+	CHECK(json_array_size(json_object_get(m, "values")) == 3);
+	/* a metric measured in two runs aggregates over two, not three with a zero */
+	m = json_object_get(json_object_get(json_array_get(res, 0), "metrics"), "napi_thread_pct");
+	CHECK(json_integer_value(json_object_get(m, "n")) == 2);
+	CHECK(json_object_get(json_object_get(json_array_get(res, 0), "metrics"), "lost_percent") == NULL);
+	/* raw samples: an all-NAN column is left out */
+	json_t *samples = json_object_get(json_array_get(json_object_get(json_array_get(res, 0), "runs"), 0), "samples");
+	CHECK(json_array_size(json_object_get(samples, "t")) == 2);
+	CHECK(json_object_get(samples, "napi_thread_pct") == NULL);
+	CHECK(json_object_get(json_array_get(json_object_get(json_array_get(res, 0), "runs"), 0), "iperf") != NULL);
+	CHECK_STR(json_string_value(json_object_get(json_array_get(res, 1), "status")), "failed");
+	CHECK(json_object_get(json_array_get(res, 1), "error") != NULL);
+	json_decref(root);
+
+	/* an unwritable path fails with the path in the message, and no temp file is left */
+	CHECK(nb_report_write(r, "/nonexistent-dir/report.json", &err) < 0);
+	CHECK(strstr(err.msg, "/nonexistent-dir/report.json") != NULL);
+out:
+	unlink(path);
+	nb_report_free(r);
+	nb_plan_free(&plan);
+	free(cfg);
+}
+
+int main(void)
+{
+	test_stats();
+	test_round_trip();
+	return nb_test_done("test_report");
+}
