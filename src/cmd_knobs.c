@@ -89,7 +89,7 @@ static int parse_options(int argc, char **argv, struct knobs_options *o)
 	int c;
 
 	*o = knobs_defaults;
-	optind = 1;
+	optind = 0;  /* 0, not 1: makes GNU getopt start afresh if called twice */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:j:h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -141,6 +141,15 @@ static void print_knob_json(FILE *out, const char *name, int rc, const char *val
 	fputc('}', out);
 }
 
+/* In the table the knob and interface are already on the line: drop "read K on IF: ". */
+static const char *reason_only(const struct nb_err *err, const char *knob, const char *iface)
+{
+	char prefix[96];
+	size_t n = (size_t)snprintf(prefix, sizeof(prefix), "read %s on %s: ", knob, iface);
+
+	return n < sizeof(prefix) && !strncmp(err->msg, prefix, n) ? err->msg + n : err->msg;
+}
+
 static int check_iface(const char *iface, const char *what)
 {
 	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = iface };
@@ -182,7 +191,8 @@ static int knobs_show(const struct knobs_options *o)
 		else if (rc == 0)
 			printf("  %-21s %s\n", name, value);
 		else
-			printf("  %-21s %s: %s\n", name, nb_knob_unsupported(rc) ? "unsupported" : "error", err.msg);
+			printf("  %-21s %s: %s\n", name, nb_knob_unsupported(rc) ? "unsupported" : "error",
+			       reason_only(&err, name, o->iface));
 	}
 	if (o->json)
 		printf("\n  }\n}\n");
@@ -194,7 +204,7 @@ static int knobs_restore(const struct knobs_options *o)
 	char path[PATH_MAX];
 	struct nb_journal *j;
 	struct nb_err err;
-	const char *iface;
+	char iface[16];  /* a copy: the journal's own string goes with nb_journal_finish */
 	int n;
 
 	if (!o->iface && !o->journal)
@@ -209,7 +219,7 @@ static int knobs_restore(const struct knobs_options *o)
 		fprintf(stderr, "nicbench knobs: restore: %s\n", err.msg);
 		return NB_EXIT_USAGE;
 	}
-	iface = nb_journal_iface(j);
+	snprintf(iface, sizeof(iface), "%s", nb_journal_iface(j));
 	if (o->iface && strcmp(o->iface, iface)) {
 		fprintf(stderr, "nicbench knobs: restore: journal %s belongs to %s, not %s\n", path, iface, o->iface);
 		nb_journal_free(j);
@@ -220,12 +230,14 @@ static int knobs_restore(const struct knobs_options *o)
 		return NB_EXIT_USAGE;
 	}
 	n = nb_journal_count(j);
+	printf("journal %s holds %d original%s of %s:\n", path, n, n == 1 ? "" : "s", iface);
 	for (int i = 0; i < n; i++) {
 		const char *knob, *value;
 
 		nb_journal_entry(j, i, &knob, &value);
-		printf("restore %s %s=%s\n", iface, knob, value);
+		printf("  %-21s %s\n", knob, value);
 	}
+	fflush(stdout);
 	if (nb_journal_finish(j, &err)) {
 		fprintf(stderr, "nicbench knobs: restore %s: %s\n", iface, err.msg);
 		return NB_EXIT_FAIL;

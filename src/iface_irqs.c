@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,11 +22,16 @@
  *  - "eth0:...": ravb multi-IRQ SoCs ("eth0:ch22:multi", "eth0:ch0:rx_be",
  *    "eth0:ch24:emac") and stmmac ("eth0:mac").
  * The delimiter is required so that eth1 never claims eth10's IRQs.
- * Not matched on purpose: virtio-net names its vectors after the virtio device
- * ("virtio2-input.0"), and mlx5/i40e after the PCI function, so those IRQs cannot be told
- * apart from other devices' by name; such an interface reports no IRQs rather than a guess.
- * The names are fixed when the driver requests the IRQ (usually at open), so an interface
- * renamed while up keeps IRQs under its old name until it is brought down and up.
+ * Since v6.9 ravb requests its IRQs in probe(), before the netdev has a name, and names
+ * them after the platform device instead ("e6800000.ethernet:ch22:multi", single-IRQ GbEth
+ * "11c20000.ethernet"), so the parent device's name (the basename of
+ * /sys/class/net/IF/device) is a second name: exact, or followed by ':'.
+ * Not matched on purpose: virtio-net names its vectors "virtio2-input.0" after the virtio
+ * device, and neither eth0 nor "virtio2" + ':' matches that, so a virtio NIC reports no IRQs
+ * (its virtio2-config vector is not traffic anyway); mlx5 and i40e prefix a driver name.
+ * Such an interface reports no IRQs rather than a guess.
+ * Names are fixed when the driver requests the IRQ (at open for most, at probe for ravb
+ * >= 6.9), so an interface renamed while up keeps IRQs under its old name until reopened.
  */
 int nb_irq_name_belongs(const char *action, const char *iface)
 {
@@ -34,6 +40,16 @@ int nb_irq_name_belongs(const char *action, const char *iface)
 	if (n == 0 || strncmp(action, iface, n) != 0)
 		return 0;
 	return action[n] == '\0' || action[n] == '-' || action[n] == ':';
+}
+
+int nb_irq_name_belongs_dev(const char *action, const char *iface, const char *device)
+{
+	size_t n = device ? strlen(device) : 0;
+
+	if (nb_irq_name_belongs(action, iface))
+		return 1;
+	/* No '-' for device names: "virtio2-input.0" must stay unmatched (see above). */
+	return n > 0 && !strncmp(action, device, n) && (action[n] == '\0' || action[n] == ':');
 }
 
 /* Without an action the last column is the trigger type ("5-edge", "Level"): skip it so an
@@ -75,7 +91,7 @@ static int split_tokens(const char *line, size_t len, struct token *tok, int max
 	return n;
 }
 
-static int token_belongs(const struct token *t, const char *iface)
+static int token_belongs(const struct token *t, const char *iface, const char *device)
 {
 	char name[128];
 	size_t len = t->len;
@@ -86,21 +102,22 @@ static int token_belongs(const struct token *t, const char *iface)
 		return 0;
 	memcpy(name, t->s, len);
 	name[len] = '\0';
-	return nb_irq_name_belongs(name, iface);
+	return nb_irq_name_belongs_dev(name, iface, device);
 }
 
 /* Shared IRQs list their actions as "a, b, c": the last token and every earlier one that
  * ends in ',' are action names. */
-static int actions_belong(const struct token *tok, int ntok, int first_free, const char *iface)
+static int actions_belong(const struct token *tok, int ntok, int first_free, const char *iface,
+			  const char *device)
 {
 	int i = ntok - 1;
 
 	if (i < first_free)
 		return 0;
-	if (token_belongs(&tok[i], iface))
+	if (token_belongs(&tok[i], iface, device))
 		return 1;
 	for (i--; i >= first_free && tok[i].len > 0 && tok[i].s[tok[i].len - 1] == ','; i--) {
-		if (token_belongs(&tok[i], iface))
+		if (token_belongs(&tok[i], iface, device))
 			return 1;
 	}
 	return 0;
@@ -144,6 +161,7 @@ static int parse_header(const char *line, size_t len, int *cpu_of_col, int max_c
 
 struct irq_scan {
 	const char *iface;
+	const char *device;
 	int *irqs;
 	int max_irqs;
 	uint64_t *per_cpu;
@@ -168,7 +186,7 @@ static void scan_line(struct irq_scan *s, const char *line, size_t len, const in
 		return;
 	for (col = 0; col < ncols && 1 + col < ntok && !parse_u64(&tok[1 + col], &count); col++)
 		;
-	if (!actions_belong(tok, ntok, 1 + col, s->iface))
+	if (!actions_belong(tok, ntok, 1 + col, s->iface, s->device))
 		return;
 	if (s->found < s->max_irqs)
 		s->irqs[s->found] = (int)irq;
@@ -203,18 +221,24 @@ static int scan_interrupts(const char *text, struct irq_scan *s, struct nb_err *
 	return s->found;
 }
 
-int nb_iface_irqs_parse(const char *text, const char *iface, int *irqs, int max,
-			struct nb_err *err)
+int nb_iface_irqs_parse_dev(const char *text, const char *iface, const char *device, int *irqs, int max,
+			    struct nb_err *err)
 {
-	struct irq_scan s = { .iface = iface, .irqs = irqs, .max_irqs = max };
+	struct irq_scan s = { .iface = iface, .device = device, .irqs = irqs, .max_irqs = max };
 
 	return scan_interrupts(text, &s, err);
 }
 
-int nb_iface_irq_counts_parse(const char *text, const char *iface, uint64_t *per_cpu,
-			      int max_cpus, int *ncpus, struct nb_err *err)
+int nb_iface_irqs_parse(const char *text, const char *iface, int *irqs, int max,
+			struct nb_err *err)
 {
-	struct irq_scan s = { .iface = iface, .per_cpu = per_cpu, .max_cpus = max_cpus };
+	return nb_iface_irqs_parse_dev(text, iface, NULL, irqs, max, err);
+}
+
+int nb_iface_irq_counts_parse_dev(const char *text, const char *iface, const char *device,
+				  uint64_t *per_cpu, int max_cpus, int *ncpus, struct nb_err *err)
+{
+	struct irq_scan s = { .iface = iface, .device = device, .per_cpu = per_cpu, .max_cpus = max_cpus };
 	int ret;
 
 	memset(per_cpu, 0, sizeof(*per_cpu) * (size_t)max_cpus);
@@ -222,6 +246,35 @@ int nb_iface_irq_counts_parse(const char *text, const char *iface, uint64_t *per
 	if (ncpus)
 		*ncpus = s.ncpus < max_cpus ? s.ncpus : max_cpus;
 	return ret;
+}
+
+int nb_iface_irq_counts_parse(const char *text, const char *iface, uint64_t *per_cpu,
+			      int max_cpus, int *ncpus, struct nb_err *err)
+{
+	return nb_iface_irq_counts_parse_dev(text, iface, NULL, per_cpu, max_cpus, ncpus, err);
+}
+
+int nb_iface_device_name(const struct nb_paths *paths, const char *iface, char *buf, size_t len)
+{
+	char rel[64], path[4096], target[4096];
+	const char *base;
+	ssize_t n;
+
+	if (!nb_ifname_valid(iface) || len == 0)
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "class/net/%s/device", iface);
+	if (nb_path_join(path, sizeof(path), paths->sys, rel))
+		return -ENAMETOOLONG;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (!*base || strlen(base) >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, base, strlen(base) + 1);
+	return 0;
 }
 
 int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *err)
@@ -275,6 +328,7 @@ int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *
 int nb_iface_irqs(const struct nb_paths *paths, const char *iface, int *irqs, int max,
 		  struct nb_err *err)
 {
+	char device[256];
 	char *text;
 	int ret;
 
@@ -283,7 +337,10 @@ int nb_iface_irqs(const struct nb_paths *paths, const char *iface, int *irqs, in
 	ret = nb_interrupts_read(paths, &text, err);
 	if (ret)
 		return ret;
-	ret = nb_iface_irqs_parse(text, iface, irqs, max, err);
+	/* Virtual devices have no parent device: the netdev name is all there is. */
+	if (nb_iface_device_name(paths, iface, device, sizeof(device)))
+		device[0] = '\0';
+	ret = nb_iface_irqs_parse_dev(text, iface, device[0] ? device : NULL, irqs, max, err);
 	free(text);
 	return ret;
 }

@@ -24,11 +24,27 @@ int nb_iface_irqs_parse(const char *text, const char *iface, int *irqs, int max,
 int nb_iface_irq_counts_parse(const char *text, const char *iface, uint64_t *per_cpu,
 			      int max_cpus, int *ncpus, struct nb_err *err);
 
+/* Same, also accepting the parent device's name exactly or followed by ':' (ravb since v6.9:
+ * "e6800000.ethernet:ch0:rx_be", "11c20000.ethernet"). device may be NULL. */
+int nb_irq_name_belongs_dev(const char *action, const char *iface, const char *device);
+
+/* The parse functions above with the parent device's name as a second name (NULL: none).
+ * Use these with nb_iface_device_name() so that ravb on >= 6.9 kernels is found. */
+int nb_iface_irqs_parse_dev(const char *text, const char *iface, const char *device, int *irqs, int max,
+			    struct nb_err *err);
+int nb_iface_irq_counts_parse_dev(const char *text, const char *iface, const char *device,
+				  uint64_t *per_cpu, int max_cpus, int *ncpus, struct nb_err *err);
+
+/* Basename of <sys>/class/net/IF/device ("e6800000.ethernet", "0000:03:00.0", "virtio2"):
+ * the name drivers that request IRQs before the netdev exists use. -ENOENT for virtual
+ * interfaces (veth, lo), which have no parent device. */
+int nb_iface_device_name(const struct nb_paths *paths, const char *iface, char *buf, size_t len);
+
 /* Read <proc>/interrupts into a malloc'd NUL-terminated buffer (it can be large on
  * many-CPU machines). Caller frees *out. Returns 0 or -errno. */
 int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *err);
 
-/* nb_iface_irqs_parse on <proc>/interrupts. */
+/* IRQs of iface in <proc>/interrupts, by its netdev name and its parent device's name. */
 int nb_iface_irqs(const struct nb_paths *paths, const char *iface, int *irqs, int max,
 		  struct nb_err *err);
 

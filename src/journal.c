@@ -273,8 +273,7 @@ int nb_journal_restore(struct nb_journal *j, struct nb_err *err)
 		return 0;
 	if (nfailed == 1)
 		return nb_err_set(err, first.code, "%s", first.msg);
-	return nb_err_set(err, first.code, "restore %s: %d knobs failed (%s); first: %s", j->iface,
-			  nfailed, failed, first.msg);
+	return nb_err_set(err, first.code, "%d knobs not restored (%s); first: %s", nfailed, failed, first.msg);
 }
 
 static int remove_file(const char *path, struct nb_err *err)

@@ -67,25 +67,26 @@ static const struct knob_row knobs[] = {
 	SYSFS_ROW("threaded", "threaded", 0, 1,
 		  "device has no NAPI; veth has NAPI only while up with GRO on",
 		  "0 = NAPI polls in softirq context, 1 = in a napi/<iface>-<id> kernel thread"),
-	SYSFS_ROW("gro_flush_timeout", "gro_flush_timeout", 0, UINT32_MAX, NULL,
-		  "ns a poll keeps the device IRQ masked and GRO packets held (software IRQ coalescing); 0 = off"),
+	/* The kernel stores an unsigned long (6.18 takes 2^64-1 on x86_64) and
+	 * napi_defer_hard_irqs an int capped at S32_MAX. */
+	SYSFS_ROW("gro_flush_timeout", "gro_flush_timeout", 0, ULONG_MAX, NULL,
+		  "ns to keep the IRQ masked and GRO held after a poll (software coalescing); 0 = off"),
 	SYSFS_ROW("napi_defer_hard_irqs", "napi_defer_hard_irqs", 0, INT32_MAX, NULL,
-		  "empty polls to wait before re-enabling the device IRQ (needs gro_flush_timeout > 0); 0 = off"),
+		  "empty polls before the IRQ is re-enabled (with gro_flush_timeout > 0); 0 = off"),
 	COALESCE_ROW("rx-usecs", rx_coalesce_usecs, UINT32_MAX,
 		     "hardware: microseconds to delay an RX interrupt after a packet (ethtool -C)"),
 	COALESCE_ROW("rx-frames", rx_max_coalesced_frames, UINT32_MAX,
-		     "hardware: RX frames that trigger an interrupt before rx-usecs ends (ethtool -C)"),
+		     "hardware: RX frames that raise an interrupt before rx-usecs ends (ethtool -C)"),
 	COALESCE_ROW("tx-usecs", tx_coalesce_usecs, UINT32_MAX,
 		     "hardware: microseconds to delay a TX-completion interrupt (ethtool -C)"),
 	COALESCE_ROW("tx-frames", tx_max_coalesced_frames, UINT32_MAX,
-		     "hardware: TX completions that trigger an interrupt before tx-usecs ends (ethtool -C)"),
+		     "hardware: TX completions that raise an interrupt early (ethtool -C)"),
 	COALESCE_ROW("adaptive-rx", use_adaptive_rx_coalesce, 1,
-		     "hardware: 1 = the driver tunes RX coalescing itself, 0 = fixed rx-usecs/rx-frames"),
+		     "hardware: 1 = the driver tunes RX coalescing itself, 0 = fixed values"),
 	COALESCE_ROW("adaptive-tx", use_adaptive_tx_coalesce, 1,
-		     "hardware: 1 = the driver tunes TX coalescing itself, 0 = fixed tx-usecs/tx-frames"),
+		     "hardware: 1 = the driver tunes TX coalescing itself, 0 = fixed values"),
 	{ .name = "irq_affinity", .syntax = KNOB_CPU_LIST, .read = affinity_read, .write = affinity_write,
-	  .help = "CPU list (0, 1, 0-1, 0,2) for every IRQ of the interface in /proc/interrupts, or "
-		  "per IRQ as \"24=0 25=1\" (/proc/irq/N/smp_affinity_list)" },
+	  .help = "CPU list (0, 0-1, 0,2) for all the interface's IRQs, or per IRQ: \"24=0 25=1\"" },
 	SYSFS_ROW("mtu", "mtu", 68, 65535, NULL, "MTU in bytes, 68..65535 (the device may allow less)"),
 };
 
@@ -481,6 +482,8 @@ static int affinity_write(const struct knob_row *row, const struct nb_knob_targe
 	int irqs[NB_KNOB_IRQS_MAX];
 	int n = iface_irq_list(row, t, irqs, "set", err);
 
+	if (n == -ENOENT)
+		nb_err_prefix(err, "set %s=%s: ", row->name, value);
 	if (n < 0)
 		return n;
 	if (cpu_list_valid(value, strlen(value))) {

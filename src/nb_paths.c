@@ -57,7 +57,8 @@ int nb_write_file(const char *path, const char *value)
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC: sysfs ignores it, but a fixture file must not keep a longer old value */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, value, len);

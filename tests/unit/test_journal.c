@@ -48,11 +48,11 @@ static const char *read_text(const char *path)
 
 static const char *knob_value(const char *iface, const char *knob)
 {
-	static char value[NB_KNOB_VALUE_MAX];
+	static char value[sizeof(((struct nb_err *)0)->msg) + 2];
 	struct nb_knob_target t = { .paths = &fx, .iface = iface };
 	struct nb_err err;
 
-	if (nb_knob_read(&t, knob, value, sizeof(value), &err))
+	if (nb_knob_read(&t, knob, value, NB_KNOB_VALUE_MAX, &err))
 		snprintf(value, sizeof(value), "<%s>", err.msg);
 	return value;
 }
@@ -107,7 +107,7 @@ static void test_create_remember_finish(void)
 	/* A second change of a knob must not overwrite its true original. */
 	CHECK(nb_journal_remember(j, "threaded", "1", &err) == 0);
 	CHECK(nb_journal_remember(j, "nosuch", "1", &err) == -EINVAL);
-	CHECK(nb_journal_remember(j, "mtu", "15\n00", &err) == -EINVAL);
+	CHECK(nb_journal_remember(j, "rx-usecs", "15\n00", &err) == -EINVAL);
 	CHECK_STR(read_text(path), "nicbench-journal/1 iface=eth0\nthreaded\t0\ngro_flush_timeout\t20000\n"
 		  "napi_defer_hard_irqs\t1\nmtu\t1500\nirq_affinity\t0-1");
 	CHECK(nb_journal_count(j) == 5);
@@ -175,7 +175,7 @@ static const struct restore_case restore_cases[] = {
 	/* Every knob is tried; the file stays for a retry and the message says which failed. */
 	{ "one fails", "nicbench-journal/1 iface=eth0\nthreaded\t7\nmtu\t1500\n", -ERANGE, "threaded", 1, "1500", "1" },
 	{ "two fail", "nicbench-journal/1 iface=lo\nthreaded\t0\nirq_affinity\t0\nmtu\t1500\n", -ENOENT,
-	  "2 knobs failed (irq_affinity, threaded)", 1, "9000", "1" },
+	  "2 knobs not restored (irq_affinity, threaded); first: set irq_affinity=0: lo has no IRQs", 1, "9000", "1" },
 	{ "gone iface", "nicbench-journal/1 iface=eth9\nmtu\t1500\n", -ENODEV, "eth9", 1, "9000", "1" },
 };
 
@@ -258,6 +258,52 @@ static void test_readback_mismatch(void)
 	nb_coalesce_set_ops(NULL);
 }
 
+/* What the other knobs looked like when the coalescing restore ran. */
+struct order_probe {
+	struct ethtool_coalesce ec;
+	char mtu_then[16], threaded_then[16];
+};
+
+static int probe_get(void *ctx, const char *iface, struct ethtool_coalesce *ec)
+{
+	(void)iface;
+	*ec = ((struct order_probe *)ctx)->ec;
+	return 0;
+}
+
+static int probe_set(void *ctx, const char *iface, const struct ethtool_coalesce *ec)
+{
+	struct order_probe *probe = ctx;
+
+	(void)iface;
+	probe->ec = *ec;
+	snprintf(probe->mtu_then, sizeof(probe->mtu_then), "%s", knob_value("eth0", "mtu"));
+	snprintf(probe->threaded_then, sizeof(probe->threaded_then), "%s", knob_value("eth0", "threaded"));
+	return 0;
+}
+
+/* mtu first (a driver may reset the device on an MTU change), then newest change first. */
+static void test_restore_order(void)
+{
+	struct order_probe probe = { .ec = { .rx_coalesce_usecs = 99 } };
+	struct nb_coalesce_ops ops = { .get = probe_get, .set = probe_set, .ctx = &probe };
+	char path[PATH_MAX], mtu_path[PATH_MAX], thr_path[PATH_MAX];
+	struct nb_err err;
+
+	snprintf(path, sizeof(path), "%s/order.journal", tmp_root);
+	snprintf(mtu_path, sizeof(mtu_path), "%s/class/net/eth0/mtu", sys_root);
+	snprintf(thr_path, sizeof(thr_path), "%s/class/net/eth0/threaded", sys_root);
+	nb_write_file(mtu_path, "9000");
+	nb_write_file(thr_path, "1");
+	write_text(path, "nicbench-journal/1 iface=eth0\nrx-usecs\t5\nthreaded\t0\nmtu\t1500\n");
+	nb_coalesce_set_ops(&ops);
+	CHECK(nb_journal_restore_file(path, &fx, &err) == 0);
+	nb_coalesce_set_ops(NULL);
+	CHECK(probe.ec.rx_coalesce_usecs == 5);
+	CHECK_STR(probe.mtu_then, "1500");
+	CHECK_STR(probe.threaded_then, "0");
+}
+
 int main(void)
 {
 	test_default_path();
@@ -269,6 +315,7 @@ int main(void)
 	test_leftover_default_path();
 	test_restore_file();
 	test_readback_mismatch();
+	test_restore_order();
 	teardown_tree();
 	return nb_test_done("journal");
 }

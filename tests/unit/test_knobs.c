@@ -80,7 +80,7 @@ static const struct validate_case validate_cases[] = {
 	{ "threaded", "-1", -EINVAL }, { "threaded", "", -EINVAL }, { "threaded", "1 ", -EINVAL },
 	{ "threaded", "0x1", -EINVAL }, { "threaded", "+1", -EINVAL },
 	{ "gro_flush_timeout", "20000", 0 }, { "gro_flush_timeout", "0", 0 },
-	{ "gro_flush_timeout", "4294967295", 0 }, { "gro_flush_timeout", "4294967296", -ERANGE },
+	{ "gro_flush_timeout", "4294967295", 0 }, { "gro_flush_timeout", "18446744073709551616", -ERANGE },
 	{ "gro_flush_timeout", "99999999999999999999", -ERANGE }, { "gro_flush_timeout", "20us", -EINVAL },
 	{ "napi_defer_hard_irqs", "3", 0 }, { "napi_defer_hard_irqs", "2147483648", -ERANGE },
 	{ "mtu", "67", -ERANGE }, { "mtu", "68", 0 }, { "mtu", "1500", 0 }, { "mtu", "65535", 0 },
