@@ -155,6 +155,7 @@ struct window {
 	double opens, closes;  /* start + omit, start + omit + duration */
 	double next_sample;
 	bool open, closed;
+	double self_cpu_open;  /* nicbench's own CPU seconds when the window opened */
 	struct nb_metric_set trace_metrics;
 	struct nb_profile profile;
 };
@@ -168,10 +169,20 @@ static void window_reset(struct window *w, double start, const struct nb_test_sp
 	w->next_sample = w->opens + interval_ms / 1000.0;
 }
 
+/* CPU time of this process (sampler, tracing, the wait loop), not of the traffic child. */
+static double self_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void window_open(struct runner *rn, struct window *w)
 {
 	struct nb_err err = { 0 };
 
+	w->self_cpu_open = self_cpu_s();
 	nb_sampler_snapshot(rn->sampler, rn->snap_open, &err);
 	*rn->snap_prev = *rn->snap_open;
 	if (rn->trace)
@@ -191,6 +202,9 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 		nb_trace_end(rn->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err);
 		nb_metrics_merge(&run->metrics, &w->trace_metrics);
 	}
+	if (rn->snap_now->t > rn->snap_open->t)
+		nb_metrics_put(&run->metrics, "nicbench_cpu_ms_per_s",
+			       1000 * (self_cpu_s() - w->self_cpu_open) / (rn->snap_now->t - rn->snap_open->t));
 	w->closed = true;
 }
 
