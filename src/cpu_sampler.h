@@ -58,11 +58,35 @@ struct nb_sampler_target {
 
 struct nb_sampler;
 
-/* Open what can be kept open and find the interface's IRQs and NAPI threads.
- * -EINVAL for a bad interface name, -ENODEV when <sys>/class/net/<iface> is missing
- * (sysfs shows the network namespace it was mounted in), -ENOMEM. */
+/* Sources a snapshot reads (nb_sampler_set_sources). Costs per snapshot measured on the
+ * 2-vCPU development VM (bench/sampler-cost): /proc/net/snmp is the dearest (~10-15 us),
+ * then /proc/stat (~6 us), the 8 netdev statistics files (~1 us each), each /proc/PID/stat
+ * (~2.5 us), softirqs and softnet_stat (~2 us each). */
+enum nb_sample_source {
+	NB_SRC_CPU = 1u << 0,       /* /proc/stat */
+	NB_SRC_SOFTIRQS = 1u << 1,  /* /proc/softirqs */
+	NB_SRC_IRQS = 1u << 2,      /* the interface's IRQ counts */
+	NB_SRC_SOFTNET = 1u << 3,   /* /proc/net/softnet_stat */
+	NB_SRC_UDP = 1u << 4,       /* /proc/net/snmp */
+	NB_SRC_NETDEV = 1u << 5,    /* <sys>/class/net/IF/statistics */
+	NB_SRC_NAPI = 1u << 6,      /* napi/<iface>-N kthreads */
+	NB_SRC_TRAFFIC = 1u << 7,   /* the traffic process */
+	NB_SRC_ALL = 0xffu,
+};
+
+/* Open what can be kept open and find the interface's IRQs and NAPI threads. NAPI threads
+ * are found by comm, which the kernel cuts to 15 characters: with interface names of 10 or
+ * more characters, threads of interfaces sharing the first 10 are counted together.
+ * Files stay open, so the <proc>/net files keep showing the network namespace the caller
+ * was in at this call. -EINVAL for a bad interface name, -ENODEV when <sys>/class/net/<iface>
+ * is missing (sysfs shows the network namespace it was mounted in), -ENOMEM. */
 int nb_sampler_new(const struct nb_sampler_target *t, struct nb_sampler **out, struct nb_err *err);
 void nb_sampler_set_traffic_pid(struct nb_sampler *s, pid_t pid);
+/* Which sources the following snapshots read (NB_SRC_ALL after nb_sampler_new). A skipped
+ * source is absent from the snapshot, so its metrics are absent from any delta that uses it:
+ * e.g. read everything at the start and end of a point and leave out NB_SRC_UDP in the
+ * 100 ms series, whose UDP error counts would add nothing but cost. */
+void nb_sampler_set_sources(struct nb_sampler *s, unsigned int sources);
 /* Re-scan for napi/ threads (threaded may have changed between points) and IRQs. If the
  * set changed, snap.generation changes and metrics spanning the rescan are left out:
  * take a fresh first snapshot after a rescan. */
@@ -86,6 +110,7 @@ void nb_sampler_free(struct nb_sampler *s);
  *   napi_thread_pct  CPU time of the interface's napi/<iface>-N kthreads (it shows as
  *                    system time, so it is part of system_pct, not softirq_pct)
  *   traffic_proc_pct CPU time of the traffic process (all its threads)
+ *                    (both: ticks / clk_tck / interval / b.ncpus_online)
  *   napi_threads     how many napi/ kthreads were found (at the last rescan)
  *   cpuN_busy_pct, cpuN_user_pct, cpuN_system_pct, cpuN_irq_pct, cpuN_softirq_pct
  * Rates per second: net_rx_softirqs_per_s, net_tx_softirqs_per_s, interrupts_per_s

@@ -1,0 +1,192 @@
+/* Pure half of the sampler: two snapshots in, named metrics out, no I/O (nb_snapshot_delta). */
+#include "cpu_sampler.h"
+
+#include <stdio.h>
+
+struct cpu_shares {
+	double busy, user, system, irq, softirq;
+};
+
+/* False when a column went backwards. idle and iowait are judged as one: the kernel moves
+ * time between them when nohz accounting settles, so iowait alone can go back. */
+static bool cpu_shares_between(const struct nb_cpu_ticks *a, const struct nb_cpu_ticks *b,
+			       struct cpu_shares *pct)
+{
+	uint64_t a_idle = a->idle + a->iowait, b_idle = b->idle + b->iowait;
+	double user, system, irq, softirq, steal, busy, total;
+
+	if (b->user < a->user || b->nice < a->nice || b->system < a->system || b->irq < a->irq ||
+	    b->softirq < a->softirq || b->steal < a->steal || b_idle < a_idle)
+		return false;
+	/* guest and guest_nice are already inside user and nice */
+	user = (double)(b->user - a->user) + (double)(b->nice - a->nice);
+	system = (double)(b->system - a->system);
+	irq = (double)(b->irq - a->irq);
+	softirq = (double)(b->softirq - a->softirq);
+	steal = (double)(b->steal - a->steal);
+	busy = user + system + irq + softirq + steal;
+	total = busy + (double)(b_idle - a_idle);
+	if (total <= 0)
+		return false;
+	*pct = (struct cpu_shares){
+		.busy = 100.0 * busy / total, .user = 100.0 * user / total,
+		.system = 100.0 * system / total, .irq = 100.0 * irq / total,
+		.softirq = 100.0 * softirq / total,
+	};
+	return true;
+}
+
+static void put_shares(struct nb_metric_set *out, const char *const names[5],
+		       const struct cpu_shares *p)
+{
+	nb_metrics_put(out, names[0], p->busy);
+	nb_metrics_put(out, names[1], p->user);
+	nb_metrics_put(out, names[2], p->system);
+	nb_metrics_put(out, names[3], p->irq);
+	nb_metrics_put(out, names[4], p->softirq);
+}
+
+static void put_machine_cpu(const struct nb_snapshot *a, const struct nb_snapshot *b,
+			    struct nb_metric_set *out)
+{
+	static const char *const names[5] = {
+		"cpu_busy_pct", "user_pct", "system_pct", "irq_pct", "softirq_pct",
+	};
+	struct cpu_shares p;
+
+	if (a->cpu_all_present && b->cpu_all_present && cpu_shares_between(&a->cpu_all, &b->cpu_all, &p))
+		put_shares(out, names, &p);
+}
+
+static void put_per_cpu(const struct nb_snapshot *a, const struct nb_snapshot *b,
+			struct nb_metric_set *out)
+{
+	static const char *const kinds[5] = { "busy", "user", "system", "irq", "softirq" };
+
+	for (int cpu = 0; cpu < NB_MAX_CPUS; cpu++) {
+		char names[5][NB_METRIC_NAME_MAX];
+		const char *ptrs[5];
+		struct cpu_shares p;
+
+		if (!a->cpu_present[cpu] || !b->cpu_present[cpu] ||
+		    !cpu_shares_between(&a->cpu[cpu], &b->cpu[cpu], &p))
+			continue;
+		for (int k = 0; k < 5; k++) {
+			snprintf(names[k], sizeof(names[k]), "cpu%d_%s_pct", cpu, kinds[k]);
+			ptrs[k] = names[k];
+		}
+		put_shares(out, ptrs, &p);
+	}
+}
+
+static void put_rate(struct nb_metric_set *out, const char *name, uint64_t a, uint64_t b, double dt)
+{
+	if (b >= a && dt > 0)
+		nb_metrics_put(out, name, (double)(b - a) / dt);
+}
+
+static void put_count(struct nb_metric_set *out, const char *name, uint64_t a, uint64_t b)
+{
+	if (b >= a)
+		nb_metrics_put(out, name, (double)(b - a));
+}
+
+/* Summed per CPU so that one CPU's counter going back (hotplug) is caught, not hidden. */
+static bool per_cpu_growth(const uint64_t *a, const uint64_t *b, uint64_t *sum)
+{
+	uint64_t total = 0;
+
+	for (int cpu = 0; cpu < NB_MAX_CPUS; cpu++) {
+		if (b[cpu] < a[cpu])
+			return false;
+		total += b[cpu] - a[cpu];
+	}
+	*sum = total;
+	return true;
+}
+
+static void put_per_cpu_rate(struct nb_metric_set *out, const char *name, const uint64_t *a,
+			     const uint64_t *b, double dt)
+{
+	uint64_t sum;
+
+	if (dt > 0 && per_cpu_growth(a, b, &sum))
+		nb_metrics_put(out, name, (double)sum / dt);
+}
+
+/* Process CPU time as percent of all online CPUs, matching cpu_busy_pct. */
+static void put_process_pct(struct nb_metric_set *out, const char *name, uint64_t a, uint64_t b,
+			    const struct nb_snapshot *sb, double dt)
+{
+	if (b < a || dt <= 0 || sb->clk_tck <= 0 || sb->ncpus_online <= 0)
+		return;
+	nb_metrics_put(out, name, 100.0 * (double)(b - a) / (double)sb->clk_tck / dt / sb->ncpus_online);
+}
+
+static void put_threads(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
+			struct nb_metric_set *out)
+{
+	if (a->napi_threads_present && b->napi_threads_present && a->generation == b->generation) {
+		put_process_pct(out, "napi_thread_pct", a->napi_thread_ticks, b->napi_thread_ticks, b, dt);
+		nb_metrics_put(out, "napi_threads", b->napi_threads);
+	}
+	if (a->traffic_present && b->traffic_present && a->traffic_pid == b->traffic_pid)
+		put_process_pct(out, "traffic_proc_pct", a->traffic_ticks, b->traffic_ticks, b, dt);
+}
+
+static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
+				struct nb_metric_set *out)
+{
+	if (a->softirqs_present && b->softirqs_present) {
+		put_per_cpu_rate(out, "net_rx_softirqs_per_s", a->net_rx, b->net_rx, dt);
+		put_per_cpu_rate(out, "net_tx_softirqs_per_s", a->net_tx, b->net_tx, dt);
+	}
+	if (a->irqs_present && b->irqs_present && a->generation == b->generation)
+		put_per_cpu_rate(out, "interrupts_per_s", a->irq_count, b->irq_count, dt);
+	if (a->softnet_present && b->softnet_present) {
+		put_rate(out, "softnet_processed_per_s", a->softnet_processed, b->softnet_processed, dt);
+		put_count(out, "softnet_dropped", a->softnet_dropped, b->softnet_dropped);
+		put_count(out, "time_squeeze", a->softnet_time_squeeze, b->softnet_time_squeeze);
+	}
+}
+
+static void put_netdev(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
+		       struct nb_metric_set *out)
+{
+	if (!a->netdev_present || !b->netdev_present)
+		return;
+	put_rate(out, "rx_packets_per_s", a->rx_packets, b->rx_packets, dt);
+	put_rate(out, "tx_packets_per_s", a->tx_packets, b->tx_packets, dt);
+	put_rate(out, "rx_bytes_per_s", a->rx_bytes, b->rx_bytes, dt);
+	put_rate(out, "tx_bytes_per_s", a->tx_bytes, b->tx_bytes, dt);
+	put_count(out, "rx_dropped", a->rx_dropped, b->rx_dropped);
+	put_count(out, "tx_dropped", a->tx_dropped, b->tx_dropped);
+	put_count(out, "rx_errors", a->rx_errors, b->rx_errors);
+	put_count(out, "tx_errors", a->tx_errors, b->tx_errors);
+}
+
+static void put_udp(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
+		    struct nb_metric_set *out)
+{
+	if (!a->udp_present || !b->udp_present)
+		return;
+	put_rate(out, "udp_in_datagrams_per_s", a->udp_in_datagrams, b->udp_in_datagrams, dt);
+	put_count(out, "udp_in_errors", a->udp_in_errors, b->udp_in_errors);
+	put_count(out, "udp_rcvbuf_errors", a->udp_rcvbuf_errors, b->udp_rcvbuf_errors);
+	put_count(out, "udp_sndbuf_errors", a->udp_sndbuf_errors, b->udp_sndbuf_errors);
+	put_count(out, "udp_no_ports", a->udp_no_ports, b->udp_no_ports);
+	put_count(out, "udp_in_csum_errors", a->udp_in_csum_errors, b->udp_in_csum_errors);
+}
+
+void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
+		       struct nb_metric_set *out)
+{
+	double dt = b->t - a->t;
+
+	put_machine_cpu(a, b, out);
+	put_threads(a, b, dt, out);
+	put_kernel_counters(a, b, dt, out);
+	put_netdev(a, b, dt, out);
+	put_udp(a, b, dt, out);
+	put_per_cpu(a, b, out);
+}
