@@ -15,5 +15,6 @@ int cmd_run(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_knobs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

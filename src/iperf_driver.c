@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <iperf_api.h>
 
+#define NB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Retry pauses on busy/refused/reset: the server needs a moment to clean up after the previous test. */
 static const int retry_backoff_ms[] = { 300, 600, 1200, 2400 };
 
@@ -44,6 +46,7 @@ struct child_report {
 /* The parent's end of a child: its pid, the pipe it reports on, and what has arrived. */
 struct child_link {
 	pid_t pid;
+	pid_t parent;          /* who forked: the child checks it is still there */
 	int fd;
 	char *buf;
 	size_t len, cap;
@@ -185,7 +188,8 @@ int nb_iperf_parse_json(const char *json, struct nb_iperf_result *res, struct nb
 
 	res->metrics.n = 0;
 	res->error[0] = '\0';
-	root = json ? json_loads(json, JSON_REJECT_DUPLICATES, &jerr) : NULL;
+	/* Not JSON_REJECT_DUPLICATES: 3.12 repeats start.sock_bufsize (and *_actual) once per stream under -R -P N. */
+	root = json ? json_loads(json, 0, &jerr) : NULL;
 	if (!root || !json_is_object(root)) {
 		res->status = NB_RUN_FAILED;
 		snprintf(res->error, sizeof(res->error), "iperf3 output is not a JSON object (%s)",
@@ -262,7 +266,7 @@ static void send_report(int fd, struct child_report *rep, const char *json)
 }
 
 /* A forked child must not inherit the parent's signal plans, and must not outlive it. */
-static void child_setup(void)
+static void child_setup(pid_t parent)
 {
 	static const int to_default[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
 	sigset_t none;
@@ -275,6 +279,9 @@ static void child_setup(void)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* The parent may have died before prctl took effect: then nobody would ever reap or kill us. */
+	if (getppid() != parent)
+		_exit(1);
 	/* JSON goes through the pipe; nothing of libiperf's may land in nicbench's own stdout. */
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (devnull >= 0) {
@@ -317,6 +324,15 @@ static const char *json_error_text(const char *json, char *buf, size_t len)
 	snprintf(buf, len, "%s", text ? text : "");
 	json_decref(root);
 	return buf;
+}
+
+/* libiperf appends ": <strerror>" even when errno was 0, which leaves a dangling ":  ". */
+static void trim_empty_reason(char *text)
+{
+	size_t n = strlen(text);
+
+	while (n && (text[n - 1] == ' ' || text[n - 1] == ':'))
+		text[--n] = '\0';
 }
 
 struct attempt {
@@ -400,25 +416,28 @@ static void describe_failure(char *buf, size_t len, const struct nb_iperf_params
 
 	format_peer(peer, sizeof(peer), p->host, p->port);
 	json_error_text(a->json, jtext, sizeof(jtext));
+	if (!jtext[0])
+		snprintf(jtext, sizeof(jtext), "%s", a->ierr ? iperf_strerror(a->ierr) : "no result");
+	trim_empty_reason(jtext);
 	if (a->ierr == IECONNECT && a->sys_errno)
 		snprintf(detail, sizeof(detail), "connect to %.200s: %.120s", peer, strerror(a->sys_errno));
 	else if (a->ierr == IEACCESSDENIED)
 		snprintf(detail, sizeof(detail), "iperf3 server %.200s stayed busy running another test", peer);
 	else
 		snprintf(detail, sizeof(detail), "iperf3 %s test with %.200s failed: %.160s", mode_label(p), peer,
-			 jtext[0] ? jtext : a->ierr ? iperf_strerror(a->ierr) : "no result");
+			 jtext);
 	snprintf(buf, len, "%.390s (i_errno %d; %d attempt%s in %.1f s)", detail, a->ierr, attempts,
 		 attempts == 1 ? "" : "s", elapsed);
 }
 
-static void __attribute__((noreturn)) client_child(const struct nb_iperf_params *p, int report_fd)
+static void __attribute__((noreturn)) client_child(const struct nb_iperf_params *p, int report_fd, pid_t parent)
 {
 	struct child_report rep;
 	struct attempt a = { 0 };
 	double t0 = mono_now();
 	int attempts = 0;
 
-	child_setup();
+	child_setup(parent);
 	memset(&rep, 0, sizeof(rep));
 	if (p->cpu >= 0) {
 		cpu_set_t set;
@@ -443,7 +462,8 @@ static void __attribute__((noreturn)) client_child(const struct nb_iperf_params 
 		attempts++;
 		if (!a.failed || !retryable(a.ierr) || json_shows_traffic(a.json))
 			break;
-		pause_ms = retry_backoff_ms[attempts - 1 < 3 ? attempts - 1 : 3];
+		pause_ms = retry_backoff_ms[attempts - 1 < (int)NB_ARRAY_SIZE(retry_backoff_ms) ?
+					    attempts - 1 : (int)NB_ARRAY_SIZE(retry_backoff_ms) - 1];
 		elapsed_ms = (int)((mono_now() - t0) * 1000);
 		if (elapsed_ms + pause_ms >= p->connect_timeout_ms)
 			break;
@@ -460,7 +480,8 @@ static void __attribute__((noreturn)) client_child(const struct nb_iperf_params 
 	_exit(0);
 }
 
-static void __attribute__((noreturn)) server_child(const struct nb_iperf_serve_params *p, int report_fd)
+static void __attribute__((noreturn)) server_child(const struct nb_iperf_serve_params *p, int report_fd,
+						  pid_t parent)
 {
 	struct child_report rep;
 	struct iperf_test *t;
@@ -468,7 +489,7 @@ static void __attribute__((noreturn)) server_child(const struct nb_iperf_serve_p
 	char bind_text[300];
 	int rc, ierr, sys_errno;
 
-	child_setup();
+	child_setup(parent);
 	memset(&rep, 0, sizeof(rep));
 	rep.attempts = 1;
 	t = iperf_new_test();
@@ -499,10 +520,13 @@ static void __attribute__((noreturn)) server_child(const struct nb_iperf_serve_p
 
 		format_peer(bind_text, sizeof(bind_text), p->bind ? p->bind : "*", p->port);
 		json_error_text(json, jtext, sizeof(jtext));
+		if (!jtext[0])
+			snprintf(jtext, sizeof(jtext), "%s", ierr ? iperf_strerror(ierr) : strerror(sys_errno));
+		trim_empty_reason(jtext);
 		rep.failed = 1;
 		rep.iperf_errno = ierr;
 		snprintf(rep.message, sizeof(rep.message), "iperf3 server on %.120s: %.280s (i_errno %d)", bind_text,
-			 jtext[0] ? jtext : ierr ? iperf_strerror(ierr) : strerror(sys_errno), ierr);
+			 jtext, ierr);
 	}
 	send_report(report_fd, &rep, json);
 	free(json);
@@ -636,6 +660,7 @@ static int link_fork(struct child_link *l, struct nb_err *err, const char *what)
 		return nb_err_set(err, -errno, "start %s: pipe: %s", what, strerror(errno));
 	/* Flush so the child's exit cannot duplicate buffered output; it leaves with _exit anyway. */
 	fflush(NULL);
+	l->parent = getpid();
 	l->pid = fork();
 	if (l->pid < 0) {
 		int e = errno;
@@ -727,7 +752,7 @@ int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, s
 		return rc;
 	}
 	if (r->link.pid == 0)
-		client_child(&r->p, r->link.fd);
+		client_child(&r->p, r->link.fd, r->link.parent);
 	*out = r;
 	return 0;
 }
@@ -791,6 +816,13 @@ int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
 
 	if (link_ended(&r->link))
 		return 1;
+	/* Take what already arrived first: a report that is waiting must not be killed as late. */
+	link_poll(&r->link, 0);
+	link_parse(&r->link, on_client_marker, r);
+	if (r->link.eof) {
+		drain_and_reap(&r->link, on_client_marker, r);
+		return 1;
+	}
 	now = mono_now();
 	left = run_deadline(r) - now;
 	if (left <= 0 && !r->link.have_report) {
@@ -924,7 +956,7 @@ int nb_iperf_server_start(const struct nb_iperf_serve_params *p, struct nb_iperf
 		return rc;
 	}
 	if (s->link.pid == 0)
-		server_child(&s->p, s->link.fd);
+		server_child(&s->p, s->link.fd, s->link.parent);
 	*out = s;
 	return 0;
 }

@@ -15,6 +15,7 @@ static const struct nb_command commands[] = {
 	{ "plan",    cmd_plan,    "print the ordered test points and the estimated time; runs nothing" },
 	{ "compare", cmd_compare, "compare two reports with noise-aware verdicts and a CI exit code" },
 	{ "knobs",   cmd_knobs,   "show an interface's knobs, or restore them from a journal" },
+	{ "serve",   cmd_serve,   "the peer side: a supervised iperf3 server that reports its own CPU use" },
 };
 
 static void print_usage(FILE *out)

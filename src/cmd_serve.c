@@ -1,0 +1,321 @@
+/* nicbench serve: the iperf3 peer, a supervised libiperf server that restarts after errors
+ * and reports its own CPU use per test so a peer-bound result can be recognised. */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "iperf_driver.h"
+
+/* Until commands.h declares it (with serve in main.c's table); then this line can go. */
+#include "commands.h"
+
+/* libiperf 3.12 moves data in one thread: a server near one full core limits the result itself. */
+#define PEER_BOUND_CORE_FRACTION 0.9
+#define BACKOFF_FIRST_MS 250
+#define BACKOFF_MAX_MS 5000
+
+struct serve_opts {
+	const char *bind;
+	int port;
+	bool once;
+	double stats_interval_s;
+};
+
+static const struct serve_opts serve_defaults = {
+	.bind = NULL,
+	.port = 5201,
+	.once = false,
+	.stats_interval_s = 1.0,
+};
+
+struct serve_counts {
+	int tests;             /* tests served to their end */
+	int errors;            /* server children that failed (each one is restarted) */
+};
+
+static void serve_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: nicbench serve [-B ADDR] [-p PORT] [--once] [--stats-interval S]\n"
+		"\n"
+		"Run the iperf3 peer for 'nicbench run': a libiperf server that any iperf3 client\n"
+		"(nicbench or the iperf3 CLI) can test against. Start it on the machine or in the\n"
+		"network namespace at the far end of the link under test.\n"
+		"\n"
+		"Each test is served by a fresh child process. The parent restarts the server after\n"
+		"an error (backoff %d ms doubling up to %d ms; errors are counted in the log) and\n"
+		"prints one line per test on stderr with the server's own CPU time for that test.\n"
+		"libiperf 3.12 moves data in a single thread: when the server used %.0f%% or more of\n"
+		"one core, the line says PEER-BOUND, because this peer, not the device under test,\n"
+		"may have set the throughput: give the server a CPU of its own (taskset -c N) or use\n"
+		"a faster peer then.\n"
+		"\n"
+		"options:\n"
+		"  -B, --bind ADDR         listen on this local address only (default: all)\n"
+		"  -p, --port PORT         control port (default %d; iperf3's own default)\n"
+		"      --once              serve one test, then exit: 0 if it succeeded, 1 if not\n"
+		"                          (for scripts and tests)\n"
+		"      --stats-interval S  libiperf's interval statistics on the server, as iperf3 -s -i S\n"
+		"                          (default %g; 0 turns them off and saves the peer a little CPU)\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"SIGINT and SIGTERM are forwarded to the server child; serve then exits with 0.\n"
+		"\n"
+		"examples:\n"
+		"  nicbench serve -B 10.0.0.2                  # peer for 'nicbench run' tests to 10.0.0.2\n"
+		"  ip netns exec peer nicbench serve -p 5202   # the peer inside a namespace\n"
+		"  nicbench serve --once -p 15210 -B 127.0.0.1 & iperf3 -c 127.0.0.1 -p 15210 -t 2\n",
+		BACKOFF_FIRST_MS, BACKOFF_MAX_MS, PEER_BOUND_CORE_FRACTION * 100, serve_defaults.port,
+		serve_defaults.stats_interval_s);
+}
+
+static int parse_number(const char *text, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || end == text || *end || !(v >= min && v <= max))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Returns 0 to go on, 1 when --help was shown, -EINVAL on a usage error (already reported). */
+static int parse_serve_args(int argc, char **argv, struct serve_opts *o)
+{
+	enum { OPT_ONCE = 256, OPT_STATS_INTERVAL };
+	static const struct option longopts[] = {
+		{ "bind", required_argument, NULL, 'B' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "once", no_argument, NULL, OPT_ONCE },
+		{ "stats-interval", required_argument, NULL, OPT_STATS_INTERVAL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double v;
+	int c;
+
+	*o = serve_defaults;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "B:p:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'B':
+			o->bind = optarg;
+			break;
+		case 'p':
+			if (parse_number(optarg, 1, 65535, &v) < 0 || v != (int)v) {
+				fprintf(stderr, "nicbench serve: --port %s: want a whole number 1..65535\n", optarg);
+				return -EINVAL;
+			}
+			o->port = (int)v;
+			break;
+		case OPT_ONCE:
+			o->once = true;
+			break;
+		case OPT_STATS_INTERVAL:
+			/* libiperf refuses intervals below 0.1 s, except 0 for "off". */
+			if (parse_number(optarg, 0, 60, &v) < 0 || (v > 0 && v < 0.1)) {
+				fprintf(stderr, "nicbench serve: --stats-interval %s: want 0 (off) or 0.1..60 seconds\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->stats_interval_s = v;
+			break;
+		case 'h':
+			serve_usage(stdout);
+			return 1;
+		default:
+			fprintf(stderr, "nicbench serve: see 'nicbench serve --help'\n");
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "nicbench serve: unexpected argument '%s' (see 'nicbench serve --help')\n", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void format_rate(char *buf, size_t len, double bps)
+{
+	static const char *const units[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s" };
+	size_t u = 0;
+
+	while (bps >= 1000 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		bps /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.2f %s", bps, units[u]);
+}
+
+static void print_test_line(const struct nb_iperf_serve_result *res, int number)
+{
+	double cpu = res->cpu_user_s + res->cpu_sys_s;
+	double secs = res->test_s > 0 ? res->test_s : res->wall_s;
+	double core = secs > 0 ? cpu / secs : 0;
+	char rate[32] = "no throughput";
+	double bps;
+
+	if (nb_metrics_get(&res->metrics, "throughput_bps", &bps))
+		format_rate(rate, sizeof(rate), bps);
+	fprintf(stderr,
+		"nicbench serve: test %d from %s: %s, %d stream%s, %s sends, %.2f s, %s; "
+		"server CPU %.2f s (user %.2f, sys %.2f) = %.0f%% of one core%s\n",
+		number, res->client[0] ? res->client : "?", res->protocol[0] ? res->protocol : "?", res->streams,
+		res->streams == 1 ? "" : "s", res->reverse ? "server" : "client", secs, rate, cpu, res->cpu_user_s,
+		res->cpu_sys_s, core * 100, core >= PEER_BOUND_CORE_FRACTION ? "  PEER-BOUND?" : "");
+	if (res->status != NB_RUN_OK)
+		fprintf(stderr, "nicbench serve: test %d failed: %s\n", number, res->error);
+}
+
+static int backoff_after(int errors_in_a_row)
+{
+	int ms = BACKOFF_FIRST_MS;
+
+	for (int i = 1; i < errors_in_a_row && ms < BACKOFF_MAX_MS; i++)
+		ms *= 2;
+	return ms < BACKOFF_MAX_MS ? ms : BACKOFF_MAX_MS;
+}
+
+/* Returns the signal number that arrived on sigfd, or 0. */
+static int take_signal(int sigfd)
+{
+	struct signalfd_siginfo si;
+
+	if (read(sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+		return 0;
+	return (int)si.ssi_signo;
+}
+
+/* Sleep for ms unless a signal comes first; returns that signal or 0. */
+static int sleep_or_signal(int sigfd, int ms)
+{
+	struct pollfd pfd = { .fd = sigfd, .events = POLLIN };
+
+	if (poll(&pfd, 1, ms) > 0)
+		return take_signal(sigfd);
+	return 0;
+}
+
+/* Serve one test in a child; *stop_sig is set when SIGINT/SIGTERM arrived meanwhile. */
+static int serve_one(const struct serve_opts *o, int sigfd, struct nb_iperf_serve_result *res, int *stop_sig)
+{
+	struct nb_iperf_serve_params p = { .bind = o->bind, .port = o->port, .stats_interval_s = o->stats_interval_s };
+	struct nb_iperf_server *s;
+	struct nb_err err = { 0 };
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = nb_iperf_server_start(&p, &s, &err);
+	if (rc < 0) {
+		fprintf(stderr, "nicbench serve: %s\n", err.msg);
+		return rc;
+	}
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = nb_iperf_server_fd(s), .events = POLLIN },
+			{ .fd = sigfd, .events = POLLIN },
+		};
+
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (pfd[1].revents & POLLIN) {
+			*stop_sig = take_signal(sigfd);
+			if (*stop_sig) {
+				nb_iperf_server_stop(s, *stop_sig);
+				break;
+			}
+		}
+		if (pfd[0].revents && nb_iperf_server_wait(s, 0))
+			break;
+	}
+	rc = nb_iperf_server_finish(s, res, &err);
+	if (rc < 0)
+		fprintf(stderr, "nicbench serve: %s\n", err.msg);
+	return rc;
+}
+
+static int serve_loop(const struct serve_opts *o, int sigfd)
+{
+	struct serve_counts n = { 0, 0 };
+	int errors_in_a_row = 0;
+	int stop_sig = 0;
+
+	for (;;) {
+		struct nb_iperf_serve_result res;
+		int rc = serve_one(o, sigfd, &res, &stop_sig);
+
+		if (stop_sig) {
+			if (res.served && !res.stopped)
+				print_test_line(&res, ++n.tests);
+			fprintf(stderr, "nicbench serve: stopped by SIG%s after %d test%s, %d error%s\n",
+				sigabbrev_np(stop_sig), n.tests, n.tests == 1 ? "" : "s", n.errors, n.errors == 1 ? "" : "s");
+			return NB_EXIT_OK;
+		}
+		if (rc < 0 && rc != -ECHILD)
+			return NB_EXIT_FAIL;
+		if (res.served)
+			print_test_line(&res, ++n.tests);
+		if (res.status == NB_RUN_OK) {
+			errors_in_a_row = 0;
+			if (o->once)
+				return NB_EXIT_OK;
+			continue;
+		}
+		n.errors++;
+		errors_in_a_row++;
+		if (!res.served)
+			fprintf(stderr, "nicbench serve: %s%s%s\n", res.error, res.client[0] ? "; client " : "",
+				res.client);
+		if (o->once)
+			return NB_EXIT_FAIL;
+		fprintf(stderr, "nicbench serve: error %d; restarting the server in %.2f s\n", n.errors,
+			backoff_after(errors_in_a_row) / 1000.0);
+		stop_sig = sleep_or_signal(sigfd, backoff_after(errors_in_a_row));
+		if (stop_sig) {
+			fprintf(stderr, "nicbench serve: stopped by SIG%s after %d test%s, %d error%s\n",
+				sigabbrev_np(stop_sig), n.tests, n.tests == 1 ? "" : "s", n.errors, n.errors == 1 ? "" : "s");
+			return NB_EXIT_OK;
+		}
+	}
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct serve_opts o;
+	sigset_t stop_set, old_set;
+	int rc, sigfd;
+
+	rc = parse_serve_args(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? NB_EXIT_OK : NB_EXIT_USAGE;
+	/* Signals arrive through a descriptor, so a stop request cannot slip in between checks. */
+	sigemptyset(&stop_set);
+	sigaddset(&stop_set, SIGINT);
+	sigaddset(&stop_set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop_set, &old_set);
+	sigfd = signalfd(-1, &stop_set, SFD_CLOEXEC);
+	if (sigfd < 0) {
+		fprintf(stderr, "nicbench serve: signalfd for SIGINT/SIGTERM: %s\n", strerror(errno));
+		sigprocmask(SIG_SETMASK, &old_set, NULL);
+		return NB_EXIT_FAIL;
+	}
+	fprintf(stderr,
+		"nicbench serve %s (libiperf %s): listening on %s port %d; once=%s; stats interval %g s; pid %d\n",
+		NICBENCH_VERSION, nb_iperf_version(), o.bind ? o.bind : "all addresses", o.port,
+		o.once ? "yes" : "no", o.stats_interval_s, (int)getpid());
+	rc = serve_loop(&o, sigfd);
+	close(sigfd);
+	sigprocmask(SIG_SETMASK, &old_set, NULL);
+	return rc;
+}
