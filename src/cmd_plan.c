@@ -1,6 +1,7 @@
 /* `nicbench plan`: the ordered test points and the estimated time; runs nothing. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "config.h"
@@ -33,10 +34,17 @@ int cmd_plan(int argc, char **argv)
 	total = nb_plan_estimate_s(cfg, &plan);
 	printf("interface %s, peer %s:%d, %d points x %d repetitions\n", cfg->iface, cfg->peer_host,
 	       cfg->peer_port, plan.npoints, cfg->repetitions);
+	int idw = 10;
+
+	for (int i = 0; i < plan.npoints; i++) {
+		int w = (int)strlen(plan.points[i].id);
+
+		idw = w > idw ? w : idw;
+	}
 	for (int i = 0; i < plan.npoints; i++) {
 		const struct nb_point *p = &plan.points[i];
 
-		printf("%4d  %-60s  %4.0f s\n", i + 1, p->id, nb_point_estimate_s(cfg, p));
+		printf("%4d  %-*s  %5.0f s\n", i + 1, idw, p->id, nb_point_estimate_s(cfg, p));
 	}
 	printf("estimated time: %.0f s (%.1f min)\n", total, total / 60);
 	nb_plan_free(&plan);

@@ -1,5 +1,6 @@
 /* `nicbench run`: validate, plan, sweep, report; the exit code says how it went. */
 #include <errno.h>
+#include <stdbool.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ int cmd_run(int argc, char **argv)
 	struct nb_plan plan = { 0 };
 	struct nb_err err = { 0 };
 	char journal[PATH_MAX];
+	bool changed = false;
 	int rc, exit_code;
 
 	if (!cfg)
@@ -125,10 +127,11 @@ int cmd_run(int argc, char **argv)
 	struct nb_runner_opts opts = {
 		.cfg = cfg, .plan = &plan, .paths = &nb_paths_live, .report_path = cfg->output,
 		.journal_path = journal, .progress = stderr, .progress_tty = isatty(STDERR_FILENO),
+		.changed = &changed,
 	};
 	rc = nb_runner_run(&opts, report, &err);
-	if (rc == -EEXIST) {
-		/* a journal from a killed run: nothing was changed by this one */
+	if (rc < 0 && !changed) {
+		/* set-up failed (a journal from a killed run, libpcap, tracefs): nothing was changed */
 		unlink(cfg->output);
 		exit_code = usage_error(err.msg);
 	} else {

@@ -30,6 +30,7 @@ void nb_config_defaults(struct nb_config *cfg)
 	cfg->connect_timeout_s = 10;
 	cfg->trace = true;
 	cfg->profile = true;
+	cfg->capture_snaplen = 128;
 	for (size_t i = 0; i < sizeof(known_tests) / sizeof(known_tests[0]); i++)
 		nb_test_from_name(&cfg->tests[cfg->ntests++], known_tests[i]);
 	for (int i = 0; i < cfg->ntests; i++) {
@@ -253,20 +254,35 @@ static int axis_add_value(struct nb_knob_axis *axis, const char *value, struct n
 	return 0;
 }
 
+static bool axes_share_a_knob(const struct nb_knob_axis *a, const struct nb_knob_axis *b)
+{
+	for (int i = 0; i < a->nknobs; i++)
+		for (int j = 0; j < b->nknobs; j++)
+			if (!strcmp(a->knobs[i], b->knobs[j]))
+				return true;
+	return false;
+}
+
 static int config_add_axis(struct nb_config *cfg, const struct nb_knob_axis *axis, struct nb_err *err)
 {
-	/* A knob named again replaces the earlier axis, so a flag overrides the file. */
+	int slot = -1;
+
+	/* A knob named again replaces the earlier axis in its place (so a flag overrides the
+	 * file and ids keep the file's order); other axes that shared a knob with it go. */
 	for (int i = 0; i < cfg->naxes; i++) {
-		for (int a = 0; a < cfg->axes[i].nknobs; a++) {
-			for (int b = 0; b < axis->nknobs; b++) {
-				if (strcmp(cfg->axes[i].knobs[a], axis->knobs[b]))
-					continue;
-				memmove(&cfg->axes[i], &cfg->axes[i + 1],
-					(size_t)(cfg->naxes - i - 1) * sizeof(cfg->axes[0]));
-				cfg->naxes--;
-				return config_add_axis(cfg, axis, err);
-			}
+		if (!axes_share_a_knob(&cfg->axes[i], axis))
+			continue;
+		if (slot < 0) {
+			slot = i;
+			continue;
 		}
+		memmove(&cfg->axes[i], &cfg->axes[i + 1], (size_t)(cfg->naxes - i - 1) * sizeof(cfg->axes[0]));
+		cfg->naxes--;
+		i--;
+	}
+	if (slot >= 0) {
+		cfg->axes[slot] = *axis;
+		return 0;
 	}
 	if (cfg->naxes >= NB_MAX_AXES)
 		return nb_err_set(err, -EINVAL, "more than %d knob axes", NB_MAX_AXES);
@@ -501,6 +517,33 @@ static int load_peer(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
 	return 0;
 }
 
+/* "capture": {"packets": N, "snaplen": BYTES}: a bounded .pcap per point, for debugging. */
+static int load_capture(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
+{
+	const char *key;
+	json_t *item;
+	long n;
+
+	if (!json_is_object(v))
+		return bad_key(k, "capture", "expected {\"packets\": N, \"snaplen\": BYTES}");
+	json_object_foreach(v, key, item) {
+		int rc;
+
+		if (!strcmp(key, "packets")) {
+			rc = get_int(k, item, "capture.packets", 0, 1000000, &n);
+			cfg->capture_packets = (int)n;
+		} else if (!strcmp(key, "snaplen")) {
+			rc = get_int(k, item, "capture.snaplen", 14, 65535, &n);
+			cfg->capture_snaplen = (int)n;
+		} else {
+			rc = bad_key(k, "capture", "unknown key inside (known: packets, snaplen)");
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* Documentation-only board description in board profiles: accepted, kept in the report. */
 static int check_board(const struct key_ctx *k, json_t *v)
 {
@@ -613,6 +656,12 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 				cfg->trace = json_is_true(v);
 			else
 				cfg->profile = json_is_true(v);
+		} else if (!strcmp(key, "promiscuous")) {
+			if (!json_is_boolean(v))
+				return bad_key(k, key, "expected true or false");
+			cfg->promiscuous = json_is_true(v);
+		} else if (!strcmp(key, "capture")) {
+			rc = load_capture(k, cfg, v);
 		} else if (!strcmp(key, "board")) {
 			rc = check_board(k, v);
 		} else if (!strcmp(key, "$schema") || !strcmp(key, "comment")) {
@@ -732,6 +781,9 @@ char *nb_config_to_json(const struct nb_config *cfg)
 	json_object_set_new(root, "raw", json_boolean(!cfg->no_raw));
 	json_object_set_new(root, "trace", json_boolean(cfg->trace));
 	json_object_set_new(root, "profile", json_boolean(cfg->profile));
+	json_object_set_new(root, "promiscuous", json_boolean(cfg->promiscuous));
+	json_object_set_new(root, "capture", json_pack("{s:i, s:i}", "packets", cfg->capture_packets,
+						       "snaplen", cfg->capture_snaplen));
 	if (cfg->description[0])
 		json_object_set_new(root, "description", json_string(cfg->description));
 	if (cfg->config_file[0])

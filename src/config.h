@@ -64,6 +64,9 @@ struct nb_config {
 	bool json_stdout;        /* print the report on stdout at the end */
 	bool trace;              /* collect tracepoint metrics where available */
 	bool profile;            /* sampling kernel profile per point */
+	bool promiscuous;        /* hold the interface promiscuous (libpcap) during the sweep */
+	int capture_packets;     /* per point, capture up to this many packets (0: none) */
+	int capture_snaplen;     /* bytes kept per captured packet */
 	char config_file[PATH_MAX];
 };
 

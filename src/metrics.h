@@ -4,6 +4,7 @@
 #define NB_METRICS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define NB_METRIC_NAME_MAX 48
 #define NB_MAX_METRICS 160
@@ -11,6 +12,7 @@
 struct nb_metric {
 	char name[NB_METRIC_NAME_MAX];
 	double value;
+	unsigned int hash;  /* of name: lookups compare this before the string */
 };
 
 struct nb_metric_set {

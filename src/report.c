@@ -267,6 +267,9 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 		json_object_set_new(o, "error", json_string(pr->error));
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "metrics", aggregate_json(pr, row));
+	if (pr->capture_file[0])
+		json_object_set_new(o, "capture", json_pack("{s:s, s:i}", "file", pr->capture_file,
+							    "packets", pr->capture_packets));
 	if (pr->trace_note[0])
 		json_object_set_new(o, "trace_unavailable", json_string(pr->trace_note));
 	if (pr->profile.n > 0) {

@@ -48,6 +48,8 @@ struct nb_point_result {
 	struct nb_run_record *runs;
 	char trace_note[256];           /* why tracepoint metrics are absent, when they are */
 	struct nb_profile profile;      /* top kernel symbols of the point's last ok run; n = 0: none */
+	char capture_file[4096];        /* .pcap of the first run's window; empty: none */
+	int capture_packets;
 };
 
 const char *nb_point_status_name(enum nb_point_status s);

@@ -12,7 +12,8 @@
 enum {
 	OPT_PEER = 256, OPT_TESTS, OPT_DURATION, OPT_OMIT, OPT_STREAMS, OPT_RATE, OPT_LENGTH, OPT_REPS,
 	OPT_SETTLE, OPT_INTERVAL, OPT_KNOB, OPT_CONFIG, OPT_JSON, OPT_NO_RAW, OPT_JOURNAL, OPT_GRACE,
-	OPT_CONNECT_TIMEOUT, OPT_NO_TRACE, OPT_NO_PROFILE, OPT_DESCRIPTION,
+	OPT_CONNECT_TIMEOUT, OPT_NO_TRACE, OPT_NO_PROFILE, OPT_DESCRIPTION, OPT_PROMISC, OPT_CAPTURE,
+	OPT_SNAPLEN,
 };
 
 static const struct option long_options[] = {
@@ -38,6 +39,9 @@ static const struct option long_options[] = {
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 	{ "no-profile", no_argument, NULL, OPT_NO_PROFILE },
 	{ "description", required_argument, NULL, OPT_DESCRIPTION },
+	{ "promisc", no_argument, NULL, OPT_PROMISC },
+	{ "capture", required_argument, NULL, OPT_CAPTURE },
+	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -95,6 +99,11 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"                          (default /run/nicbench/IFACE.journal; after a crash:\n"
 		"                          nicbench knobs restore -i IFACE)\n"
 		"      --description TEXT  free text stored in the report's config\n"
+		"      --promisc           hold the interface promiscuous (libpcap) during the sweep: packet-rate\n"
+		"                          tests towards a foreign MAC count what the driver received\n"
+		"      --capture N         per point, save the first N packets of the measured window to\n"
+		"                          REPORT.pN.pcap beside the report (debugging; off by default)\n"
+		"      --snaplen BYTES     bytes kept per captured packet (default 128)\n"
 		"\n"
 		"exit codes: 0 every point ran (ok or unsupported); 1 some point failed or timed out\n"
 		"(the report is still written); 2 usage, configuration or input error (nothing was\n"
@@ -194,6 +203,15 @@ static int apply_option(struct nb_config *cfg, int opt, const char *arg, struct 
 	case OPT_NO_PROFILE: cfg->profile = false; break;
 	case OPT_JOURNAL: snprintf(cfg->journal, sizeof(cfg->journal), "%s", arg); break;
 	case OPT_DESCRIPTION: snprintf(cfg->description, sizeof(cfg->description), "%s", arg); break;
+	case OPT_PROMISC: cfg->promiscuous = true; break;
+	case OPT_CAPTURE:
+		rc = parse_int("--capture", arg, 0, 1000000, &n, err);
+		cfg->capture_packets = (int)n;
+		break;
+	case OPT_SNAPLEN:
+		rc = parse_int("--snaplen", arg, 14, 65535, &n, err);
+		cfg->capture_snaplen = (int)n;
+		break;
 	default: break;
 	}
 	return rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "capture.h"
 #include "cpu_sampler.h"
 #include "iperf_driver.h"
 #include "journal.h"
@@ -71,8 +72,10 @@ struct runner {
 	struct nb_journal *journal;
 	struct nb_sampler *sampler;
 	struct nb_trace *trace;
+	struct nb_capture *capture;  /* promiscuous hold and/or bounded captures; NULL: neither */
 	/* heap, not stack: a snapshot holds per-CPU arrays */
 	struct nb_snapshot *snap_open, *snap_prev, *snap_now;
+	struct nb_metric_set interval_metrics;
 	double started;              /* monotonic start of the sweep, for the ETA */
 	double elapsed_per_estimate; /* measured/estimated ratio so far, to correct the ETA */
 	double done_estimate;        /* estimated seconds of the points finished so far */
@@ -155,7 +158,10 @@ struct window {
 	double opens, closes;  /* start + omit, start + omit + duration */
 	double next_sample;
 	bool open, closed;
+	const char *capture_path;  /* capture this window to a file; NULL: no */
 	double self_cpu_open;  /* nicbench's own CPU seconds when the window opened */
+	double sample_cpu_s;   /* CPU spent taking interval samples, to report what sampling costs */
+	int nsamples;
 	struct nb_metric_set trace_metrics;
 	struct nb_profile profile;
 };
@@ -183,6 +189,8 @@ static void window_open(struct runner *rn, struct window *w)
 	struct nb_err err = { 0 };
 
 	w->self_cpu_open = self_cpu_s();
+	if (w->capture_path)
+		nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err);
 	nb_sampler_snapshot(rn->sampler, rn->snap_open, &err);
 	*rn->snap_prev = *rn->snap_open;
 	if (rn->trace)
@@ -196,6 +204,8 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	struct nb_err err = { 0 };
 
 	nb_sampler_snapshot(rn->sampler, rn->snap_now, &err);
+	if (w->capture_path)
+		nb_capture_stop(rn->capture);
 	nb_snapshot_delta(rn->snap_open, rn->snap_now, &sampled);
 	nb_metrics_merge(&run->metrics, &sampled);
 	if (rn->trace) {
@@ -205,19 +215,34 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	if (rn->snap_now->t > rn->snap_open->t)
 		nb_metrics_put(&run->metrics, "nicbench_cpu_ms_per_s",
 			       1000 * (self_cpu_s() - w->self_cpu_open) / (rn->snap_now->t - rn->snap_open->t));
+	if (w->nsamples > 0)
+		nb_metrics_put(&run->metrics, "nicbench_us_per_sample", 1e6 * w->sample_cpu_s / w->nsamples);
 	w->closed = true;
 }
 
+/* What the raw series needs (CPU split, NAPI threads, packet rates): the other sources,
+ * /proc/net/snmp above all, cost more than the rest together and are read at the edges. */
+#define NB_INTERVAL_SOURCES (NB_SRC_CPU | NB_SRC_NAPI | NB_SRC_NETDEV)
+
 static void window_sample(struct runner *rn, struct window *w, struct nb_run_record *run, int *cap)
 {
-	struct nb_metric_set interval = { 0 };
+	struct nb_metric_set *interval = &rn->interval_metrics;
+	struct nb_snapshot *swap;
 	struct nb_err err = { 0 };
+	double cpu0 = self_cpu_s();
 
+	nb_sampler_set_sources(rn->sampler, NB_INTERVAL_SOURCES);
 	nb_sampler_snapshot(rn->sampler, rn->snap_now, &err);
-	nb_snapshot_delta(rn->snap_prev, rn->snap_now, &interval);
-	sample_append(run, cap, rn->snap_now->t - rn->snap_open->t, &interval);
-	*rn->snap_prev = *rn->snap_now;
+	nb_sampler_set_sources(rn->sampler, NB_SRC_ALL);
+	interval->n = 0;  /* not memset: the set is 10 KB and this runs every interval */
+	nb_snapshot_delta(rn->snap_prev, rn->snap_now, interval);
+	sample_append(run, cap, rn->snap_now->t - rn->snap_open->t, interval);
+	swap = rn->snap_prev;
+	rn->snap_prev = rn->snap_now;
+	rn->snap_now = swap;
 	w->next_sample += rn->o->cfg->interval_ms / 1000.0;
+	w->sample_cpu_s += self_cpu_s() - cpu0;
+	w->nsamples++;
 }
 
 /* Milliseconds until the next thing the loop must do, at most one interval. */
@@ -234,7 +259,8 @@ static int next_wake_ms(const struct window *w, int interval_ms)
 	return next * 1000 > interval_ms ? interval_ms : (int)ceil(next * 1000);
 }
 
-static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_record *run, struct nb_profile *prof)
+static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_record *run,
+		     struct nb_point_result *pr, bool capture)
 {
 	const struct nb_config *cfg = rn->o->cfg;
 	const struct nb_test_spec *t = p->test;
@@ -260,6 +286,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	}
 	nb_sampler_set_traffic_pid(rn->sampler, nb_iperf_pid(child));
 	window_reset(&w, -1, t, cfg->interval_ms);
+	w.capture_path = capture ? pr->capture_file : NULL;
 	for (;;) {
 		int done = nb_iperf_wait(child, next_wake_ms(&w, cfg->interval_ms));
 		double started = nb_iperf_started_at(child);
@@ -278,6 +305,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 			run->nsamples = 0;
 			cap = 0;
 			window_reset(&w, started, t, cfg->interval_ms);
+			w.capture_path = capture ? pr->capture_file : NULL;
 		}
 		if (w.start_marker >= 0) {
 			if (!w.open && now >= w.opens)
@@ -286,6 +314,8 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 				window_close(rn, &w, run);
 			else if (w.open && !w.closed && now >= w.next_sample)
 				window_sample(rn, &w, run, &cap);
+			if (w.capture_path && w.open && !w.closed)
+				nb_capture_drain(rn->capture);
 		}
 		if (done)
 			break;
@@ -311,7 +341,9 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		res.raw_json = NULL;
 	}
 	if (run->status == NB_RUN_OK && w.profile.n > 0)
-		*prof = w.profile;
+		pr->profile = w.profile;
+	if (w.capture_path)
+		pr->capture_packets = nb_capture_stop(rn->capture);
 	nb_iperf_result_release(&res);
 }
 
@@ -370,6 +402,16 @@ static double remaining_after(const struct runner *rn, int point, int reps_done)
 	return left;
 }
 
+/* reports/demo.json -> reports/demo.p3.pcap for the third point */
+static void capture_path(const char *report, int index, char *buf, size_t len)
+{
+	const char *dot = strrchr(report, '.');
+	const char *slash = strrchr(report, '/');
+	int stem = (dot && (!slash || dot > slash)) ? (int)(dot - report) : (int)strlen(report);
+
+	snprintf(buf, len, "%.*s.p%d.pcap", stem, report, index + 1);
+}
+
 static void run_point(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr)
 {
 	const struct nb_config *cfg = rn->o->cfg;
@@ -384,6 +426,8 @@ static void run_point(struct runner *rn, const struct nb_point *p, struct nb_poi
 				p->index + 1, rn->o->plan->npoints, p->id, nb_point_status_name(pr->status), pr->error);
 		return;
 	}
+	if (cfg->capture_packets > 0 && rn->capture)
+		capture_path(rn->o->report_path, p->index, pr->capture_file, sizeof(pr->capture_file));
 	/* threaded=1 creates napi/ threads; find them before sampling */
 	nb_sampler_rescan(rn->sampler, &err);
 	if (rn->trace && nb_trace_unavailable_reason(rn->trace))
@@ -398,7 +442,7 @@ static void run_point(struct runner *rn, const struct nb_point *p, struct nb_poi
 		/* settle: let the previous test's server clean up and the knobs take hold */
 		if (!sleep_unless_stopped(cfg->settle_s))
 			break;
-		run_once(rn, p, &pr->runs[rep], &pr->profile);
+		run_once(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0]);
 		pr->nruns++;
 		if (stop_signal)
 			break;
@@ -433,12 +477,21 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 			nb_err_clear(err);
 		}
 	}
-	return nb_journal_create(o->journal_path, &rn->target, &rn->journal, err);
+	if (o->cfg->promiscuous || o->cfg->capture_packets > 0) {
+		rc = nb_capture_open(o->cfg->iface, o->cfg->promiscuous, o->cfg->capture_snaplen, &rn->capture, err);
+		if (rc < 0)
+			return rc;
+	}
+	rc = nb_journal_create(o->journal_path, &rn->target, &rn->journal, err);
+	if (rc == 0 && o->changed)
+		*o->changed = true;
+	return rc;
 }
 
 static void runner_close(struct runner *rn)
 {
 	nb_trace_close(rn->trace);
+	nb_capture_close(rn->capture);
 	nb_sampler_free(rn->sampler);
 	free(rn->snap_open);
 	free(rn->snap_prev);

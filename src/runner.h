@@ -20,6 +20,7 @@ struct nb_runner_opts {
 	const char *journal_path;
 	FILE *progress;            /* progress lines (stderr); NULL: quiet */
 	bool progress_tty;         /* redraw in place */
+	bool *changed;             /* set once the sweep may have changed something on the board */
 };
 
 /* Install SIGINT/SIGTERM/SIGHUP handlers that only set a flag (the sweep stops at the
