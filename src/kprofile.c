@@ -1,4 +1,4 @@
-/* Sampling profile support: kallsyms lookup, folding samples into shares, profile diffs. */
+/* Sampling profile support: kallsyms lookup and folding samples into shares. */
 #include "kprofile.h"
 
 #include <errno.h>
@@ -111,7 +111,7 @@ int nb_kallsyms_load(const char *path, struct nb_kallsyms **out, struct nb_err *
 	struct nb_kallsyms *ks;
 	char *line = NULL;
 	size_t cap = 0;
-	long nonzero = 0, lines = 0;
+	long zero_lines = 0, lines = 0;
 	int rc = 0;
 	FILE *f;
 
@@ -127,14 +127,14 @@ int nb_kallsyms_load(const char *path, struct nb_kallsyms **out, struct nb_err *
 	while (getline(&line, &cap, f) > 0) {
 		const char *name, *module;
 		uint64_t addr;
-		int zero = 1;
+		int zero = 0;
 
 		lines++;
-		if (!kallsyms_parse_line(line, &addr, &name, &module, &zero))
+		int text = kallsyms_parse_line(line, &addr, &name, &module, &zero);
+
+		zero_lines += zero;
+		if (!text || zero)
 			continue;
-		if (zero)
-			continue;
-		nonzero++;
 		rc = kallsyms_append(ks, addr, name, module);
 		if (rc < 0)
 			break;
@@ -145,9 +145,9 @@ int nb_kallsyms_load(const char *path, struct nb_kallsyms **out, struct nb_err *
 		nb_kallsyms_free(ks);
 		return nb_err_set(err, rc, "read kernel symbols %s: out of memory", path);
 	}
-	if (nonzero == 0) {
+	if (ks->n == 0) {
 		nb_kallsyms_free(ks);
-		if (lines > 0)
+		if (lines > 0 && zero_lines == lines)
 			return nb_err_set(err, -EACCES,
 					  "read kernel symbols %s: every address is 0 (kptr_restrict hides them; needs root/CAP_SYSLOG)",
 					  path);
@@ -355,65 +355,4 @@ void nb_profile_acc_free(struct nb_profile_acc *acc)
 	nb_profile_acc_reset(acc);
 	free(acc->slots);
 	free(acc);
-}
-
-/* ---- comparing two profiles ---- */
-
-static double profile_share(const struct nb_profile *p, const char *symbol)
-{
-	for (int i = 0; i < p->n; i++) {
-		if (!strcmp(p->top[i].symbol, symbol))
-			return p->top[i].share_pct;
-	}
-	return 0.0;
-}
-
-static int move_seen(const struct nb_profile_move *moves, int n, const char *symbol)
-{
-	for (int i = 0; i < n; i++) {
-		if (!strcmp(moves[i].symbol, symbol))
-			return 1;
-	}
-	return 0;
-}
-
-static int move_cmp_desc(const void *a, const void *b)
-{
-	const struct nb_profile_move *x = a, *y = b;
-	double dx = x->after_pct - x->before_pct, dy = y->after_pct - y->before_pct;
-
-	if (dx < 0)
-		dx = -dx;
-	if (dy < 0)
-		dy = -dy;
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	return strcmp(x->symbol, y->symbol);
-}
-
-int nb_profile_diff(const struct nb_profile *a, const struct nb_profile *b,
-		    struct nb_profile_move *moves, int max)
-{
-	struct nb_profile_move all[2 * NB_PROFILE_TOP];
-	const struct nb_profile *both[2] = { a, b };
-	int n = 0;
-
-	for (int k = 0; k < 2; k++) {
-		for (int i = 0; i < both[k]->n; i++) {
-			const char *sym = both[k]->top[i].symbol;
-
-			if (move_seen(all, n, sym))
-				continue;
-			snprintf(all[n].symbol, sizeof(all[n].symbol), "%s", sym);
-			all[n].before_pct = profile_share(a, sym);
-			all[n].after_pct = profile_share(b, sym);
-			n++;
-		}
-	}
-	qsort(all, (size_t)n, sizeof(all[0]), move_cmp_desc);
-	if (n > max)
-		n = max;
-	if (n > 0)
-		memcpy(moves, all, (size_t)n * sizeof(all[0]));
-	return n;
 }

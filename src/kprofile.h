@@ -1,5 +1,5 @@
-/* Kernel/user sampling profile: /proc/kallsyms symbolization, folding of samples into
- * a `perf top`-like list of shares, and the difference between two such lists. */
+/* Kernel/user sampling profile: /proc/kallsyms symbolization and folding of samples into
+ * a `perf top`-like list of shares (compare.c diffs two such lists). */
 #ifndef NB_KPROFILE_H
 #define NB_KPROFILE_H
 
@@ -50,17 +50,5 @@ void nb_profile_acc_free(struct nb_profile_acc *acc);
 /* True for the functions a CPU sits in while idle (halt, mwait, poll loops): their
  * samples count as idle time, not as work, when they come from the idle task. */
 bool nb_profile_symbol_is_idle(const char *symbol);
-
-/* ---- comparing two profiles ---- */
-struct nb_profile_move {
-	char symbol[NB_PROFILE_SYMBOL_MAX];
-	double before_pct; /* 0 when the symbol was not in a's top list */
-	double after_pct;  /* 0 when the symbol was not in b's top list */
-};
-
-/* The symbols whose share moved most from a to b (largest |after - before| first).
- * Fills up to max moves and returns how many. */
-int nb_profile_diff(const struct nb_profile *a, const struct nb_profile *b,
-		    struct nb_profile_move *moves, int max);
 
 #endif

@@ -2,12 +2,15 @@
  * perf events on tracepoints (so the global tracefs state is never touched). */
 #include "napi_trace.h"
 
+#include "iface_irqs.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dirent.h>
 #include <traceevent/event-parse.h>
 
 #define SOFTIRQ_NET_TX 2
@@ -264,13 +266,12 @@ static void put_softirq_metrics(const struct nb_trace_acc *acc, double seconds, 
 	double rx = 0, tx = 0;
 	char name[NB_METRIC_NAME_MAX];
 
+	/* per CPU for NET_RX only: the metric set is shared with the sampler's per-CPU figures */
 	for (int cpu = 0; cpu < acc->ncpus; cpu++) {
 		rx += (double)acc->net_rx_ns[cpu];
 		tx += (double)acc->net_tx_ns[cpu];
 		snprintf(name, sizeof(name), "cpu%d_net_rx_softirq_ns_per_s", cpu);
 		nb_metrics_put(out, name, (double)acc->net_rx_ns[cpu] / seconds);
-		snprintf(name, sizeof(name), "cpu%d_net_tx_softirq_ns_per_s", cpu);
-		nb_metrics_put(out, name, (double)acc->net_tx_ns[cpu] / seconds);
 	}
 	nb_metrics_put(out, "net_rx_softirq_ns_per_s", rx / seconds);
 	nb_metrics_put(out, "net_tx_softirq_ns_per_s", tx / seconds);
@@ -378,70 +379,6 @@ void nb_trace_feed_record(const struct nb_trace_feed *f, const void *rec, size_t
 
 /* ---- IRQs of the interface ---- */
 
-static int irq_list_add(int *irqs, int n, int max, int irq)
-{
-	for (int i = 0; i < n; i++) {
-		if (irqs[i] == irq)
-			return n;
-	}
-	if (n < max)
-		irqs[n++] = irq;
-	return n;
-}
-
-static bool irq_name_matches(const char *token, const char *iface)
-{
-	size_t n = strlen(iface);
-
-	return !strncmp(token, iface, n) &&
-	       (token[n] == '\0' || token[n] == '-' || token[n] == ':' || token[n] == '@');
-}
-
-static int irqs_from_interrupts(const char *path, const char *iface, int *irqs, int n, int max)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return n;
-	while (getline(&line, &cap, f) > 0) {
-		char *end, *save = NULL;
-		long irq = strtol(line, &end, 10);
-
-		if (end == line || *end != ':')
-			continue;
-		for (char *tok = strtok_r(end + 1, " \t\n,", &save); tok; tok = strtok_r(NULL, " \t\n,", &save)) {
-			if (irq_name_matches(tok, iface))
-				n = irq_list_add(irqs, n, max, (int)irq);
-		}
-	}
-	free(line);
-	fclose(f);
-	return n;
-}
-
-static int irqs_from_msi(const struct nb_paths *paths, const char *iface, int *irqs, int n, int max)
-{
-	char path[512];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "%s/class/net/%s/device/msi_irqs", paths->sys, iface);
-	d = opendir(path);
-	if (!d)
-		return n;
-	while ((de = readdir(d)) != NULL) {
-		char *end;
-		long irq = strtol(de->d_name, &end, 10);
-
-		if (end != de->d_name && *end == '\0')
-			n = irq_list_add(irqs, n, max, (int)irq);
-	}
-	closedir(d);
-	return n;
-}
-
 static int int_cmp(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
@@ -450,17 +387,18 @@ static int int_cmp(const void *a, const void *b)
 int nb_trace_irq_filter(const struct nb_paths *paths, const char *iface, char *filter, size_t len,
 			struct nb_err *err)
 {
-	int irqs[256], n = 0;
-	char path[512];
+	int irqs[256], n;
 	size_t used = 0;
 
-	if (!nb_ifname_valid(iface))
-		return nb_err_set(err, -EINVAL, "find IRQs: invalid interface name");
-	snprintf(path, sizeof(path), "%s/interrupts", paths->proc);
-	n = irqs_from_msi(paths, iface, irqs, n, 256);
-	n = irqs_from_interrupts(path, iface, irqs, n, 256);
+	/* the same IRQs the sampler counts, so hardirqs_per_s and interrupts_per_s agree */
+	n = nb_iface_irqs(paths, iface, irqs, 256, err);
+	if (n < 0)
+		return n;
+	if (n > 256)
+		return nb_err_set(err, -ENOSPC, "find IRQs of %s: %d IRQs, more than 256", iface, n);
 	qsort(irqs, (size_t)n, sizeof(irqs[0]), int_cmp);
-	filter[0] = '\0';
+	if (len > 0)
+		filter[0] = '\0';
 	for (int i = 0; i < n; i++) {
 		int w = snprintf(filter + used, len - used, "%sirq == %d", i ? " || " : "", irqs[i]);
 
@@ -567,11 +505,10 @@ static int cpu_open_softirqs(struct nb_trace *t, struct trace_cpu *c)
 	return c->softirq_exit_fd < 0 ? c->softirq_exit_fd : 0;
 }
 
-static int cpu_open_profile(struct nb_trace *t, struct trace_cpu *c, int hz)
+static int cpu_open_profile(struct trace_cpu *c, int hz)
 {
 	struct perf_event_attr a;
 
-	(void)t;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
@@ -637,6 +574,11 @@ static int find_tracefs(struct nb_trace *t, const struct nb_paths *paths)
 		snprintf(events, sizeof(events), "%s/events", t->tracefs);
 		if (stat(events, &st) == 0)
 			return 0;
+		if (errno == EACCES) {
+			snprintf(t->reason, sizeof(t->reason), "read %s: %s (euid %d; tracing needs root)", events,
+				 strerror(EACCES), (int)geteuid());
+			return -EACCES;
+		}
 	}
 	snprintf(t->tracefs, sizeof(t->tracefs), "%s/kernel/tracing", paths->sys);
 	if (strcmp(paths->sys, "/sys") != 0) {
@@ -644,9 +586,11 @@ static int find_tracefs(struct nb_trace *t, const struct nb_paths *paths)
 		return -ENOENT;
 	}
 	if (mount("nodev", t->tracefs, "tracefs", 0, NULL) < 0) {
+		int e = errno;
+
 		snprintf(t->reason, sizeof(t->reason), "tracefs not mounted and mount on %s failed: %s",
-			 t->tracefs, strerror(errno));
-		return -errno;
+			 t->tracefs, strerror(e));
+		return -e;
 	}
 	t->mounted_tracefs = true;
 	return 0;
@@ -696,7 +640,7 @@ static void open_profile(struct nb_trace *t, const struct nb_trace_opts *o)
 
 		if (c->ring_fd < 0)
 			continue;
-		rc = cpu_open_profile(t, c, hz);
+		rc = cpu_open_profile(c, hz);
 		if (rc < 0) {
 			set_reason_errno(t, t->profile_reason, sizeof(t->profile_reason), "cpu-clock sampling",
 					 c->cpu, -rc);
@@ -717,7 +661,7 @@ static void open_hardirqs(struct nb_trace *t, const struct nb_paths *paths)
 	if (n <= 0 || t->layout.irq_handler_entry_id < 0) {
 		snprintf(t->notes + strlen(t->notes), sizeof(t->notes) - strlen(t->notes), "%shardirqs_per_s: %s",
 			 t->notes[0] ? "; " : "",
-			 n < 0 ? e.msg : n == 0 ? "the interface has no IRQs of its own in /proc/interrupts or msi_irqs"
+			 n < 0 ? e.msg : n == 0 ? "the interface has no IRQs of its own in /proc/interrupts"
 						 : "no irq:irq_handler_entry tracepoint");
 		return;
 	}
@@ -930,6 +874,20 @@ static void for_each_fd(struct nb_trace *t, unsigned long request)
 	}
 }
 
+/* The reader blocks every signal so that SIGINT/SIGTERM reach the runner's main thread,
+ * whose wait loop checks the flag its handler sets. */
+static int start_reader(struct nb_trace *t)
+{
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&t->thread, NULL, drain_thread, t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 int nb_trace_begin(struct nb_trace *t, struct nb_err *err)
 {
 	uint64_t drop;
@@ -952,7 +910,7 @@ int nb_trace_begin(struct nb_trace *t, struct nb_err *err)
 	for_each_fd(t, PERF_EVENT_IOC_RESET);
 	for_each_fd(t, PERF_EVENT_IOC_ENABLE);
 	t->running = true;
-	rc = pthread_create(&t->thread, NULL, drain_thread, t);
+	rc = start_reader(t);
 	if (rc != 0) {
 		for_each_fd(t, PERF_EVENT_IOC_DISABLE);
 		t->running = false;
@@ -1051,34 +1009,4 @@ void nb_trace_close(struct nb_trace *t)
 	free(t->scratch);
 	free(t->cpus);
 	free(t);
-}
-
-static const struct {
-	const char *name;
-	int direction;
-} metric_directions[] = {
-	{ "napi_polls_per_s", 0 },         /* rises with throughput */
-	{ "napi_packets_per_poll", +1 },   /* bigger batches: less overhead per packet */
-	{ "napi_budget_exhausted_pct", 0 },/* high means busy, or batching well */
-	{ "hardirqs_per_s", -1 },
-	{ "net_rx_softirq_ns_per_s", -1 },
-	{ "net_tx_softirq_ns_per_s", -1 },
-	{ "net_rx_softirq_pct", -1 },
-	{ "trace_lost_samples", -1 },
-};
-
-int nb_trace_metric_direction(const char *name)
-{
-	const char *p;
-
-	if (!name)
-		return 0;
-	/* cpuN_net_rx_softirq_ns_per_s follows its sum */
-	if (!strncmp(name, "cpu", 3) && (p = strchr(name, '_')) != NULL && strstr(name, "_softirq_ns_per_s"))
-		name = p + 1;
-	for (size_t i = 0; i < sizeof(metric_directions) / sizeof(metric_directions[0]); i++) {
-		if (!strcmp(metric_directions[i].name, name))
-			return metric_directions[i].direction;
-	}
-	return 0;
 }

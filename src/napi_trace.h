@@ -48,11 +48,11 @@ const char *nb_trace_notes(const struct nb_trace *t);
 int nb_trace_begin(struct nb_trace *t, struct nb_err *err);
 
 /* The window closes: disable the events and add napi_polls_per_s, napi_packets_per_poll,
- * napi_budget_exhausted_pct, hardirqs_per_s, net_rx_softirq_ns_per_s,
- * net_tx_softirq_ns_per_s, net_rx_softirq_pct, cpuN_net_rx_softirq_ns_per_s,
- * cpuN_net_tx_softirq_ns_per_s and trace_lost_samples to out (rates over `seconds`,
- * or over the traced time when seconds <= 0). Fills profile (n = 0 without one);
- * profile may be NULL. Does nothing but clear profile when tracing is unavailable. */
+ * napi_budget_exhausted_pct, hardirqs_per_s, net_rx_softirq_ns_per_s, net_tx_softirq_ns_per_s,
+ * net_rx_softirq_pct, cpuN_net_rx_softirq_ns_per_s and trace_lost_samples to out (rates over
+ * `seconds`, or over the traced time when seconds <= 0). Per-poll figures are absent when
+ * there was no poll, hardirqs_per_s when the interface has no IRQs of its own. Fills profile
+ * (n = 0 without one); profile may be NULL. Only clears profile when tracing is unavailable. */
 int nb_trace_end(struct nb_trace *t, double seconds, struct nb_metric_set *out,
 		 struct nb_profile *profile, struct nb_err *err);
 
@@ -61,10 +61,6 @@ int nb_trace_end(struct nb_trace *t, double seconds, struct nb_metric_set *out,
  * after SIGINT (it takes no locks a signal could have interrupted: call it from the
  * main flow, not from the handler). */
 void nb_trace_close(struct nb_trace *t);
-
-/* Which way is better for the metrics above: -1 lower, +1 higher, 0 neither (depends
- * on throughput or is informational); 0 also for names this module does not own. */
-int nb_trace_metric_direction(const char *name);
 
 /* ---- pure parts, exposed for tests ---- */
 
@@ -130,10 +126,8 @@ void nb_trace_feed_record(const struct nb_trace_feed *f, const void *rec, size_t
 /* Also write every record of the next windows to path (for fixtures and bug reports). */
 int nb_trace_record_to(struct nb_trace *t, const char *path, struct nb_err *err);
 
-/* "irq == 33 || irq == 34" for the interface's IRQs: those its device lists in
- * sys/class/net/IF/device/msi_irqs, and those whose /proc/interrupts name is iface or
- * starts with iface followed by '-', ':' or '@' ("eth0-rx-0"). Returns how many were
- * found (0: none, filter "") or -errno. */
+/* "irq == 33 || irq == 34" for the interface's IRQs as iface_irqs.h finds them (by netdev
+ * and parent device name in /proc/interrupts). Returns how many (0: none, filter "") or -errno. */
 int nb_trace_irq_filter(const struct nb_paths *paths, const char *iface, char *filter, size_t len,
 			struct nb_err *err);
 

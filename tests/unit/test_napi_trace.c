@@ -1,0 +1,430 @@
+/* Tests for napi_trace: tracepoint layouts, the window accumulator on synthetic and
+ * recorded records (checked against tests/fixtures/trace/make_expected.py), IRQ lookup. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "napi_trace.h"
+#include "nb_test.h"
+
+/* Layout of this machine's formats (tests/fixtures/trace/events/.../format). */
+static struct nb_trace_layout fixture_layout(void)
+{
+	struct nb_trace_layout l;
+	struct nb_err err = { 0 };
+	char events[1024];
+
+	snprintf(events, sizeof(events), "%s", nb_test_fixture("trace/events"));
+	CHECK_MSG(nb_trace_layout_load(events, &l, &err) == 0, "%s", err.msg);
+	return l;
+}
+
+static int read_id(const char *rel)
+{
+	FILE *f = fopen(nb_test_fixture(rel), "r");
+	int id = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &id) != 1)
+			id = -1;
+		fclose(f);
+	}
+	return id;
+}
+
+static void test_layout(void)
+{
+	struct nb_trace_layout l = fixture_layout();
+	struct nb_err err = { 0 };
+
+	CHECK(l.napi_poll_id == read_id("trace/events/napi/napi_poll/id"));
+	CHECK(l.softirq_entry_id == read_id("trace/events/irq/softirq_entry/id"));
+	CHECK(l.softirq_exit_id == read_id("trace/events/irq/softirq_exit/id"));
+	CHECK(l.irq_handler_entry_id == read_id("trace/events/irq/irq_handler_entry/id"));
+	/* offsets as the 6.18 format files state them */
+	CHECK(l.napi_dev_name_off == 16);
+	CHECK(l.napi_work_off == 20);
+	CHECK(l.napi_budget_off == 24);
+	CHECK(l.softirq_vec_off == 8);
+
+	CHECK(nb_trace_layout_load("/nonexistent/events", &l, &err) < 0);
+	CHECK_MSG(strstr(err.msg, "napi:napi_poll") && strstr(err.msg, "/nonexistent/events"), "%s", err.msg);
+}
+
+/* ---- synthetic records ---- */
+
+static size_t napi_raw(unsigned char *buf, const struct nb_trace_layout *l, const char *dev, int work, int budget)
+{
+	uint16_t type = (uint16_t)l->napi_poll_id;
+	size_t name_off = 28, n = strlen(dev) + 1;
+	uint32_t loc = (uint32_t)(name_off | (n << 16));
+
+	memset(buf, 0, 64);
+	memcpy(buf, &type, 2);
+	memcpy(buf + l->napi_dev_name_off, &loc, 4);
+	memcpy(buf + l->napi_work_off, &work, 4);
+	memcpy(buf + l->napi_budget_off, &budget, 4);
+	memcpy(buf + name_off, dev, n);
+	return name_off + n;
+}
+
+static size_t softirq_raw(unsigned char *buf, const struct nb_trace_layout *l, int entry, unsigned vec)
+{
+	uint16_t type = (uint16_t)(entry ? l->softirq_entry_id : l->softirq_exit_id);
+
+	memset(buf, 0, 16);
+	memcpy(buf, &type, 2);
+	memcpy(buf + l->softirq_vec_off, &vec, 4);
+	return 12;
+}
+
+enum ev_kind { EV_END, EV_NAPI, EV_ENTRY, EV_EXIT };
+
+struct ev {
+	enum ev_kind kind;
+	int cpu;
+	uint64_t t;   /* ns after the window opened */
+	int a, b;     /* napi: work, budget; softirq: vec */
+	const char *dev;
+};
+
+struct acc_case {
+	const char *name;
+	struct ev evs[12];
+	uint64_t end;
+	uint64_t polls, work, exhausted, other;
+	uint64_t rx0, rx1, tx0;
+};
+
+static const struct acc_case acc_cases[] = {
+	{ "paired NET_RX on two cpus",
+	  { { EV_ENTRY, 0, 100, 3, 0, NULL }, { EV_EXIT, 0, 400, 3, 0, NULL },
+	    { EV_ENTRY, 1, 150, 3, 0, NULL }, { EV_EXIT, 1, 200, 3, 0, NULL }, { EV_END, 0, 0, 0, 0, NULL } },
+	  1000, 0, 0, 0, 0, 300, 50, 0 },
+	{ "running when the window opened counts from the start",
+	  { { EV_EXIT, 0, 70, 3, 0, NULL }, { EV_ENTRY, 0, 100, 3, 0, NULL }, { EV_EXIT, 0, 130, 3, 0, NULL },
+	    { EV_END, 0, 0, 0, 0, NULL } },
+	  1000, 0, 0, 0, 0, 100, 0, 0 },
+	{ "still running at the end counts to the end",
+	  { { EV_ENTRY, 0, 900, 2, 0, NULL }, { EV_END, 0, 0, 0, 0, NULL } }, 1000, 0, 0, 0, 0, 0, 0, 100 },
+	{ "a lost exit drops the unfinished interval",
+	  { { EV_ENTRY, 0, 100, 3, 0, NULL }, { EV_ENTRY, 0, 500, 3, 0, NULL }, { EV_EXIT, 0, 600, 3, 0, NULL },
+	    { EV_END, 0, 0, 0, 0, NULL } },
+	  1000, 0, 0, 0, 0, 100, 0, 0 },
+	{ "other softirq vectors are ignored",
+	  { { EV_ENTRY, 0, 100, 1, 0, NULL }, { EV_EXIT, 0, 300, 1, 0, NULL }, { EV_ENTRY, 0, 400, 9, 0, NULL },
+	    { EV_EXIT, 0, 450, 9, 0, NULL }, { EV_END, 0, 0, 0, 0, NULL } },
+	  1000, 0, 0, 0, 0, 0, 0, 0 },
+	{ "napi polls of the interface only, budget exhaustion",
+	  { { EV_NAPI, 0, 10, 64, 64, "eth0" }, { EV_NAPI, 1, 20, 3, 64, "eth0" }, { EV_NAPI, 0, 30, 0, 64, "eth0" },
+	    { EV_NAPI, 0, 40, 64, 64, "eth01" }, { EV_NAPI, 0, 50, 5, 64, "(no_device)" },
+	    { EV_NAPI, 1, 60, 8, 8, "eth0" }, { EV_END, 0, 0, 0, 0, NULL } },
+	  1000, 4, 75, 2, 2, 0, 0, 0 },
+	{ "a cpu outside the window's range is ignored",
+	  { { EV_ENTRY, 5, 100, 3, 0, NULL }, { EV_EXIT, 5, 300, 3, 0, NULL }, { EV_NAPI, 7, 10, 1, 64, "eth0" },
+	    { EV_END, 0, 0, 0, 0, NULL } },
+	  1000, 0, 0, 0, 0, 0, 0, 0 },
+};
+
+static void run_acc_case(const struct nb_trace_layout *l, const struct acc_case *c)
+{
+	struct nb_trace_acc *acc = calloc(1, sizeof(*acc));
+	const uint64_t base = 5000000000ULL;
+	unsigned char raw[64];
+
+	nb_trace_acc_reset(acc, 2, base);
+	for (const struct ev *e = c->evs; e->kind != EV_END; e++) {
+		size_t n = e->kind == EV_NAPI ? napi_raw(raw, l, e->dev, e->a, e->b)
+					      : softirq_raw(raw, l, e->kind == EV_ENTRY, (unsigned)e->a);
+
+		nb_trace_acc_raw(acc, l, "eth0", e->cpu, base + e->t, raw, n);
+	}
+	nb_trace_acc_finish(acc, base + c->end);
+	CHECK_MSG(acc->polls == c->polls, "%s: polls %llu", c->name, (unsigned long long)acc->polls);
+	CHECK_MSG(acc->work == c->work, "%s: work %llu", c->name, (unsigned long long)acc->work);
+	CHECK_MSG(acc->budget_exhausted == c->exhausted, "%s: exhausted", c->name);
+	CHECK_MSG(acc->other_dev_polls == c->other, "%s: other devices", c->name);
+	CHECK_MSG(acc->net_rx_ns[0] == c->rx0, "%s: rx0 %llu", c->name, (unsigned long long)acc->net_rx_ns[0]);
+	CHECK_MSG(acc->net_rx_ns[1] == c->rx1, "%s: rx1 %llu", c->name, (unsigned long long)acc->net_rx_ns[1]);
+	CHECK_MSG(acc->net_tx_ns[0] == c->tx0, "%s: tx0 %llu", c->name, (unsigned long long)acc->net_tx_ns[0]);
+	free(acc);
+}
+
+static void test_acc_cases(void)
+{
+	struct nb_trace_layout l = fixture_layout();
+
+	for (size_t i = 0; i < sizeof(acc_cases) / sizeof(acc_cases[0]); i++)
+		run_acc_case(&l, &acc_cases[i]);
+}
+
+static void test_metrics(void)
+{
+	struct nb_trace_acc *acc = calloc(1, sizeof(*acc));
+	struct nb_metric_set m = { 0 };
+	double v;
+
+	/* no polls: rates present, per-poll figures absent (undefined, not 0) */
+	nb_trace_acc_reset(acc, 2, 1000);
+	acc->net_rx_ns[1] = 500000000;
+	nb_trace_acc_finish(acc, 2000000000ULL + 1000);
+	nb_trace_acc_metrics(acc, 2.0, -1, &m);
+	CHECK(nb_metrics_get(&m, "napi_polls_per_s", &v) && v == 0);
+	CHECK(!nb_metrics_get(&m, "napi_packets_per_poll", NULL));
+	CHECK(!nb_metrics_get(&m, "napi_budget_exhausted_pct", NULL));
+	CHECK(!nb_metrics_get(&m, "hardirqs_per_s", NULL));
+	CHECK(nb_metrics_get(&m, "cpu1_net_rx_softirq_ns_per_s", &v));
+	CHECK_NEAR(v, 250000000, 1e-3);
+	CHECK(nb_metrics_get(&m, "net_rx_softirq_pct", &v));
+	CHECK_NEAR(v, 12.5, 1e-9); /* 0.25 s per s over 2 CPUs */
+
+	/* polls and hardirqs; seconds <= 0 uses the traced time */
+	memset(&m, 0, sizeof(m));
+	acc->polls = 10;
+	acc->work = 250;
+	acc->budget_exhausted = 3;
+	nb_trace_acc_metrics(acc, 0, 4000, &m);
+	CHECK(nb_metrics_get(&m, "napi_polls_per_s", &v));
+	CHECK_NEAR(v, 5, 1e-9);
+	CHECK(nb_metrics_get(&m, "napi_packets_per_poll", &v));
+	CHECK_NEAR(v, 25, 1e-9);
+	CHECK(nb_metrics_get(&m, "napi_budget_exhausted_pct", &v));
+	CHECK_NEAR(v, 30, 1e-9);
+	CHECK(nb_metrics_get(&m, "hardirqs_per_s", &v));
+	CHECK_NEAR(v, 2000, 1e-9);
+	free(acc);
+}
+
+/* ---- the recorded window ---- */
+
+static int load_expected(const char *path, const char *key, uint64_t *v)
+{
+	char line[256], k[128];
+	unsigned long long n;
+	FILE *f = fopen(path, "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s %llu", k, &n) == 2 && !strcmp(k, key)) {
+			*v = n;
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static unsigned char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+struct window_meta {
+	char iface[32];
+	int ncpus;
+	unsigned long long t_begin, t_end;
+};
+
+static int read_window(const char *path, struct window_meta *w)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = fscanf(f, "iface %31s ncpus %d t_begin_ns %llu t_end_ns %llu", w->iface, &w->ncpus, &w->t_begin,
+		    &w->t_end) == 4;
+	fclose(f);
+	return ok;
+}
+
+static void check_recorded_profile(struct nb_profile_acc *prof, const char *expected)
+{
+	struct nb_profile p;
+	uint64_t busy = 0, idle = 0;
+	char line[256];
+	FILE *f = fopen(expected, "r");
+	int rank = 0;
+
+	nb_profile_acc_result(prof, &p);
+	CHECK(load_expected(expected, "profile_busy", &busy) && p.samples == busy);
+	CHECK(load_expected(expected, "profile_idle", &idle));
+	CHECK_NEAR(p.idle_pct, 100.0 * (double)idle / (double)(busy + idle), 1e-9);
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long n;
+		int off = 0;
+
+		if (sscanf(line, "top %llu %n", &n, &off) != 1 || !off)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		CHECK_STR(p.top[rank].symbol, line + off);
+		CHECK_NEAR(p.top[rank].share_pct, 100.0 * (double)n / (double)busy, 1e-9);
+		rank++;
+	}
+	CHECK(rank == 5);
+	if (f)
+		fclose(f);
+}
+
+static void test_recorded_window(void)
+{
+	struct nb_trace_layout l = fixture_layout();
+	struct nb_trace_acc *acc = calloc(1, sizeof(*acc));
+	struct nb_profile_acc *prof = NULL;
+	struct nb_kallsyms *ks = NULL;
+	struct nb_err err = { 0 };
+	struct window_meta w;
+	size_t len = 0, off = 0;
+	unsigned char *rec = read_all(nb_test_fixture("trace/tcp-rx-threaded0.bin"), &len);
+	char expected[1024], name[64];
+	uint64_t v;
+
+	snprintf(expected, sizeof(expected), "%s", nb_test_fixture("trace/tcp-rx-threaded0.expected"));
+	CHECK(rec != NULL);
+	CHECK(read_window(nb_test_fixture("trace/tcp-rx-threaded0.bin.window"), &w));
+	CHECK_MSG(nb_kallsyms_load(nb_test_fixture("trace/kallsyms-excerpt"), &ks, &err) == 0, "%s", err.msg);
+	CHECK(nb_profile_acc_new(&prof) == 0);
+	if (!rec || !ks || !prof)
+		goto out;
+	nb_trace_acc_reset(acc, w.ncpus, w.t_begin);
+	struct nb_trace_feed feed = { .layout = &l, .iface = w.iface, .ksyms = ks, .acc = acc, .prof = prof };
+
+	while (off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+
+		memcpy(&h, rec + off, sizeof(h));
+		if (h.size == 0)
+			break;
+		nb_trace_feed_record(&feed, rec + off, len - off);
+		off += h.size;
+	}
+	CHECK(off == len);
+	nb_trace_acc_finish(acc, w.t_end);
+	CHECK(load_expected(expected, "polls", &v) && acc->polls == v && v > 0);
+	CHECK(load_expected(expected, "work", &v) && acc->work == v);
+	CHECK(load_expected(expected, "budget_exhausted", &v) && acc->budget_exhausted == v);
+	for (int cpu = 0; cpu < w.ncpus; cpu++) {
+		snprintf(name, sizeof(name), "cpu%d_net_rx_ns", cpu);
+		CHECK_MSG(load_expected(expected, name, &v) && acc->net_rx_ns[cpu] == v, "%s: %llu", name,
+			  (unsigned long long)acc->net_rx_ns[cpu]);
+		snprintf(name, sizeof(name), "cpu%d_net_tx_ns", cpu);
+		CHECK_MSG(load_expected(expected, name, &v) && acc->net_tx_ns[cpu] == v, "%s", name);
+	}
+	CHECK(acc->lost == 0);
+	check_recorded_profile(prof, expected);
+out:
+	nb_profile_acc_free(prof);
+	nb_kallsyms_free(ks);
+	free(rec);
+	free(acc);
+}
+
+static void test_sample_decode(void)
+{
+	unsigned char body[64] = { 0 };
+	struct nb_trace_sample s;
+	uint32_t raw_len = 12;
+
+	CHECK(nb_trace_sample_decode(body, 40, &s) == -EINVAL);
+	memcpy(body + 40, &raw_len, 4);
+	CHECK(nb_trace_sample_decode(body, 50, &s) == -EINVAL); /* raw runs past the record */
+	CHECK(nb_trace_sample_decode(body, 56, &s) == 0 && s.raw_len == 12 && s.raw == body + 44);
+}
+
+/* ---- IRQs ---- */
+
+struct irq_case {
+	const char *iface;
+	int n;
+	const char *filter;
+};
+
+static const struct irq_case irq_cases[] = {
+	{ "eth7", 3, "irq == 64 || irq == 65 || irq == 66" }, /* not eth70's */
+	{ "eth70", 1, "irq == 67" },
+	{ "virtio0", 5, "irq == 28 || irq == 29 || irq == 30 || irq == 31 || irq == 32" },
+	{ "lo", 0, "" },
+	{ "ttyS", 0, "" },                                    /* "ttyS0" is not ttyS's */
+};
+
+static void test_irq_filter(void)
+{
+	char proc[1024], sys[1024], filter[512];
+	struct nb_err err = { 0 };
+
+	snprintf(proc, sizeof(proc), "%s", nb_test_fixture("trace/proc"));
+	snprintf(sys, sizeof(sys), "%s", nb_test_fixture("trace/sys"));
+	struct nb_paths paths = { .proc = proc, .sys = sys };
+
+	for (size_t i = 0; i < sizeof(irq_cases) / sizeof(irq_cases[0]); i++) {
+		int n = nb_trace_irq_filter(&paths, irq_cases[i].iface, filter, sizeof(filter), &err);
+
+		CHECK_MSG(n == irq_cases[i].n, "%s: %d IRQs", irq_cases[i].iface, n);
+		CHECK_STR(filter, irq_cases[i].filter);
+	}
+	CHECK(nb_trace_irq_filter(&paths, "eth7", filter, 20, &err) == -ENOSPC);
+	CHECK(nb_trace_irq_filter(&paths, "bad/name", filter, sizeof(filter), &err) == -EINVAL);
+}
+
+/* ---- the module without tracefs ---- */
+
+static void test_unavailable(void)
+{
+	char proc[1024], sys[1024];
+	struct nb_err err = { 0 };
+	struct nb_metric_set m = { 0 };
+	struct nb_profile p;
+	struct nb_trace *t = NULL;
+
+	snprintf(proc, sizeof(proc), "%s", nb_test_fixture("trace/proc"));
+	snprintf(sys, sizeof(sys), "%s", nb_test_fixture("trace/sys"));
+	struct nb_paths paths = { .proc = proc, .sys = sys };
+	struct nb_trace_opts o = { .paths = &paths, .iface = "eth7", .profile = true };
+
+	CHECK(nb_trace_open(&o, &t, &err) == 0 && t);
+	CHECK(nb_trace_unavailable_reason(t) && strstr(nb_trace_unavailable_reason(t), "tracefs not found"));
+	CHECK(nb_trace_profile_unavailable_reason(t) != NULL);
+	CHECK(nb_trace_begin(t, &err) == 0);
+	p.n = 7;
+	CHECK(nb_trace_end(t, 2.0, &m, &p, &err) == 0);
+	CHECK(m.n == 0 && p.n == 0);
+	nb_trace_close(t);
+	nb_trace_close(NULL);
+
+	o.iface = "no/such";
+	CHECK(nb_trace_open(&o, &t, &err) == -EINVAL && t == NULL);
+}
+
+int main(void)
+{
+	test_layout();
+	test_acc_cases();
+	test_metrics();
+	test_recorded_window();
+	test_sample_decode();
+	test_irq_filter();
+	test_unavailable();
+	return nb_test_done("napi_trace");
+}
