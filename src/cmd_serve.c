@@ -14,8 +14,6 @@
 #include "commands.h"
 #include "iperf_driver.h"
 
-/* Until commands.h declares it (with serve in main.c's table); then this line can go. */
-#include "commands.h"
 
 /* libiperf 3.12 moves data in one thread: a server near one full core limits the result itself. */
 #define PEER_BOUND_CORE_FRACTION 0.9

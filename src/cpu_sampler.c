@@ -61,6 +61,7 @@ struct nb_sampler {
 	int irqs[NB_MAX_IRQS];
 	int irq_fd[NB_MAX_IRQS];        /* <sys>/kernel/irq/N/per_cpu_count */
 	bool irqs_from_interrupts;      /* fallback: parse all of <proc>/interrupts */
+	char device[64];                /* parent device name: ravb >= 6.9 names its IRQs after it */
 	int interrupts_fd;
 	char *interrupts_buf;
 	size_t interrupts_cap;
@@ -208,8 +209,9 @@ static void sample_irqs(struct nb_sampler *s, struct nb_snapshot *snap)
 	if (s->irqs_from_interrupts) {
 		if (read_interrupts(s) < 0)
 			return;
-		snap->irqs_present = nb_iface_irq_counts_parse(s->interrupts_buf, s->iface, snap->irq_count,
-								NB_MAX_CPUS, NULL, NULL) > 0;
+		snap->irqs_present = nb_iface_irq_counts_parse_dev(s->interrupts_buf, s->iface,
+								    s->device[0] ? s->device : NULL, snap->irq_count,
+								    NB_MAX_CPUS, NULL, NULL) > 0;
 		return;
 	}
 	for (int i = 0; i < s->nirqs; i++) {
@@ -325,6 +327,8 @@ static void open_interrupts_fallback(struct nb_sampler *s)
 	s->interrupts_buf = malloc(s->interrupts_cap);
 	s->interrupts_fd = open_under(s->proc_root, "interrupts");
 	s->irqs_from_interrupts = s->interrupts_buf && s->interrupts_fd >= 0;
+	if (nb_iface_device_name(&s->paths, s->iface, s->device, sizeof(s->device)) < 0)
+		s->device[0] = '\0';
 }
 
 /* Returns true when the IRQ set differs from the one found before. */

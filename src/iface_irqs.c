@@ -25,10 +25,10 @@
  * Since v6.9 ravb requests its IRQs in probe(), before the netdev has a name, and names
  * them after the platform device instead ("e6800000.ethernet:ch22:multi", single-IRQ GbEth
  * "11c20000.ethernet"), so the parent device's name (the basename of
- * /sys/class/net/IF/device) is a second name: exact, or followed by ':'.
- * Not matched on purpose: virtio-net names its vectors "virtio2-input.0" after the virtio
- * device, and neither eth0 nor "virtio2" + ':' matches that, so a virtio NIC reports no IRQs
- * (its virtio2-config vector is not traffic anyway); mlx5 and i40e prefix a driver name.
+ * /sys/class/net/IF/device) is a second name: exact, or followed by ':' or '-'. The '-'
+ * form is virtio-net's: eth0 on virtio2 has "virtio2-input.0" and "virtio2-output.0"
+ * (and "virtio2-config", which belongs to the same device); mlx5 and i40e prefix a
+ * driver name and are not found.
  * Such an interface reports no IRQs rather than a guess.
  * Names are fixed when the driver requests the IRQ (at open for most, at probe for ravb
  * >= 6.9), so an interface renamed while up keeps IRQs under its old name until reopened.
@@ -48,8 +48,7 @@ int nb_irq_name_belongs_dev(const char *action, const char *iface, const char *d
 
 	if (nb_irq_name_belongs(action, iface))
 		return 1;
-	/* No '-' for device names: "virtio2-input.0" must stay unmatched (see above). */
-	return n > 0 && !strncmp(action, device, n) && (action[n] == '\0' || action[n] == ':');
+	return n > 0 && !strncmp(action, device, n) && (action[n] == '\0' || action[n] == ':' || action[n] == '-');
 }
 
 /* Without an action the last column is the trigger type ("5-edge", "Level"): skip it so an

@@ -272,6 +272,8 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 							    "packets", pr->capture_packets));
 	if (pr->trace_note[0])
 		json_object_set_new(o, "trace_unavailable", json_string(pr->trace_note));
+	if (pr->trace_detail[0])
+		json_object_set_new(o, "trace_notes", json_string(pr->trace_detail));
 	if (pr->profile.n > 0) {
 		json_t *prof = json_array();
 

@@ -430,8 +430,15 @@ static void run_point(struct runner *rn, const struct nb_point *p, struct nb_poi
 		capture_path(rn->o->report_path, p->index, pr->capture_file, sizeof(pr->capture_file));
 	/* threaded=1 creates napi/ threads; find them before sampling */
 	nb_sampler_rescan(rn->sampler, &err);
-	if (rn->trace && nb_trace_unavailable_reason(rn->trace))
+	if (rn->trace && nb_trace_unavailable_reason(rn->trace)) {
 		snprintf(pr->trace_note, sizeof(pr->trace_note), "%s", nb_trace_unavailable_reason(rn->trace));
+	} else if (rn->trace) {
+		const char *profile = nb_trace_profile_unavailable_reason(rn->trace);
+		const char *notes = nb_trace_notes(rn->trace);
+
+		snprintf(pr->trace_detail, sizeof(pr->trace_detail), "%s%s%s%s", profile ? "profile: " : "",
+			 profile ? profile : "", profile && notes ? "; " : "", notes ? notes : "");
+	}
 	pr->runs = calloc((size_t)cfg->repetitions, sizeof(*pr->runs));
 	if (!pr->runs) {
 		pr->status = NB_POINT_FAILED;

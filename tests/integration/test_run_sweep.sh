@@ -49,10 +49,12 @@ expect "raw samples kept" "$(jq '[.results[].runs[].samples.t | length > 3] | al
 # veth has no hardware coalescing: unsupported points, exit 0, the reason in the report
 rc=0
 "$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-tx --duration 1 --omit 0 --repetitions 1 \
-	--settle 0 --knob rx-usecs=10,50 -o "$work/hw.json" --journal "$work/journal" --no-raw || rc=$?
+	--settle 0 --knob rx-usecs=10,50 -o "$work/hw.json" --journal "$work/journal" --no-raw --json \
+	>"$work/stdout.json" || rc=$?
 expect "exit code with unsupported knobs" "$rc" 0
 expect "unsupported points" "$(jq '[.results[] | select(.status == "unsupported")] | length' "$work/hw.json")" 2
 jq -e '.results[0].error | test("rx-usecs")' "$work/hw.json" >/dev/null || fail "unsupported error does not name the knob"
 validate_report "$work/hw.json"
+expect "--json prints the report on stdout" "$(jq -c .results "$work/stdout.json")" "$(jq -c .results "$work/hw.json")"
 expect "threaded still as before" "$(knob threaded)" 1
 echo "PASS"

@@ -48,8 +48,8 @@ static const struct irq_case cases[] = {
 	{ "knobs/ravb-612", "eth0", "e6800000.ethernet", 6, { 89, 90, 91, 92, 93, 94 }, 2, { 0, 42623 } },
 	{ "knobs/ravb-612", "eth0", NULL, 0, { 0 }, 2, { 0, 0 } },
 	{ "knobs/ravb-612", "eth1", "11c20000.ethernet", 1, { 96 }, 2, { 33, 44 } },
-	/* virtio: the device name is no help, as promised in iface_irqs.c. */
-	{ "knobs/tree/proc", "eth3", "virtio2", 0, { 0 }, 3, { 0, 0, 0 } },
+	/* virtio-net names its vectors after the virtio device: found through the device name. */
+	{ "knobs/tree/proc", "eth3", "virtio2", 3, { 29, 31, 32 }, 3, { 8, 0, 10 } },
 	{ "knobs/tree/proc", "eth2", "e6800000.ethernet", 2, { 60, 61 }, 3, { 120, 0, 140 } },
 };
 
@@ -89,7 +89,7 @@ static void test_name_rules(void)
 	};
 	static const struct { const char *action, *device; int want; } dev_rules[] = {
 		{ "e6800000.ethernet", "e6800000.ethernet", 1 }, { "e6800000.ethernet:ch0:rx_be", "e6800000.ethernet", 1 },
-		{ "e6800000.ethernetx", "e6800000.ethernet", 0 }, { "virtio2-input.0", "virtio2", 0 },
+		{ "e6800000.ethernetx", "e6800000.ethernet", 0 }, { "virtio2-input.0", "virtio2", 1 }, { "virtio20-input.0", "virtio2", 0 },
 		{ "eth0-rx-0", NULL, 1 }, { "e6800000.ethernet", NULL, 0 }, { "x", "", 0 },
 	};
 
@@ -138,7 +138,7 @@ static void test_wrapper(void)
 	/* The wrapper finds the parent device through <sys>/class/net/IF/device. */
 	CHECK(nb_iface_irqs(&p, "eth2", irqs, 8, &err) == 2);
 	CHECK(irqs[0] == 60 && irqs[1] == 61);
-	CHECK(nb_iface_irqs(&p, "eth3", irqs, 8, &err) == 0);
+	CHECK(nb_iface_irqs(&p, "eth3", irqs, 8, &err) == 3);  /* virtio2-input.0 x2, virtio2-output.0 */
 	CHECK(nb_iface_device_name(&p, "eth2", device, sizeof(device)) == 0);
 	CHECK_STR(device, "e6800000.ethernet");
 	CHECK(nb_iface_device_name(&p, "eth0", device, sizeof(device)) == -ENOENT);
