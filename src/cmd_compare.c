@@ -30,14 +30,15 @@ static void compare_usage(FILE *out)
 	      "report and not the other is fixed or broken. Metrics without a direction (event rates,\n"
 	      "batching) that move are 'changed' and are never gated.\n"
 	      "\n"
-	      "method: each side is the runs of a point. A change counts only when the medians differ by\n"
-	      "more than the minimum effect AND a two-sided Mann-Whitney U test (exact, ties as mid-ranks)\n"
-	      "gives p <= alpha. Mann-Whitney needs no normal distribution and is not moved by one outlier\n"
-	      "run, which suits a handful of benchmark runs; the minimum effect keeps tiny but consistent\n"
-	      "shifts from failing CI. With 3 runs per side the smallest possible p is 0.10 (all new runs\n"
-	      "beyond all base runs), hence the default alpha 0.10; with 5 runs it is 0.008. Fewer than\n"
-	      "3 runs on a side is inconclusive. Changes are bounded: a near-zero base prints as >10000%.\n"
-	      "Derived metric bits_per_cpu_second = throughput / (cpu_busy_pct x cpus / 100), per run.\n"
+	      "method: each side is the runs of a point; figures are medians. A change counts only when\n"
+	      "the medians differ by more than the minimum effect AND the 90% confidence interval of the\n"
+	      "shift (the Mann-Whitney / Hodges-Lehmann interval: exact, distribution-free) lies entirely\n"
+	      "beyond that effect. A rank test needs no normal distribution and shrugs off one disturbed\n"
+	      "run; asking the whole interval to clear the minimum effect keeps noise that happens to\n"
+	      "separate a few runs from failing CI. With 3 runs per side the interval is the range of\n"
+	      "all pairwise differences (the smallest two-sided p is 0.10, hence alpha 0.10); fewer than\n"
+	      "3 runs is inconclusive. A near-zero base prints as >10000%, never inf or NaN.\n"
+	      "Derived: bits_per_cpu_second = throughput / (cpu_busy_pct x cpus / 100), per run.\n"
 	      "\n"
 	      "options:\n"
 	      "  -f, --format FMT           text (default), json, junit or markdown\n"
@@ -47,18 +48,18 @@ static void compare_usage(FILE *out)
 	      "                             (default: throughput_bps,cpu_busy_pct@*-rx)\n"
 	      "      --min-effect [M=]PCT   minimum effect in percent, for all metrics or metric M\n"
 	      "                             (default 5; repeatable)\n"
-	      "      --alpha P              Mann-Whitney significance level (default 0.10)\n"
+	      "      --alpha P              1 - the interval's confidence (default 0.10: 90%)\n"
 	      "      --min-runs N           runs needed per side for a verdict (default 3, at least 3)\n"
 	      "      --strict-env           reports that differ in anything but the kernel are an error\n"
 	      "      --fail-on-inconclusive exit 3 when nothing regressed but a gated metric is inconclusive\n"
-	      "      --all-metrics          text: list every metric, not just gated and changed ones\n"
+	      "      --all-metrics          text: list every metric, not just the headline and gated ones\n"
 	      "      --color WHEN           auto (default: on a terminal), always, never\n"
 	      "  -h, --help                 this help\n"
 	      "\n"
 	      "exit codes: 0 no regression; 1 a gated metric regressed or a point broke; 2 usage or\n"
 	      "input error; 3 inconclusive (only with --fail-on-inconclusive).\n"
-	      "git bisect: git bisect run sh -c 'build-and-boot && nicbench run ... -o new.json &&\n"
-	      "  nicbench compare good.json new.json; rc=$?; [ $rc -le 1 ] && exit $rc; exit 125'\n",
+	      "git bisect run: 0 is good and 1 is bad; map 2 and 3 to 125 (skip the commit).\n"
+	      "A recipe is in docs/compare.md.\n",
 	      out);
 }
 
@@ -165,7 +166,7 @@ static int parse_cli(struct compare_cli *cli, int argc, char **argv)
 
 	memset(cli, 0, sizeof(*cli));
 	nb_cmp_options_init(&cli->opt);
-	optind = 1;
+	optind = 0; /* glibc: 0 re-initialises getopt, so cmd_compare can run more than once per process */
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h", long_options, NULL)) != -1) {
 		int ret = parse_option(cli, c, optarg);
@@ -251,7 +252,7 @@ int cmd_compare(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	rc = NB_EXIT_USAGE;
-	if (nb_cmp_report_load(cli.base_path, &base, &err) || nb_cmp_report_load(cli.new_path, &new, &err) ||
+	if (nb_cmp_reports_load(cli.base_path, cli.new_path, &base, &new, &err) ||
 	    nb_cmp_run(&base, &new, &cli.opt, &result, &err)) {
 		fprintf(stderr, "nicbench compare: %s\n", err.msg);
 		goto out;

@@ -9,39 +9,48 @@
 
 #include "compare_stats.h"
 
+/* A metric name matches a rule by exact name, or by prefix and suffix ("udp_" ..
+ * "_errors"); plain string tests, as this runs for every metric of every point. */
 struct direction_rule {
-	const char *pattern; /* fnmatch(3) glob over the metric name */
+	const char *prefix, *suffix; /* suffix NULL: prefix is the exact name */
 	enum nb_cmp_direction direction;
 };
 
 /* First match wins. Rates of events (softirqs, polls, interrupts) and packet rates
- * depend on the traffic as much as on the driver, so they stay neutral. */
+ * depend on the traffic as much as on the driver, so they stay neutral; so do the
+ * peer's CPU and NAPI batching shares, which describe behaviour, not cost. */
 static const struct direction_rule direction_rules[] = {
-	{ "throughput_bps", NB_CMP_HIGHER_BETTER },
-	{ NB_CMP_EFFICIENCY_METRIC, NB_CMP_HIGHER_BETTER },
-	{ "iperf_remote_cpu_pct", NB_CMP_NEUTRAL },
-	{ "*_pct", NB_CMP_LOWER_BETTER },     /* CPU shares: busy, user, system, irq, softirq, napi_thread, cpuN */
-	{ "lost_percent", NB_CMP_LOWER_BETTER },
-	{ "lost_packets", NB_CMP_LOWER_BETTER },
-	{ "retransmits", NB_CMP_LOWER_BETTER },
-	{ "jitter_ms", NB_CMP_LOWER_BETTER },
-	{ "*_dropped", NB_CMP_LOWER_BETTER },
-	{ "time_squeeze", NB_CMP_LOWER_BETTER },
-	{ "udp_*_errors", NB_CMP_LOWER_BETTER },
-	{ "net_*_softirq_ns_per_s", NB_CMP_LOWER_BETTER },
+	{ "throughput_bps", NULL, NB_CMP_HIGHER_BETTER },
+	{ NB_CMP_EFFICIENCY_METRIC, NULL, NB_CMP_HIGHER_BETTER },
+	{ "iperf_remote_cpu_pct", NULL, NB_CMP_NEUTRAL },
+	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL },
+	{ "", "_pct", NB_CMP_LOWER_BETTER }, /* CPU shares: busy, user, system, irq, softirq, napi_thread, cpuN */
+	{ "lost_percent", NULL, NB_CMP_LOWER_BETTER },
+	{ "lost_packets", NULL, NB_CMP_LOWER_BETTER },
+	{ "retransmits", NULL, NB_CMP_LOWER_BETTER },
+	{ "jitter_ms", NULL, NB_CMP_LOWER_BETTER },
+	{ "", "_dropped", NB_CMP_LOWER_BETTER },
+	{ "time_squeeze", NULL, NB_CMP_LOWER_BETTER },
+	{ "udp_", "_errors", NB_CMP_LOWER_BETTER },
+	{ "net_", "_softirq_ns_per_s", NB_CMP_LOWER_BETTER },
 };
 
-/* napi_budget_exhausted_pct and napi_packets_per_poll describe batching, not cost. */
-static const char *const neutral_pct[] = { "napi_budget_exhausted_pct" };
+static bool rule_matches(const struct direction_rule *r, const char *name)
+{
+	size_t len, plen, slen;
+
+	if (!r->suffix)
+		return !strcmp(name, r->prefix);
+	len = strlen(name);
+	plen = strlen(r->prefix);
+	slen = strlen(r->suffix);
+	return len >= plen + slen && !strncmp(name, r->prefix, plen) && !strcmp(name + len - slen, r->suffix);
+}
 
 enum nb_cmp_direction nb_cmp_metric_direction(const char *name)
 {
-	for (size_t i = 0; i < sizeof(neutral_pct) / sizeof(neutral_pct[0]); i++) {
-		if (!strcmp(name, neutral_pct[i]))
-			return NB_CMP_NEUTRAL;
-	}
 	for (size_t i = 0; i < sizeof(direction_rules) / sizeof(direction_rules[0]); i++) {
-		if (!fnmatch(direction_rules[i].pattern, name, 0))
+		if (rule_matches(&direction_rules[i], name))
 			return direction_rules[i].direction;
 	}
 	return NB_CMP_NEUTRAL;
@@ -70,6 +79,36 @@ const char *nb_cmp_overall_name(enum nb_cmp_overall v)
 	default:
 		return "inconclusive";
 	}
+}
+
+const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,
+			       const struct nb_cmp_options *opt)
+{
+	double level = (1 - opt->alpha) * 100;
+
+	switch (m->reason) {
+	case NB_CMP_REASON_FEW_RUNS:
+		snprintf(buf, len, "too few runs (%d base, %d new; %d needed)", m->n_base, m->n_new, opt->min_runs);
+		break;
+	case NB_CMP_REASON_UNREACHABLE:
+		snprintf(buf, len, "%d v %d runs cannot reach %.0f%% confidence", m->n_base, m->n_new, level);
+		break;
+	case NB_CMP_REASON_NOISY:
+		snprintf(buf, len, "too noisy: %.0f%% interval %+.1f%%..%+.1f%% reaches within %.3g%%", level,
+			 m->ci_lo_pct, m->ci_hi_pct, m->min_effect_pct);
+		break;
+	case NB_CMP_REASON_SUPPORTED:
+		snprintf(buf, len, "%.0f%% interval %+.1f%%..%+.1f%%, p=%.3f", level, m->ci_lo_pct, m->ci_hi_pct,
+			 m->p_value);
+		break;
+	case NB_CMP_REASON_ONLY_BASE:
+	case NB_CMP_REASON_ONLY_NEW:
+		snprintf(buf, len, "measured only in the %s report", m->reason == NB_CMP_REASON_ONLY_BASE ? "base" : "new");
+		break;
+	default:
+		snprintf(buf, len, "%s", "");
+	}
+	return buf;
 }
 
 void nb_cmp_options_init(struct nb_cmp_options *opt)
@@ -206,6 +245,68 @@ static void apply_gate(const struct nb_cmp_options *opt, const char *test_name, 
 	}
 }
 
+/* What one comparison carries down to each metric: the options and the interval
+ * ranks already computed per pair of run counts (the same few pairs repeat
+ * across thousands of metrics). */
+#define RANK_CACHE_RUNS 32
+
+struct cmp_ctx {
+	const struct nb_cmp_options *opt;
+	const struct nb_cmp_report *base, *new;
+	long rank_cache[RANK_CACHE_RUNS + 1][RANK_CACHE_RUNS + 1]; /* k + 1; 0 = not computed */
+	double *u_counts[RANK_CACHE_RUNS + 1][RANK_CACHE_RUNS + 1];  /* no-tie null distributions */
+	struct nb_cmp_metric_result *pool;  /* one block for the metrics of all points */
+	size_t pool_used, pool_cap;
+};
+
+static void ctx_free(struct cmp_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	for (int i = 0; i <= RANK_CACHE_RUNS; i++) {
+		for (int j = 0; j <= RANK_CACHE_RUNS; j++)
+			free(ctx->u_counts[i][j]);
+	}
+	free(ctx);
+}
+
+/* Mann-Whitney p: the cached exact distribution when no value repeats (real-valued
+ * measurements), the tie-aware computation otherwise. */
+static double mann_whitney_p(struct cmp_ctx *ctx, const double *b, int nb, const double *n, int nn)
+{
+	double **counts;
+	bool ties;
+	long u2;
+
+	if (nb > RANK_CACHE_RUNS || nn > RANK_CACHE_RUNS)
+		return nb_stats_mann_whitney_p(b, nb, n, nn);
+	u2 = nb_stats_mann_whitney_u2(b, nb, n, nn, &ties);
+	if (ties)
+		return nb_stats_mann_whitney_p(b, nb, n, nn);
+	counts = &ctx->u_counts[nb][nn];
+	if (!*counts) {
+		*counts = malloc(sizeof(double) * ((size_t)nb * (size_t)nn + 1));
+		if (!*counts || nb_stats_u_distribution(nb, nn, *counts)) {
+			free(*counts);
+			*counts = NULL;
+			return nb_stats_mann_whitney_p(b, nb, n, nn);
+		}
+	}
+	return nb_stats_u_p_value(*counts, nb, nn, u2);
+}
+
+static long ci_rank(struct cmp_ctx *ctx, int nb, int nn)
+{
+	long k;
+
+	if (nb > RANK_CACHE_RUNS || nn > RANK_CACHE_RUNS)
+		return nb_stats_shift_ci_rank(nb, nn, ctx->opt->alpha);
+	if (!ctx->rank_cache[nb][nn])
+		ctx->rank_cache[nb][nn] = nb_stats_shift_ci_rank(nb, nn, ctx->opt->alpha) + 1;
+	k = ctx->rank_cache[nb][nn] - 1;
+	return k;
+}
+
 /* A sample set as compare sees it: borrowed values and a median. */
 struct side {
 	bool present;
@@ -221,43 +322,70 @@ static struct side side_of(const struct nb_cmp_samples *s)
 	return (struct side){ true, s->median, s->n, s->values };
 }
 
-static void judge_change(const struct nb_cmp_options *opt, struct nb_cmp_metric_result *m, const struct side *b,
+/* A shift in units of the base median, in percent, bounded like the change itself. */
+static double shift_pct(double shift, double base_median, double cap)
+{
+	double pct;
+
+	if (base_median == 0)
+		return shift > 0 ? cap : shift < 0 ? -cap : 0;
+	pct = shift / fabs(base_median) * 100;
+	return pct > cap ? cap : pct < -cap ? -cap : pct;
+}
+
+/* The verdict needs the whole (1 - alpha) interval of the change beyond the minimum
+ * effect, not just a significant difference: noise that happens to separate two
+ * small samples by less than the minimum effect then cannot fail CI. */
+static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
 			 const struct side *n)
 {
-	bool worse;
+	const struct nb_cmp_options *opt = ctx->opt;
+	double lo, hi, effect = m->min_effect_pct;
+	bool higher;
 
 	if (b->n < opt->min_runs || n->n < opt->min_runs) {
 		m->verdict = NB_CMP_INCONCLUSIVE;
-		snprintf(m->reason, sizeof(m->reason), "too few runs (%d base, %d new; %d needed)", b->n, n->n,
-			 opt->min_runs);
+		m->reason = NB_CMP_REASON_FEW_RUNS;
 		return;
 	}
-	m->p_value = nb_stats_mann_whitney_p(b->values, b->n, n->values, n->n);
+	if (fabs(m->change_pct) <= effect) {
+		m->verdict = NB_CMP_UNCHANGED; /* the verdict says why; no statistics needed */
+		return;
+	}
+	/* Only a change beyond the minimum effect needs its test and interval: most
+	 * metrics of most points do not move, and a compare of 1000 points should be quick. */
+	m->p_value = mann_whitney_p(ctx, b->values, b->n, n->values, n->n);
 	m->has_p = true;
-	if (fabs(m->change_pct) <= m->min_effect_pct) {
-		m->verdict = NB_CMP_UNCHANGED;
-		snprintf(m->reason, sizeof(m->reason), "change within the %.3g%% minimum effect", m->min_effect_pct);
-		return;
+	if (nb_stats_shift_ci_at(b->values, b->n, n->values, n->n, ci_rank(ctx, b->n, n->n), &lo, &hi)) {
+		m->ci_lo_pct = shift_pct(lo, b->median, opt->change_cap_pct);
+		m->ci_hi_pct = shift_pct(hi, b->median, opt->change_cap_pct);
+		m->has_ci = true;
 	}
-	if (m->p_value > opt->alpha) {
+	if (!m->has_ci) {
 		m->verdict = NB_CMP_INCONCLUSIVE;
-		snprintf(m->reason, sizeof(m->reason), "too noisy: Mann-Whitney p=%.3f > %.3g", m->p_value,
-			 opt->alpha);
+		m->reason = NB_CMP_REASON_UNREACHABLE;
 		return;
 	}
-	snprintf(m->reason, sizeof(m->reason), "Mann-Whitney p=%.3f <= %.3g", m->p_value, opt->alpha);
+	if (m->ci_lo_pct <= effect && m->ci_hi_pct >= -effect) {
+		m->verdict = NB_CMP_INCONCLUSIVE;
+		m->reason = NB_CMP_REASON_NOISY;
+		return;
+	}
+	m->reason = NB_CMP_REASON_SUPPORTED;
 	if (m->direction == NB_CMP_NEUTRAL) {
 		m->verdict = NB_CMP_CHANGED;
 		return;
 	}
-	worse = (m->direction == NB_CMP_HIGHER_BETTER) == (n->median < b->median);
-	m->verdict = worse ? NB_CMP_REGRESSED : NB_CMP_IMPROVED;
+	higher = m->ci_lo_pct > effect;
+	m->verdict = higher == (m->direction == NB_CMP_HIGHER_BETTER) ? NB_CMP_IMPROVED : NB_CMP_REGRESSED;
 }
 
-static void judge_metric(const struct nb_cmp_options *opt, const char *test_name, const char *name,
+static void judge_metric(struct cmp_ctx *ctx, const char *test_name, const char *name,
 			 const struct side *b, const struct side *n, enum nb_cmp_verdict status_verdict,
 			 struct nb_cmp_metric_result *m)
 {
+	const struct nb_cmp_options *opt = ctx->opt;
+
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	m->direction = nb_cmp_metric_direction(name);
@@ -279,10 +407,10 @@ static void judge_metric(const struct nb_cmp_options *opt, const char *test_name
 	}
 	if (!b->present || !n->present) {
 		m->verdict = b->present ? NB_CMP_MISSING : NB_CMP_NEW;
-		snprintf(m->reason, sizeof(m->reason), "measured only in the %s report", b->present ? "base" : "new");
+		m->reason = b->present ? NB_CMP_REASON_ONLY_BASE : NB_CMP_REASON_ONLY_NEW;
 		return;
 	}
-	judge_change(opt, m, b, n);
+	judge_change(ctx, m, b, n);
 }
 
 /* Per-run efficiency values, written into buf (capacity cap); returns the count. */
@@ -404,8 +532,20 @@ static void profile_movers(struct nb_cmp_point_result *pr)
 			all[count++] = (struct nb_cmp_mover){ n->profile[i].symbol, 0, n->profile[i].share_pct };
 	}
 	qsort(all, (size_t)count, sizeof(all[0]), cmp_mover);
-	pr->n_movers = count < NB_CMP_MAX_MOVERS ? count : NB_CMP_MAX_MOVERS;
-	memcpy(pr->movers, all, sizeof(all[0]) * (size_t)pr->n_movers);
+	for (int i = 0; i < count && pr->n_movers < NB_CMP_MAX_MOVERS; i++) {
+		/* Sampling jitter moves every symbol a little: only real moves are news. */
+		if (fabs(all[i].new_share_pct - all[i].base_share_pct) < NB_CMP_MOVER_MIN_PTS)
+			break;
+		pr->movers[pr->n_movers++] = all[i];
+	}
+}
+
+/* Reports from one writer list metrics in the same order: try the same index first. */
+static const struct nb_cmp_samples *metric_near(const struct nb_cmp_point *p, int hint, const char *name)
+{
+	if (hint < p->n_metrics && !strcmp(p->metrics[hint].name, name))
+		return &p->metrics[hint];
+	return nb_cmp_point_metric(p, name);
 }
 
 static bool name_listed(const struct nb_cmp_point *p, int upto, const char *name)
@@ -417,10 +557,9 @@ static bool name_listed(const struct nb_cmp_point *p, int upto, const char *name
 	return false;
 }
 
-static int compare_point(const struct nb_cmp_result *r, const struct nb_cmp_point *b, const struct nb_cmp_point *n,
+static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, const struct nb_cmp_point *n,
 			 struct nb_cmp_point_result *pr)
 {
-	const struct nb_cmp_options *opt = r->opt;
 	const struct nb_cmp_point *any = b ? b : n;
 	enum nb_cmp_verdict sv = b && n ? status_verdict(b, n) : NB_CMP_UNCHANGED;
 	int cap = (b ? b->n_metrics : 0) + (n ? n->n_metrics : 0) + 1;
@@ -431,30 +570,31 @@ static int compare_point(const struct nb_cmp_result *r, const struct nb_cmp_poin
 	pr->id = any->id;
 	pr->base = b;
 	pr->new = n;
-	pr->metrics = calloc((size_t)cap, sizeof(*pr->metrics));
-	if (!pr->metrics)
-		return -ENOMEM;
+	if (ctx->pool_used + (size_t)cap > ctx->pool_cap)
+		return -ENOMEM; /* nb_cmp_run sized the pool for every metric of both reports */
+	pr->metrics = ctx->pool + ctx->pool_used;
 	if (!b || !n) {
 		/* Only in one report: list what it measured, no verdict per metric beyond that. */
 		sv = b ? NB_CMP_MISSING : NB_CMP_NEW;
 	}
 	for (int i = 0; b && i < b->n_metrics; i++) {
 		sb = side_of(&b->metrics[i]);
-		sn = side_of(n ? nb_cmp_point_metric(n, b->metrics[i].name) : NULL);
-		judge_metric(opt, any->test_name, b->metrics[i].name, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
+		sn = side_of(n ? metric_near(n, i, b->metrics[i].name) : NULL);
+		judge_metric(ctx, any->test_name, b->metrics[i].name, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
 	}
 	for (int i = 0; n && i < n->n_metrics; i++) {
-		if (b && (nb_cmp_point_metric(b, n->metrics[i].name) || name_listed(n, i, n->metrics[i].name)))
+		if (b && (metric_near(b, i, n->metrics[i].name) || name_listed(n, i, n->metrics[i].name)))
 			continue;
 		sb = side_of(NULL);
 		sn = side_of(&n->metrics[i]);
-		judge_metric(opt, any->test_name, n->metrics[i].name, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
+		judge_metric(ctx, any->test_name, n->metrics[i].name, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
 	}
-	sb = efficiency_side(b, r->base->cpus, eff_b);
-	sn = efficiency_side(n, r->new->cpus, eff_n);
+	sb = efficiency_side(b, ctx->base->cpus, eff_b);
+	sn = efficiency_side(n, ctx->new->cpus, eff_n);
 	if (sb.present || sn.present)
-		judge_metric(opt, any->test_name, NB_CMP_EFFICIENCY_METRIC, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
+		judge_metric(ctx, any->test_name, NB_CMP_EFFICIENCY_METRIC, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
 
+	ctx->pool_used += (size_t)pr->n_metrics;
 	pr->verdict = sv != NB_CMP_UNCHANGED ? sv : point_verdict_from_metrics(pr);
 	if (b && n && b->status == NB_CMP_STATUS_UNSUPPORTED && n->status == NB_CMP_STATUS_UNSUPPORTED)
 		pr->verdict = NB_CMP_UNCHANGED;
@@ -542,12 +682,29 @@ static void tally(struct nb_cmp_result *r)
 	r->verdict = regression ? NB_CMP_REGRESSION : inconclusive ? NB_CMP_OVERALL_INCONCLUSIVE : NB_CMP_PASS;
 }
 
+/* Metric results a report can contribute: its metrics, plus efficiency per point. */
+static size_t metric_slots(const struct nb_cmp_report *rep)
+{
+	size_t n = 1;
+
+	for (int i = 0; i < rep->n_points; i++)
+		n += (size_t)rep->points[i].n_metrics + 1;
+	return n;
+}
+
 int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new, const struct nb_cmp_options *opt,
 	       struct nb_cmp_result *out, struct nb_err *err)
 {
 	const struct nb_cmp_point **base_idx = NULL, **new_idx = NULL;
 	bool *matched = NULL;
+	struct cmp_ctx *ctx = calloc(1, sizeof(*ctx));
 	int ret;
+
+	if (!ctx)
+		return nb_err_set(err, -ENOMEM, "compare %s with %s: out of memory", base->path, new->path);
+	ctx->opt = opt;
+	ctx->base = base;
+	ctx->new = new;
 
 	memset(out, 0, sizeof(*out));
 	out->base = base;
@@ -560,7 +717,10 @@ int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new
 		goto out;
 	out->points = calloc((size_t)base->n_points + (size_t)new->n_points, sizeof(*out->points));
 	matched = calloc((size_t)new->n_points + 1, sizeof(*matched));
-	if (!out->points || !matched) {
+	ctx->pool_cap = metric_slots(base) + metric_slots(new);
+	/* Not calloc: judge_metric fills every slot it uses, and most of the bound stays unused. */
+	ctx->pool = out->metric_pool = malloc(sizeof(*ctx->pool) * ctx->pool_cap);
+	if (!out->points || !matched || !ctx->pool) {
 		ret = nb_err_set(err, -ENOMEM, "compare %s with %s: out of memory", base->path, new->path);
 		goto out;
 	}
@@ -569,13 +729,13 @@ int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new
 
 		if (n)
 			matched[n - new->points] = true;
-		ret = compare_point(out, &base->points[i], n, &out->points[out->n_points++]);
+		ret = compare_point(ctx, &base->points[i], n, &out->points[out->n_points++]);
 		if (ret)
 			break;
 	}
 	for (int i = 0; !ret && i < new->n_points; i++) {
 		if (!matched[i])
-			ret = compare_point(out, NULL, &new->points[i], &out->points[out->n_points++]);
+			ret = compare_point(ctx, NULL, &new->points[i], &out->points[out->n_points++]);
 	}
 	if (ret) {
 		nb_err_set(err, ret, "compare %s with %s: out of memory", base->path, new->path);
@@ -587,6 +747,7 @@ out:
 	free(base_idx);
 	free(new_idx);
 	free(matched);
+	ctx_free(ctx);
 	if (ret)
 		nb_cmp_result_free(out);
 	return ret;
@@ -596,9 +757,9 @@ void nb_cmp_result_free(struct nb_cmp_result *r)
 {
 	if (!r)
 		return;
-	for (int i = 0; i < r->n_points; i++)
-		free(r->points[i].metrics);
+	free(r->metric_pool);
 	free(r->points);
+	r->metric_pool = NULL;
 	r->points = NULL;
 	r->n_points = 0;
 }

@@ -53,6 +53,7 @@ struct nb_cmp_gate_rule {
 #define NB_CMP_MAX_EFFECTS 32
 #define NB_CMP_MAX_GATE 32
 #define NB_CMP_MAX_MOVERS 5
+#define NB_CMP_MOVER_MIN_PTS 0.5 /* percentage points a profile symbol must move to be listed */
 
 struct nb_cmp_options {
 	double min_effect_pct;  /* a change smaller than this is "unchanged" */
@@ -74,6 +75,17 @@ int nb_cmp_gate_parse(struct nb_cmp_options *opt, const char *spec, struct nb_er
 /* "PCT" sets the default minimum effect, "METRIC=PCT" the one of a metric. */
 int nb_cmp_effect_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err);
 
+/* Why a metric got its verdict; kept as a code so that thousands of metrics carry no text. */
+enum nb_cmp_reason {
+	NB_CMP_REASON_NONE,
+	NB_CMP_REASON_FEW_RUNS,      /* fewer than min_runs on a side */
+	NB_CMP_REASON_UNREACHABLE,   /* the run counts cannot reach the confidence level */
+	NB_CMP_REASON_NOISY,         /* the interval reaches into the minimum effect */
+	NB_CMP_REASON_SUPPORTED,     /* the interval lies beyond the minimum effect */
+	NB_CMP_REASON_ONLY_BASE,
+	NB_CMP_REASON_ONLY_NEW,
+};
+
 struct nb_cmp_metric_result {
 	char name[NB_METRIC_NAME_MAX];
 	enum nb_cmp_direction direction;
@@ -83,9 +95,11 @@ struct nb_cmp_metric_result {
 	int n_base, n_new;
 	double change_pct;       /* bounded: never inf or NaN */
 	double p_value;
+	bool has_ci;
+	double ci_lo_pct, ci_hi_pct; /* (1 - alpha) interval of the change, % of the base median */
 	double min_effect_pct;
 	enum nb_cmp_verdict verdict;
-	char reason[96];         /* why this verdict, for people */
+	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
 };
 
 struct nb_cmp_mover {
@@ -119,6 +133,7 @@ struct nb_cmp_result {
 	const char *test_diff_id; /* a point whose "test" object differs, NULL when none */
 	int n_test_diffs;
 	int count[NB_CMP_CHANGED + 1]; /* points per verdict */
+	struct nb_cmp_metric_result *metric_pool; /* owns every point's metrics array */
 };
 
 /* Compare two reports. Both reports and opt must outlive the result. Returns 0, or
@@ -142,6 +157,10 @@ int nb_cmp_render_text(FILE *out, const struct nb_cmp_result *r, const struct nb
 int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r);
 int nb_cmp_render_junit(FILE *out, const struct nb_cmp_result *r);
 int nb_cmp_render_markdown(FILE *out, const struct nb_cmp_result *r);
+
+/* Why a metric got its verdict, in words ("" when the verdict says it all). */
+const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,
+			       const struct nb_cmp_options *opt);
 
 /* "+34.0%", "-50.0%", ">10000%", "" when there is no change; buf of at least 16 bytes. */
 const char *nb_cmp_format_change(char *buf, size_t len, const struct nb_cmp_metric_result *m);

@@ -1,13 +1,20 @@
-/* Read a nicbench-report/1 JSON file into compare's plain structs; the only compare file that knows jansson. */
+/* Read nicbench-report/1 files into compare's plain structs: a streaming scanner for the results, jansson for the rest. */
 #include "compare_load.h"
 #include "compare_stats.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Thousands of small strings and arrays per report: one arena keeps loading fast
  * and makes nb_cmp_report_free a handful of free() calls. */
@@ -69,11 +76,27 @@ static const char *arena_strdup(struct nb_cmp_arena *a, const char *s)
 	return d;
 }
 
-/* A loader context: the arena plus the error to fill and the file's name. */
+/* Growable scratch arrays, reused for every point of a report. */
+struct scratch {
+	double *dbl;
+	size_t n_dbl, cap_dbl;
+	double *dbl2;
+	size_t cap_dbl2;
+	struct nb_cmp_samples *met;
+	size_t n_met, cap_met;
+	struct nb_cmp_profile_entry *prof;
+	size_t n_prof, cap_prof;
+	struct nb_cmp_point *pts;
+	size_t n_pts, cap_pts;
+};
+
+/* A loader context: the arena, scratch space, the error to fill and the file's name. */
 struct loader {
 	struct nb_cmp_arena *arena;
+	struct scratch sc;
 	struct nb_err *err;
 	const char *label;
+	int first_error;       /* a content error seen while scanning, reported after the schema check */
 };
 
 static int oom(struct loader *ld)
@@ -120,7 +143,7 @@ static const char *const env_keys[] = {
 	"interface.mtu", "interface.speed_mbps",
 	"peer.host", "peer.port",
 	"config.duration", "config.omit", "config.repetitions", "config.settle",
-	"config.tests", "config.knobs",
+	"config.tests", "config.knobs", "config.interval_ms", "config.trace", "config.profile",
 };
 
 static json_t *json_get_path(json_t *root, const char *dotted)
@@ -165,307 +188,1158 @@ static int load_env(struct loader *ld, json_t *root, struct nb_cmp_report *r)
 	return 0;
 }
 
-/* A value array may hold non-numbers from a broken writer: they are skipped. */
-static int load_values(struct loader *ld, json_t *arr, struct nb_cmp_samples *s)
+/* Grow a scratch array so that it holds at least `need` elements. */
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
-	size_t n = json_array_size(arr);
-	size_t i;
-	json_t *v;
+	size_t n = *cap ? *cap : 16;
+	void *bigger;
 
-	s->values = n ? arena_alloc(ld->arena, sizeof(double) * n) : NULL;
-	if (n && !s->values)
-		return oom(ld);
-	s->n = 0;
-	json_array_foreach(arr, i, v) {
-		if (json_is_number(v))
-			s->values[s->n++] = json_number_value(v);
-	}
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	bigger = realloc(*arr, n * elem);
+	if (!bigger)
+		return -ENOMEM;
+	*arr = bigger;
+	*cap = n;
 	return 0;
 }
 
-static int load_metric(struct loader *ld, const char *name, json_t *m, struct nb_cmp_samples *s)
+static void scratch_free(struct scratch *sc)
 {
-	json_t *median;
-	int ret;
+	free(sc->dbl);
+	free(sc->dbl2);
+	free(sc->met);
+	free(sc->prof);
+	free(sc->pts);
+	memset(sc, 0, sizeof(*sc));
+}
 
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->n = 0;
-	s->values = NULL;
-	if (json_is_number(m)) { /* a bare number: a median without runs */
-		s->median = json_number_value(m);
+static void *arena_copy(struct nb_cmp_arena *a, const void *src, size_t len)
+{
+	void *d = len ? arena_alloc(a, len) : NULL;
+
+	if (d)
+		memcpy(d, src, len);
+	return d;
+}
+
+/* ---- a small, strict JSON scanner ----
+ * A report of 1000 points is ~8 MB of JSON; building a jansson tree of it takes
+ * ~200 ms, scanning it for the few fields compare needs takes a few. Anything the
+ * scanner rejects is handed to jansson, whose message then names line and column. */
+
+#define SCAN_MAX_DEPTH 512
+
+struct scan {
+	const char *p, *end;
+	int depth;
+};
+
+/* Byte classes: 1 = JSON whitespace, 2 = ends a plain run inside a string. */
+static const unsigned char byte_class[256] = {
+	[' '] = 1, ['\n'] = 1 | 2, ['\r'] = 1 | 2, ['\t'] = 1 | 2,
+	[0x00] = 2, [0x01] = 2, [0x02] = 2, [0x03] = 2, [0x04] = 2, [0x05] = 2, [0x06] = 2, [0x07] = 2,
+	[0x08] = 2, [0x0b] = 2, [0x0c] = 2, [0x0e] = 2, [0x0f] = 2, [0x10] = 2, [0x11] = 2, [0x12] = 2,
+	[0x13] = 2, [0x14] = 2, [0x15] = 2, [0x16] = 2, [0x17] = 2, [0x18] = 2, [0x19] = 2, [0x1a] = 2,
+	[0x1b] = 2, [0x1c] = 2, [0x1d] = 2, [0x1e] = 2, [0x1f] = 2, ['"'] = 2, ['\\'] = 2,
+};
+
+static inline void skip_ws(struct scan *s)
+{
+	const char *p = s->p;
+
+	while (p < s->end && (byte_class[(unsigned char)*p] & 1))
+		p++;
+	s->p = p;
+}
+
+static inline bool scan_char(struct scan *s, char c)
+{
+	skip_ws(s);
+	if (s->p < s->end && *s->p == c) {
+		s->p++;
+		return true;
+	}
+	return false;
+}
+
+static inline char peek(struct scan *s)
+{
+	skip_ws(s);
+	return s->p < s->end ? *s->p : '\0';
+}
+
+/* The raw text between a string's quotes; validates escapes and control characters. */
+static bool scan_string_span(struct scan *s, const char **start, size_t *len, bool *escaped)
+{
+	const char *p;
+
+	if (!scan_char(s, '"'))
+		return false;
+	p = s->p;
+	*escaped = false;
+	for (;;) {
+		while (p < s->end && !(byte_class[(unsigned char)*p] & 2))
+			p++;
+		if (p >= s->end)
+			return false;
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '"')
+			break;
+		if (c < 0x20)
+			return false;
+		*escaped = true;
+		if (++p >= s->end)
+			return false;
+		if (*p == 'u') {
+			for (int i = 1; i <= 4; i++) {
+				if (p + i >= s->end || !isxdigit((unsigned char)p[i]))
+					return false;
+			}
+			p += 5;
+		} else if (*p && strchr("\"\\/bfnrt", *p)) {
+			p++;
+		} else {
+			return false;
+		}
+	}
+	*start = s->p;
+	*len = (size_t)(p - s->p);
+	s->p = p + 1;
+	return true;
+}
+
+static unsigned hex4(const char *p)
+{
+	unsigned v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+
+		v = v * 16 + (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+static size_t put_utf8(char *out, unsigned cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
 		return 1;
 	}
-	if (!json_is_object(m))
-		return 0;
-	ret = load_values(ld, json_object_get(m, "values"), s);
-	if (ret)
-		return ret;
-	median = json_object_get(m, "median");
-	if (json_is_number(median)) {
-		s->median = json_number_value(median);
-		return 1;
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
 	}
-	if (s->n == 0)
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/* Decode a validated span with escapes into out (room for len + 1 bytes: decoding
+ * never grows). False on a lone surrogate or \u0000, which jansson refuses too. */
+static bool decode_string(const char *in, size_t len, char *out)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (in[i] != '\\') {
+			out[o++] = in[i];
+			continue;
+		}
+		char e = in[++i];
+
+		if (e != 'u') {
+			static const char from[] = "bfnrt\"\\/", to[] = "\b\f\n\r\t\"\\/";
+
+			out[o++] = to[strchr(from, e) - from];
+			continue;
+		}
+		unsigned cp = hex4(in + i + 1);
+
+		i += 4;
+		if (cp >= 0xD800 && cp <= 0xDBFF) {
+			if (i + 6 >= len || in[i + 1] != '\\' || in[i + 2] != 'u')
+				return false;
+			unsigned lo = hex4(in + i + 3);
+
+			if (lo < 0xDC00 || lo > 0xDFFF)
+				return false;
+			cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+			i += 6;
+		} else if ((cp >= 0xDC00 && cp <= 0xDFFF) || cp == 0) {
+			return false;
+		}
+		o += put_utf8(out + o, cp);
+	}
+	out[o] = '\0';
+	return true;
+}
+
+/* A string value copied into the arena. -EINVAL on bad JSON, -ENOMEM. */
+static int scan_string(struct loader *ld, struct scan *s, const char **out)
+{
+	const char *start;
+	size_t len;
+	bool escaped;
+	char *d;
+
+	if (!scan_string_span(s, &start, &len, &escaped))
+		return -EINVAL;
+	d = arena_alloc(ld->arena, len + 1);
+	if (!d)
+		return -ENOMEM;
+	if (!escaped) {
+		memcpy(d, start, len);
+		d[len] = '\0';
+	} else if (!decode_string(start, len, d)) {
+		return -EINVAL;
+	}
+	*out = d;
+	return 0;
+}
+
+/* An object key into buf, cut to cap - 1 bytes like the metric names it becomes. */
+static int scan_key(struct scan *s, char *buf, size_t cap)
+{
+	const char *start;
+	size_t len;
+	bool escaped;
+
+	if (!scan_string_span(s, &start, &len, &escaped) || !scan_char(s, ':'))
+		return -EINVAL;
+	if (escaped) {
+		char *tmp = malloc(len + 1);
+
+		if (!tmp)
+			return -ENOMEM;
+		if (!decode_string(start, len, tmp)) {
+			free(tmp);
+			return -EINVAL;
+		}
+		snprintf(buf, cap, "%s", tmp);
+		free(tmp);
 		return 0;
-	s->median = nb_stats_median(s->values, s->n);
+	}
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(buf, start, len);
+	buf[len] = '\0';
+	return 0;
+}
+
+static inline bool is_digit(char c)
+{
+	return (unsigned char)(c - '0') < 10;
+}
+
+/* Check a number's grammar without converting it: most numbers of a report are
+ * statistics and samples compare does not use. */
+static int skip_number(struct scan *s)
+{
+	const char *p = s->p;
+	bool is_int = true;
+	int int_digits = 0;
+
+	if (p < s->end && *p == '-')
+		p++;
+	if (p >= s->end || !is_digit(*p))
+		return -EINVAL;
+	if (*p == '0') {
+		p++;
+		int_digits = 1;
+	} else {
+		while (p < s->end && is_digit(*p)) {
+			p++;
+			int_digits++;
+		}
+	}
+	if (p < s->end && *p == '.') {
+		is_int = false;
+		if (++p >= s->end || !is_digit(*p))
+			return -EINVAL;
+		while (p < s->end && is_digit(*p))
+			p++;
+	}
+	if (p < s->end && (*p == 'e' || *p == 'E')) {
+		is_int = false;
+		p++;
+		if (p < s->end && (*p == '+' || *p == '-'))
+			p++;
+		if (p >= s->end || !is_digit(*p))
+			return -EINVAL;
+		while (p < s->end && is_digit(*p))
+			p++;
+	}
+	/* Integers beyond 18 digits go to jansson, as in scan_number. */
+	if (is_int && int_digits > 18)
+		return -ERANGE;
+	s->p = p;
+	return 0;
+}
+
+static const double exact_pow10[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* A JSON number. Up to 15 significant digits and a power of ten within 1e22 the
+ * value is one exact IEEE operation (so equal to strtod's); anything else goes to
+ * strtod. Integers beyond 18 digits are refused so jansson can judge them. */
+static int scan_number(struct scan *s, double *out)
+{
+	const char *p, *start;
+	uint64_t mant = 0;
+	int digits = 0, int_digits = 0, exp10 = 0;
+	bool neg = false, is_int = true, exact = true;
+
+	skip_ws(s);
+	p = start = s->p;
+	if (p < s->end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	if (p >= s->end || !is_digit(*p))
+		return -EINVAL;
+	if (*p == '0') {
+		p++;
+		int_digits = 1;
+	} else {
+		while (p < s->end && is_digit(*p)) {
+			if (digits < 19) {
+				mant = mant * 10 + (uint64_t)(*p - '0');
+				digits++;
+			} else {
+				exp10++;
+				exact = false;
+			}
+			int_digits++;
+			p++;
+		}
+	}
+	if (p < s->end && *p == '.') {
+		is_int = false;
+		if (++p >= s->end || !is_digit(*p))
+			return -EINVAL;
+		while (p < s->end && is_digit(*p)) {
+			if (mant == 0 && *p == '0') {
+				exp10--; /* leading zeros of a fraction carry no digits */
+			} else if (digits < 19) {
+				mant = mant * 10 + (uint64_t)(*p - '0');
+				digits++;
+				exp10--;
+			} else {
+				exact = false;
+			}
+			p++;
+		}
+	}
+	if (p < s->end && (*p == 'e' || *p == 'E')) {
+		int sign = 1, e = 0;
+
+		is_int = false;
+		p++;
+		if (p < s->end && (*p == '+' || *p == '-'))
+			sign = *p++ == '-' ? -1 : 1;
+		if (p >= s->end || !is_digit(*p))
+			return -EINVAL;
+		while (p < s->end && is_digit(*p)) {
+			if (e < 100000)
+				e = e * 10 + (*p - '0');
+			p++;
+		}
+		exp10 += sign * e;
+	}
+	s->p = p;
+	if (is_int && int_digits > 18)
+		return -ERANGE;
+	if (exact && digits <= 15 && exp10 >= -22 && exp10 <= 22) {
+		double v = (double)mant;
+
+		v = exp10 < 0 ? v / exact_pow10[-exp10] : v * exact_pow10[exp10];
+		*out = neg ? -v : v;
+		return 0;
+	}
+	{
+		char buf[128];
+
+		/* The text need not be NUL-terminated: strtod gets a copy of the validated number. */
+		if (p - start >= (long)sizeof(buf))
+			return -ERANGE;
+		memcpy(buf, start, (size_t)(p - start));
+		buf[p - start] = '\0';
+		*out = strtod(buf, NULL);
+	}
+	return isfinite(*out) ? 0 : -ERANGE;
+}
+
+static bool scan_literal(struct scan *s, const char *word)
+{
+	size_t len = strlen(word);
+
+	if ((size_t)(s->end - s->p) < len || memcmp(s->p, word, len))
+		return false;
+	s->p += len;
+	return true;
+}
+
+static int skip_value(struct scan *s);
+
+/* Walk an object: obj_next returns 1 with the next key read, 0 after '}', <0 on bad JSON. */
+static int obj_next(struct scan *s, bool *first, char *key, size_t cap)
+{
+	if (scan_char(s, '}'))
+		return 0;
+	if (!*first && !scan_char(s, ','))
+		return -EINVAL;
+	*first = false;
+	return scan_key(s, key, cap) ? -EINVAL : 1;
+}
+
+static int arr_next(struct scan *s, bool *first)
+{
+	if (scan_char(s, ']'))
+		return 0;
+	if (!*first && !scan_char(s, ','))
+		return -EINVAL;
+	*first = false;
 	return 1;
 }
 
-static int load_metrics(struct loader *ld, json_t *obj, struct nb_cmp_point *p)
+static int skip_container(struct scan *s, bool is_object)
 {
-	const char *name;
-	json_t *m;
-	size_t n = json_object_size(obj);
-
-	p->n_metrics = 0;
-	p->metrics = n ? arena_alloc(ld->arena, sizeof(*p->metrics) * n) : NULL;
-	if (n && !p->metrics)
-		return oom(ld);
-	json_object_foreach(obj, name, m) {
-		int ret = load_metric(ld, name, m, &p->metrics[p->n_metrics]);
-
-		if (ret < 0)
-			return ret;
-		if (ret > 0)
-			p->n_metrics++;
-	}
-	return 0;
-}
-
-static int load_pairs(struct loader *ld, json_t *runs, struct nb_cmp_point *p)
-{
-	size_t n = json_array_size(runs);
-	size_t i;
-	json_t *run;
-
-	p->n_pairs = 0;
-	if (!n)
-		return 0;
-	p->pair_throughput_bps = arena_alloc(ld->arena, sizeof(double) * n);
-	p->pair_cpu_busy_pct = arena_alloc(ld->arena, sizeof(double) * n);
-	if (!p->pair_throughput_bps || !p->pair_cpu_busy_pct)
-		return oom(ld);
-	json_array_foreach(runs, i, run) {
-		json_t *m = json_object_get(run, "metrics");
-		json_t *thr = json_object_get(m, "throughput_bps");
-		json_t *cpu = json_object_get(m, "cpu_busy_pct");
-
-		if (parse_status(json_string_value(json_object_get(run, "status"))) != NB_CMP_STATUS_OK)
-			continue;
-		if (!json_is_number(thr) || !json_is_number(cpu))
-			continue;
-		p->pair_throughput_bps[p->n_pairs] = json_number_value(thr);
-		p->pair_cpu_busy_pct[p->n_pairs] = json_number_value(cpu);
-		p->n_pairs++;
-	}
-	return 0;
-}
-
-static int load_profile(struct loader *ld, json_t *arr, struct nb_cmp_point *p)
-{
-	size_t n = json_array_size(arr);
-	size_t i;
-	json_t *e;
-
-	p->n_profile = 0;
-	if (!n)
-		return 0;
-	p->profile = arena_alloc(ld->arena, sizeof(*p->profile) * n);
-	if (!p->profile)
-		return oom(ld);
-	json_array_foreach(arr, i, e) {
-		const char *sym = json_string_value(json_object_get(e, "symbol"));
-		json_t *share = json_object_get(e, "share_pct");
-
-		if (!sym || !json_is_number(share))
-			continue;
-		p->profile[p->n_profile].symbol = arena_strdup(ld->arena, sym);
-		if (!p->profile[p->n_profile].symbol)
-			return oom(ld);
-		p->profile[p->n_profile].share_pct = json_number_value(share);
-		p->n_profile++;
-	}
-	return 0;
-}
-
-/* "threaded=1 gro_flush_timeout=20000" in the report's key order. */
-static const char *knobs_text(struct loader *ld, json_t *knobs)
-{
-	char buf[512];
-	size_t used = 0;
-	const char *key;
-	json_t *v;
-
-	buf[0] = '\0';
-	json_object_foreach(knobs, key, v) {
-		const char *val = json_string_value(v);
-		char num[32];
-
-		if (!val) {
-			snprintf(num, sizeof(num), "%g", json_number_value(v));
-			val = num;
-		}
-		int w = snprintf(buf + used, sizeof(buf) - used, "%s%s=%s", used ? " " : "", key, val);
-
-		if (w < 0 || (size_t)w >= sizeof(buf) - used)
-			break;
-		used += (size_t)w;
-	}
-	return arena_strdup(ld->arena, buf);
-}
-
-static int load_point(struct loader *ld, size_t index, json_t *res, struct nb_cmp_point *p)
-{
-	json_t *test = json_object_get(res, "test");
-	const char *id = json_string_value(json_object_get(res, "id"));
-	const char *error = json_string_value(json_object_get(res, "error"));
+	bool first = true;
+	char key[8];
 	int ret;
 
-	memset(p, 0, sizeof(*p));
-	if (!id || !*id)
-		return nb_err_set(ld->err, -EINVAL, "load report %s: results[%zu] has no \"id\"", ld->label, index);
-	p->id = arena_strdup(ld->arena, id);
-	p->test_name = arena_strdup(ld->arena, json_str_or(test, "name", ""));
-	p->direction = arena_strdup(ld->arena, json_str_or(test, "direction", ""));
-	p->knobs = knobs_text(ld, json_object_get(res, "knobs"));
-	p->test_json = json_compact(ld, test);
-	p->status = parse_status(json_string_value(json_object_get(res, "status")));
-	p->error = error ? arena_strdup(ld->arena, error) : NULL;
-	if (!p->id || !p->test_name || !p->direction || !p->knobs || (error && !p->error))
-		return oom(ld);
-	ret = load_metrics(ld, json_object_get(res, "metrics"), p);
-	if (!ret)
-		ret = load_pairs(ld, json_object_get(res, "runs"), p);
-	if (!ret)
-		ret = load_profile(ld, json_object_get(res, "profile"), p);
+	if (++s->depth > SCAN_MAX_DEPTH)
+		return -E2BIG;
+	s->p++;
+	for (;;) {
+		ret = is_object ? obj_next(s, &first, key, sizeof(key)) : arr_next(s, &first);
+		if (ret <= 0)
+			break;
+		ret = skip_value(s);
+		if (ret)
+			break;
+	}
+	s->depth--;
 	return ret;
 }
 
-static int load_root(struct loader *ld, json_t *root, struct nb_cmp_report *r)
+static int skip_value(struct scan *s)
 {
-	json_t *schema = json_object_get(root, "schema");
-	json_t *results = json_object_get(root, "results");
-	json_t *host = json_object_get(root, "host");
-	size_t i;
-	json_t *res;
+	const char *start;
+	size_t len;
+	bool escaped;
+
+	switch (peek(s)) {
+	case '"':
+		return scan_string_span(s, &start, &len, &escaped) ? 0 : -EINVAL;
+	case '{':
+		return skip_container(s, true);
+	case '[':
+		return skip_container(s, false);
+	case 't':
+		return scan_literal(s, "true") ? 0 : -EINVAL;
+	case 'f':
+		return scan_literal(s, "false") ? 0 : -EINVAL;
+	case 'n':
+		return scan_literal(s, "null") ? 0 : -EINVAL;
+	default:
+		return skip_number(s);
+	}
+}
+
+/* ---- the results, read straight from the text ---- */
+
+static bool is_number_start(char c)
+{
+	return c == '-' || (c >= '0' && c <= '9');
+}
+
+/* Numbers of an array into sc->dbl (non-numbers are skipped, as a broken writer's). */
+static int scan_number_array(struct loader *ld, struct scan *s)
+{
+	bool first = true;
 	int ret;
 
-	if (!json_is_object(root))
-		return nb_err_set(ld->err, -EINVAL, "load report %s: not a nicbench report (top level is not an object)",
-				  ld->label);
-	if (!json_is_string(schema))
-		return nb_err_set(ld->err, -EINVAL, "load report %s: not a nicbench report (no \"schema\" key)",
-				  ld->label);
-	if (strcmp(json_string_value(schema), NB_CMP_REPORT_SCHEMA))
-		return nb_err_set(ld->err, -EPROTO, "load report %s: schema \"%s\" is not supported (expected \"%s\")",
-				  ld->label, json_string_value(schema), NB_CMP_REPORT_SCHEMA);
-	if (!json_is_array(results) || json_array_size(results) == 0)
-		return nb_err_set(ld->err, -ENODATA, "load report %s: the report has no results", ld->label);
+	ld->sc.n_dbl = 0;
+	if (peek(s) != '[')
+		return skip_value(s);
+	s->p++;
+	while ((ret = arr_next(s, &first)) > 0) {
+		double v;
 
-	r->kernel_release = arena_strdup(ld->arena, json_str_or(json_object_get(host, "kernel"), "release", ""));
-	r->created = arena_strdup(ld->arena, json_str_or(root, "created", ""));
-	r->cpus = (int)json_integer_value(json_object_get(host, "cpus"));
-	if (!r->kernel_release || !r->created)
-		return oom(ld);
-	ret = load_env(ld, root, r);
-	if (ret)
-		return ret;
-	r->points = arena_alloc(ld->arena, sizeof(*r->points) * json_array_size(results));
-	if (!r->points)
-		return oom(ld);
-	json_array_foreach(results, i, res) {
-		ret = load_point(ld, i, res, &r->points[r->n_points]);
+		if (!is_number_start(peek(s))) {
+			ret = skip_value(s);
+			if (ret)
+				return ret;
+			continue;
+		}
+		ret = scan_number(s, &v);
 		if (ret)
 			return ret;
-		r->n_points++;
+		if (grow((void **)&ld->sc.dbl, &ld->sc.cap_dbl, ld->sc.n_dbl + 1, sizeof(double)))
+			return -ENOMEM;
+		ld->sc.dbl[ld->sc.n_dbl++] = v;
 	}
+	return ret;
+}
+
+/* One metric: {"median": M, "values": [...]} or a bare number. Returns 1 when kept. */
+static int scan_metric(struct loader *ld, struct scan *s, struct nb_cmp_samples *m)
+{
+	bool first = true, has_median = false;
+	char key[16];
+	int ret;
+
+	m->n = 0;
+	m->values = NULL;
+	if (is_number_start(peek(s))) {
+		ret = scan_number(s, &m->median);
+		return ret ? ret : 1;
+	}
+	if (peek(s) != '{')
+		return skip_value(s);
+	s->p++;
+	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "median") && is_number_start(peek(s))) {
+			ret = scan_number(s, &m->median);
+			has_median = true;
+		} else if (!strcmp(key, "values")) {
+			ret = scan_number_array(ld, s);
+			if (!ret) {
+				m->n = (int)ld->sc.n_dbl;
+				m->values = arena_copy(ld->arena, ld->sc.dbl, sizeof(double) * ld->sc.n_dbl);
+				if (m->n && !m->values)
+					return -ENOMEM;
+			}
+		} else {
+			ret = skip_value(s);
+		}
+		if (ret)
+			return ret;
+	}
+	if (ret)
+		return ret;
+	if (!has_median && m->n)
+		m->median = nb_stats_median(m->values, m->n);
+	return has_median || m->n ? 1 : 0;
+}
+
+static int scan_metrics(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
+{
+	bool first = true;
+	char key[NB_METRIC_NAME_MAX];
+	int ret;
+
+	ld->sc.n_met = 0;
+	if (peek(s) != '{')
+		return skip_value(s);
+	s->p++;
+	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
+		struct nb_cmp_samples *m;
+
+		if (grow((void **)&ld->sc.met, &ld->sc.cap_met, ld->sc.n_met + 1, sizeof(*ld->sc.met)))
+			return -ENOMEM;
+		m = &ld->sc.met[ld->sc.n_met];
+		memcpy(m->name, key, sizeof(m->name));
+		ret = scan_metric(ld, s, m);
+		if (ret < 0)
+			return ret;
+		ld->sc.n_met += (size_t)ret;
+	}
+	if (ret)
+		return ret;
+	p->n_metrics = (int)ld->sc.n_met;
+	p->metrics = arena_copy(ld->arena, ld->sc.met, sizeof(*p->metrics) * ld->sc.n_met);
+	return p->n_metrics && !p->metrics ? -ENOMEM : 0;
+}
+
+/* One run: keeps throughput and CPU busy when the run is ok and has both. */
+static int scan_run(struct loader *ld, struct scan *s, size_t *n_pairs)
+{
+	bool first = true, ok = true, has_thr = false, has_cpu = false;
+	double thr = 0, cpu = 0;
+	char key[16];
+	int ret;
+
+	if (peek(s) != '{')
+		return skip_value(s);
+	s->p++;
+	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "status") && peek(s) == '"') {
+			const char *status;
+
+			ret = scan_string(ld, s, &status);
+			ok = !ret && parse_status(status) == NB_CMP_STATUS_OK;
+		} else if (!strcmp(key, "metrics") && peek(s) == '{') {
+			bool mfirst = true;
+			char name[NB_METRIC_NAME_MAX];
+
+			s->p++;
+			while ((ret = obj_next(s, &mfirst, name, sizeof(name))) > 0) {
+				bool want_thr = !strcmp(name, "throughput_bps"), want_cpu = !strcmp(name, "cpu_busy_pct");
+
+				if ((want_thr || want_cpu) && is_number_start(peek(s))) {
+					ret = scan_number(s, want_thr ? &thr : &cpu);
+					has_thr |= want_thr;
+					has_cpu |= want_cpu;
+				} else {
+					ret = skip_value(s);
+				}
+				if (ret)
+					break;
+			}
+		} else {
+			ret = skip_value(s);
+		}
+		if (ret)
+			return ret;
+	}
+	if (ret || !ok || !has_thr || !has_cpu)
+		return ret;
+	if (grow((void **)&ld->sc.dbl, &ld->sc.cap_dbl, *n_pairs + 1, sizeof(double)) ||
+	    grow((void **)&ld->sc.dbl2, &ld->sc.cap_dbl2, *n_pairs + 1, sizeof(double)))
+		return -ENOMEM;
+	ld->sc.dbl[*n_pairs] = thr;
+	ld->sc.dbl2[*n_pairs] = cpu;
+	(*n_pairs)++;
 	return 0;
+}
+
+static int scan_runs(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
+{
+	bool first = true;
+	size_t n = 0;
+	int ret;
+
+	if (peek(s) != '[')
+		return skip_value(s);
+	s->p++;
+	while ((ret = arr_next(s, &first)) > 0) {
+		ret = scan_run(ld, s, &n);
+		if (ret)
+			return ret;
+	}
+	if (ret)
+		return ret;
+	p->n_pairs = (int)n;
+	p->pair_throughput_bps = arena_copy(ld->arena, ld->sc.dbl, sizeof(double) * n);
+	p->pair_cpu_busy_pct = arena_copy(ld->arena, ld->sc.dbl2, sizeof(double) * n);
+	return n && (!p->pair_throughput_bps || !p->pair_cpu_busy_pct) ? -ENOMEM : 0;
+}
+
+static int scan_profile_entry(struct loader *ld, struct scan *s)
+{
+	bool first = true, has_share = false;
+	const char *symbol = NULL;
+	double share = 0;
+	char key[16];
+	int ret;
+
+	if (peek(s) != '{')
+		return skip_value(s);
+	s->p++;
+	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "symbol") && peek(s) == '"') {
+			ret = scan_string(ld, s, &symbol);
+		} else if (!strcmp(key, "share_pct") && is_number_start(peek(s))) {
+			ret = scan_number(s, &share);
+			has_share = true;
+		} else {
+			ret = skip_value(s);
+		}
+		if (ret)
+			return ret;
+	}
+	if (ret || !symbol || !has_share)
+		return ret;
+	if (grow((void **)&ld->sc.prof, &ld->sc.cap_prof, ld->sc.n_prof + 1, sizeof(*ld->sc.prof)))
+		return -ENOMEM;
+	ld->sc.prof[ld->sc.n_prof++] = (struct nb_cmp_profile_entry){ symbol, share };
+	return 0;
+}
+
+static int scan_profile(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
+{
+	bool first = true;
+	int ret;
+
+	ld->sc.n_prof = 0;
+	if (peek(s) != '[')
+		return skip_value(s);
+	s->p++;
+	while ((ret = arr_next(s, &first)) > 0) {
+		ret = scan_profile_entry(ld, s);
+		if (ret)
+			return ret;
+	}
+	if (ret)
+		return ret;
+	p->n_profile = (int)ld->sc.n_prof;
+	p->profile = arena_copy(ld->arena, ld->sc.prof, sizeof(*p->profile) * ld->sc.n_prof);
+	return p->n_profile && !p->profile ? -ENOMEM : 0;
+}
+
+/* The value's text without the whitespace outside strings: equal settings give equal text. */
+static const char *compact_span(struct loader *ld, const char *start, const char *end)
+{
+	char *d = arena_alloc(ld->arena, (size_t)(end - start) + 1), *o = d;
+	bool in_string = false;
+
+	if (!d)
+		return NULL;
+	for (const char *p = start; p < end; p++) {
+		if (in_string) {
+			if (*p == '\\' && p + 1 < end)
+				*o++ = *p++;
+			else if (*p == '"')
+				in_string = false;
+		} else if (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') {
+			continue;
+		} else if (*p == '"') {
+			in_string = true;
+		}
+		*o++ = *p;
+	}
+	*o = '\0';
+	return d;
+}
+
+static int scan_test(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
+{
+	bool first = true;
+	const char *start;
+	char key[16];
+	int ret;
+
+	if (peek(s) != '{')
+		return skip_value(s);
+	start = s->p++;
+	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "name") && peek(s) == '"')
+			ret = scan_string(ld, s, &p->test_name);
+		else if (!strcmp(key, "direction") && peek(s) == '"')
+			ret = scan_string(ld, s, &p->direction);
+		else
+			ret = skip_value(s);
+		if (ret)
+			return ret;
+	}
+	if (ret)
+		return ret;
+	p->test_json = compact_span(ld, start, s->p);
+	return p->test_json ? 0 : -ENOMEM;
+}
+
+/* "threaded=1 gro_flush_timeout=20000" in the report's key order; for display only. */
+static int scan_knobs(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
+{
+	char buf[512], key[64];
+	size_t used = 0;
+	bool first = true;
+	int ret;
+
+	if (peek(s) != '{')
+		return skip_value(s);
+	s->p++;
+	buf[0] = '\0';
+	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
+		const char *val = NULL, *start;
+		char num[32];
+
+		if (peek(s) == '"') {
+			ret = scan_string(ld, s, &val);
+		} else {
+			start = s->p;
+			ret = skip_value(s);
+			snprintf(num, sizeof(num), "%.*s", (int)(s->p - start), start);
+			val = num;
+		}
+		if (ret)
+			return ret;
+		int w = snprintf(buf + used, sizeof(buf) - used, "%s%s=%s", used ? " " : "", key, val);
+
+		if (w > 0 && (size_t)w < sizeof(buf) - used)
+			used += (size_t)w;
+	}
+	if (ret)
+		return ret;
+	p->knobs = arena_strdup(ld->arena, buf);
+	return p->knobs ? 0 : -ENOMEM;
+}
+
+static int scan_result(struct loader *ld, struct scan *s, size_t index, struct nb_cmp_point *p)
+{
+	bool first = true;
+	char key[16];
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->test_name = p->direction = p->knobs = "";
+	if (peek(s) != '{') {
+		ret = skip_value(s);
+		goto no_id;
+	}
+	s->p++;
+	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
+		if (!strcmp(key, "id") && peek(s) == '"') {
+			ret = scan_string(ld, s, &p->id);
+		} else if (!strcmp(key, "status") && peek(s) == '"') {
+			const char *status;
+
+			ret = scan_string(ld, s, &status);
+			if (!ret)
+				p->status = parse_status(status);
+		} else if (!strcmp(key, "error") && peek(s) == '"') {
+			ret = scan_string(ld, s, &p->error);
+		} else if (!strcmp(key, "test")) {
+			ret = scan_test(ld, s, p);
+		} else if (!strcmp(key, "knobs")) {
+			ret = scan_knobs(ld, s, p);
+		} else if (!strcmp(key, "metrics")) {
+			ret = scan_metrics(ld, s, p);
+		} else if (!strcmp(key, "runs")) {
+			ret = scan_runs(ld, s, p);
+		} else if (!strcmp(key, "profile")) {
+			ret = scan_profile(ld, s, p);
+		} else {
+			ret = skip_value(s);
+		}
+		if (ret)
+			return ret;
+	}
+no_id:
+	if (ret)
+		return ret;
+	if ((!p->id || !*p->id) && !ld->first_error)
+		ld->first_error = nb_err_set(ld->err, -EINVAL, "load report %s: results[%zu] has no \"id\"", ld->label,
+					     index);
+	return 0;
+}
+
+static int scan_results(struct loader *ld, struct scan *s)
+{
+	bool first = true;
+	size_t index = 0;
+	int ret;
+
+	ld->sc.n_pts = 0;
+	if (peek(s) != '[')
+		return skip_value(s);
+	s->p++;
+	while ((ret = arr_next(s, &first)) > 0) {
+		if (grow((void **)&ld->sc.pts, &ld->sc.cap_pts, ld->sc.n_pts + 1, sizeof(*ld->sc.pts)))
+			return -ENOMEM;
+		ret = scan_result(ld, s, index++, &ld->sc.pts[ld->sc.n_pts]);
+		if (ret)
+			return ret;
+		if (ld->sc.pts[ld->sc.n_pts].id)
+			ld->sc.n_pts++;
+	}
+	return ret;
+}
+
+/* Everything but "results" is small: it is re-assembled into one object for jansson. */
+struct meta {
+	char *text;
+	size_t len, cap;
+};
+
+static int meta_append(struct meta *m, const char *start, size_t len)
+{
+	if (grow((void **)&m->text, &m->cap, m->len + len + 2, 1))
+		return -ENOMEM;
+	memcpy(m->text + m->len, start, len);
+	m->len += len;
+	return 0;
+}
+
+static int scan_root(struct loader *ld, struct scan *s, struct meta *meta, bool *has_results)
+{
+	bool first = true;
+	int ret;
+
+	if (!scan_char(s, '{') || meta_append(meta, "{", 1))
+		return -EINVAL;
+	for (;;) {
+		const char *key_start, *value_start;
+		char key[16];
+
+		skip_ws(s);
+		key_start = s->p;
+		ret = obj_next(s, &first, key, sizeof(key));
+		if (ret <= 0)
+			break;
+		if (!strcmp(key, "results")) {
+			if (*has_results)
+				return -EINVAL; /* twice: leave the meaning of that to jansson */
+			*has_results = true;
+			ret = scan_results(ld, s);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (*key_start == ',')
+			key_start++;
+		skip_ws(s);
+		value_start = s->p;
+		ret = skip_value(s);
+		if (ret)
+			return ret;
+		if ((meta->len > 1 && meta_append(meta, ",", 1)) ||
+		    meta_append(meta, key_start, (size_t)(value_start - key_start)) ||
+		    meta_append(meta, value_start, (size_t)(s->p - value_start)))
+			return -ENOMEM;
+	}
+	if (ret)
+		return ret;
+	skip_ws(s);
+	if (s->p != s->end)
+		return -EINVAL; /* trailing text */
+	return meta_append(meta, "}", 1);
+}
+
+/* The scanner refused the text: let jansson say where and why. */
+static int explain_bad_json(struct loader *ld, const char *text, size_t len, int scan_ret)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(text, len, 0, &jerr);
+	bool is_object = json_is_object(root);
+
+	json_decref(root);
+	if (scan_ret == -ENOMEM)
+		return oom(ld);
+	if (!root)
+		return nb_err_set(ld->err, -EINVAL, "load report %s: not valid JSON (line %d, column %d: %s)", ld->label,
+				  jerr.line, jerr.column, jerr.text);
+	if (!is_object)
+		return nb_err_set(ld->err, -EINVAL, "load report %s: not a nicbench report (top level is not an object)",
+				  ld->label);
+	return nb_err_set(ld->err, -EINVAL,
+			  "load report %s: unsupported JSON (nesting deeper than %d, a huge integer, or \"results\" twice)",
+			  ld->label, SCAN_MAX_DEPTH);
+}
+
+static int load_meta(struct loader *ld, const struct meta *meta, bool has_results, struct nb_cmp_report *r)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(meta->text, meta->len, 0, &jerr);
+	json_t *schema = json_object_get(root, "schema");
+	json_t *host = json_object_get(root, "host");
+	int ret;
+
+	if (!root)
+		return nb_err_set(ld->err, -EINVAL, "load report %s: not valid JSON (%s)", ld->label, jerr.text);
+	if (!json_is_string(schema))
+		ret = nb_err_set(ld->err, -EINVAL, "load report %s: not a nicbench report (no \"schema\" key)", ld->label);
+	else if (strcmp(json_string_value(schema), NB_CMP_REPORT_SCHEMA))
+		ret = nb_err_set(ld->err, -EPROTO, "load report %s: schema \"%s\" is not supported (expected \"%s\")",
+				 ld->label, json_string_value(schema), NB_CMP_REPORT_SCHEMA);
+	else if (!has_results || (ld->sc.n_pts == 0 && !ld->first_error))
+		ret = nb_err_set(ld->err, -ENODATA, "load report %s: the report has no results", ld->label);
+	else
+		ret = ld->first_error;
+	if (!ret) {
+		r->kernel_release =
+			arena_strdup(ld->arena, json_str_or(json_object_get(host, "kernel"), "release", ""));
+		r->created = arena_strdup(ld->arena, json_str_or(root, "created", ""));
+		r->cpus = (int)json_integer_value(json_object_get(host, "cpus"));
+		ret = r->kernel_release && r->created ? load_env(ld, root, r) : oom(ld);
+	}
+	json_decref(root);
+	return ret;
 }
 
 int nb_cmp_report_parse(const char *text, size_t len, const char *label, struct nb_cmp_report *out,
 			struct nb_err *err)
 {
 	struct loader ld = { .err = err, .label = label };
-	json_error_t jerr;
-	json_t *root;
+	struct scan s = { .p = text, .end = text + len };
+	struct meta meta = { 0 };
+	bool has_results = false;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (len == 0)
 		return nb_err_set(err, -EINVAL, "load report %s: the file is empty", label);
-	root = json_loadb(text, len, 0, &jerr);
-	if (!root)
-		return nb_err_set(err, -EINVAL, "load report %s: not valid JSON (line %d, column %d: %s)", label,
-				  jerr.line, jerr.column, jerr.text);
 	ld.arena = calloc(1, sizeof(*ld.arena));
-	if (!ld.arena) {
-		json_decref(root);
+	if (!ld.arena)
 		return oom(&ld);
-	}
 	out->arena = ld.arena;
 	out->path = arena_strdup(ld.arena, label);
-	ret = out->path ? load_root(&ld, root, out) : oom(&ld);
-	json_decref(root);
+	ret = out->path ? scan_root(&ld, &s, &meta, &has_results) : -ENOMEM;
+	if (ret)
+		ret = explain_bad_json(&ld, text, len, ret);
+	else
+		ret = load_meta(&ld, &meta, has_results, out);
+	if (!ret) {
+		out->n_points = (int)ld.sc.n_pts;
+		out->points = arena_copy(ld.arena, ld.sc.pts, sizeof(*out->points) * ld.sc.n_pts);
+		if (!out->points)
+			ret = oom(&ld);
+	}
+	free(meta.text);
+	scratch_free(&ld.sc);
 	if (ret)
 		nb_cmp_report_free(out);
 	return ret;
 }
 
-static int read_whole_file(const char *path, char **text, size_t *len, struct nb_err *err)
+/* A report's bytes: mapped when it is a regular file (no copy of megabytes), read
+ * otherwise (a pipe, /dev/stdin). */
+struct file_text {
+	const char *text;
+	size_t len;
+	bool mapped;
+};
+
+static int read_stream(int fd, struct file_text *ft)
 {
-	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, used = 0;
-	char *buf;
+	char *buf = malloc(cap);
 
-	if (!f)
-		return nb_err_set(err, -errno, "load report %s: %s", path, strerror(errno));
-	buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + used, 1, cap - used, f);
+	for (;;) {
+		ssize_t got;
 
-		used += got;
-		if (used < cap)
-			break;
-		char *bigger = realloc(buf, cap * 2);
+		if (!buf)
+			return -ENOMEM;
+		got = read(fd, buf + used, cap - used);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = -errno;
 
-		if (!bigger) {
 			free(buf);
-			buf = NULL;
-			break;
+			return e;
 		}
-		buf = bigger;
-		cap *= 2;
-	}
-	if (!buf) {
-		fclose(f);
-		return nb_err_set(err, -ENOMEM, "load report %s: out of memory", path);
-	}
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
+		if (got == 0)
+			break;
+		used += (size_t)got;
+		if (used == cap) {
+			char *bigger = realloc(buf, cap * 2);
 
-		fclose(f);
-		free(buf);
-		return nb_err_set(err, -e, "load report %s: %s", path, strerror(e));
+			if (!bigger)
+				free(buf);
+			buf = bigger;
+			cap *= 2;
+		}
 	}
-	fclose(f);
-	*text = buf;
-	*len = used;
+	ft->text = buf;
+	ft->len = used;
+	ft->mapped = false;
 	return 0;
+}
+
+static int read_report_file(const char *path, struct file_text *ft, struct nb_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int ret = 0;
+
+	memset(ft, 0, sizeof(*ft));
+	if (fd < 0)
+		return nb_err_set(err, -errno, "load report %s: %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		ret = -errno;
+	} else if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+	} else if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+
+		if (map != MAP_FAILED) {
+			ft->text = map;
+			ft->len = (size_t)st.st_size;
+			ft->mapped = true;
+		} else {
+			ret = read_stream(fd, ft);
+		}
+	} else {
+		ret = read_stream(fd, ft);
+	}
+	close(fd);
+	if (ret)
+		return nb_err_set(err, ret, "load report %s: %s", path, strerror(-ret));
+	return 0;
+}
+
+static void file_text_free(struct file_text *ft)
+{
+	if (ft->mapped)
+		munmap((void *)ft->text, ft->len);
+	else
+		free((void *)ft->text);
+	memset(ft, 0, sizeof(*ft));
 }
 
 int nb_cmp_report_load(const char *path, struct nb_cmp_report *out, struct nb_err *err)
 {
-	char *text = NULL;
-	size_t len = 0;
+	struct file_text ft;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = read_whole_file(path, &text, &len, err);
+	ret = read_report_file(path, &ft, err);
 	if (ret)
 		return ret;
-	ret = nb_cmp_report_parse(text, len, path, out, err);
-	free(text);
+	ret = nb_cmp_report_parse(ft.text, ft.len, path, out, err);
+	file_text_free(&ft);
 	return ret;
+}
+
+struct load_job {
+	const char *path;
+	struct nb_cmp_report *report;
+	struct nb_err err;
+	int ret;
+};
+
+static void *load_job_run(void *arg)
+{
+	struct load_job *job = arg;
+
+	job->ret = nb_cmp_report_load(job->path, job->report, &job->err);
+	return NULL;
+}
+
+int nb_cmp_reports_load(const char *base_path, const char *new_path, struct nb_cmp_report *base,
+			struct nb_cmp_report *new, struct nb_err *err)
+{
+	struct load_job jobs[2] = { { .path = base_path, .report = base }, { .path = new_path, .report = new } };
+	pthread_t thread;
+	bool threaded;
+
+	/* jansson seeds its hash function on first use; do that before two threads race to. */
+	json_object_seed(0);
+	threaded = pthread_create(&thread, NULL, load_job_run, &jobs[0]) == 0;
+	if (!threaded)
+		load_job_run(&jobs[0]);
+	load_job_run(&jobs[1]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	for (int i = 0; i < 2; i++) {
+		if (!jobs[i].ret)
+			continue;
+		if (err)
+			*err = jobs[i].err;
+		nb_cmp_report_free(base);
+		nb_cmp_report_free(new);
+		return jobs[i].ret;
+	}
+	return 0;
 }
 
 void nb_cmp_report_free(struct nb_cmp_report *r)

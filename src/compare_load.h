@@ -77,6 +77,12 @@ int nb_cmp_report_load(const char *path, struct nb_cmp_report *out, struct nb_er
 int nb_cmp_report_parse(const char *text, size_t len, const char *label, struct nb_cmp_report *out,
 			struct nb_err *err);
 
+/* Load base and new side by side in two threads (a report of thousands of points is
+ * megabytes of JSON). On error err names the report that failed (base first) and
+ * both reports are left empty. */
+int nb_cmp_reports_load(const char *base_path, const char *new_path, struct nb_cmp_report *base,
+			struct nb_cmp_report *new, struct nb_err *err);
+
 void nb_cmp_report_free(struct nb_cmp_report *r);
 
 const char *nb_cmp_status_name(enum nb_cmp_status s);

@@ -2,6 +2,7 @@
 #include "compare_stats.h"
 
 #include <math.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,7 @@ double nb_stats_median(const double *v, int n)
 	if (!tmp)
 		return v[0];
 	memcpy(tmp, v, sizeof(*tmp) * (size_t)n);
-	qsort(tmp, (size_t)n, sizeof(*tmp), cmp_double);
+	nb_stats_sort(tmp, n);
 	med = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 	if (tmp != small)
 		free(tmp);
@@ -162,6 +163,181 @@ out:
 	free(rank2);
 	free(from_a);
 	return p;
+}
+
+/* z with P(|Z| >= z) = alpha, by bisection: libm has erfc but not its inverse. */
+static double two_sided_z(double alpha)
+{
+	double lo = 0, hi = 40;
+
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (erfc(mid / sqrt(2.0)) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Largest k >= 1 with P(U <= k - 1) <= alpha / 2 for sample sizes m and n without
+ * ties; 0 when even U = 0 is too likely. */
+long nb_stats_shift_ci_rank(int m, int n, double alpha)
+{
+	int total_n = m + n;
+	long max_u = (long)m * n;
+	double *ways, all = 0, below = 0;
+	long k = 0;
+
+	if (total_n > NB_STATS_EXACT_MAX) {
+		double z = two_sided_z(alpha);
+
+		k = (long)floor(max_u / 2.0 - z * sqrt((double)m * n * (total_n + 1) / 12.0));
+		return k > 0 ? k : 0;
+	}
+	ways = malloc(sizeof(*ways) * (size_t)(max_u + 1));
+	if (!ways || nb_stats_u_distribution(m, n, ways)) {
+		free(ways);
+		return 0;
+	}
+	for (long u = 0; u <= max_u; u++)
+		all += ways[u];
+	for (long u = 0; u <= max_u; u++) {
+		below += ways[u];
+		if (below / all > alpha / 2)
+			break;
+		k = u + 1;
+	}
+	free(ways);
+	return k;
+}
+
+/* c(u; i, j) = c(u - j; i - 1, j) + c(u; i, j - 1): the largest of i + j values is either
+ * in the first sample (beating all j of the second) or in the second. One row per i,
+ * rolled over j, keeps this O(na * nb * na * nb) in time and O(na * nb) in memory. */
+int nb_stats_u_distribution(int na, int nb, double *counts)
+{
+	long max_u = (long)na * nb;
+	double *prev = calloc((size_t)(max_u + 1) * (size_t)(nb + 1), sizeof(*prev));
+	double *cur = calloc((size_t)(max_u + 1) * (size_t)(nb + 1), sizeof(*cur));
+	size_t width = (size_t)max_u + 1;
+
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return -ENOMEM;
+	}
+	/* prev holds c(.; i - 1, j) for every j, starting with i = 0: one placement, U = 0. */
+	for (int j = 0; j <= nb; j++)
+		prev[(size_t)j * width] = 1;
+	for (int i = 1; i <= na; i++) {
+		memset(cur, 0, sizeof(*cur) * width * (size_t)(nb + 1));
+		cur[0] = 1; /* j = 0 */
+		for (int j = 1; j <= nb; j++) {
+			double *row = cur + (size_t)j * width, *left = cur + (size_t)(j - 1) * width;
+			const double *up = prev + (size_t)j * width;
+
+			for (long u = 0; u <= (long)i * j; u++)
+				row[u] = (u >= j ? up[u - j] : 0) + left[u];
+		}
+		double *t = prev;
+
+		prev = cur;
+		cur = t;
+	}
+	memcpy(counts, prev + (size_t)nb * width, sizeof(*counts) * width);
+	free(prev);
+	free(cur);
+	return 0;
+}
+
+double nb_stats_u_p_value(const double *counts, int na, int nb, long u2)
+{
+	long max_u = (long)na * nb;
+	double mean2 = (double)max_u, dist = fabs((double)u2 - mean2), all = 0, extreme = 0;
+
+	for (long u = 0; u <= max_u; u++) {
+		all += counts[u];
+		if (fabs(2.0 * (double)u - mean2) >= dist - 0.25)
+			extreme += counts[u];
+	}
+	return all > 0 ? fmin(1.0, extreme / all) : 1.0;
+}
+
+long nb_stats_mann_whitney_u2(const double *a, int na, const double *b, int nb, bool *ties)
+{
+	long u2 = 0;
+
+	*ties = false;
+	for (int i = 0; i < na; i++) {
+		for (int j = 0; j < nb; j++) {
+			if (a[i] < b[j])
+				u2 += 2;
+			else if (a[i] == b[j]) {
+				u2 += 1;
+				*ties = true;
+			}
+		}
+	}
+	/* Ties inside a sample change the null distribution as well. */
+	for (int i = 0; i < na && !*ties; i++) {
+		for (int j = i + 1; j < na; j++)
+			*ties |= a[i] == a[j];
+	}
+	for (int i = 0; i < nb && !*ties; i++) {
+		for (int j = i + 1; j < nb; j++)
+			*ties |= b[i] == b[j];
+	}
+	return u2;
+}
+
+void nb_stats_sort(double *v, int n)
+{
+	if (n >= 32) {
+		qsort(v, (size_t)n, sizeof(*v), cmp_double);
+		return;
+	}
+	for (int i = 1; i < n; i++) {
+		double x = v[i];
+		int j = i - 1;
+
+		while (j >= 0 && v[j] > x) {
+			v[j + 1] = v[j];
+			j--;
+		}
+		v[j + 1] = x;
+	}
+}
+
+bool nb_stats_shift_ci_at(const double *base, int nb, const double *new, int nn, long k, double *lo, double *hi)
+{
+	long count = (long)nb * nn;
+	double small[64];
+	double *diff;
+
+	if (nb <= 0 || nn <= 0 || k < 1 || k > count)
+		return false;
+	diff = count <= 64 ? small : malloc(sizeof(*diff) * (size_t)count);
+	if (!diff)
+		return false;
+	for (int i = 0; i < nb; i++) {
+		for (int j = 0; j < nn; j++)
+			diff[(long)i * nn + j] = new[j] - base[i];
+	}
+	nb_stats_sort(diff, (int)count);
+	*lo = diff[k - 1];
+	*hi = diff[count - k];
+	if (diff != small)
+		free(diff);
+	return true;
+}
+
+bool nb_stats_shift_ci(const double *base, int nb, const double *new, int nn, double alpha, double *lo, double *hi)
+{
+	if (nb <= 0 || nn <= 0)
+		return false;
+	return nb_stats_shift_ci_at(base, nb, new, nn, nb_stats_shift_ci_rank(nb, nn, alpha), lo, hi);
 }
 
 double nb_stats_change_pct(double base, double new, double cap, bool *capped)

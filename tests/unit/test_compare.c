@@ -1,0 +1,568 @@
+/* Unit tests for compare and compare_load: seed 000 fixture reports, verdict rules, bad input, environment check. */
+#include <errno.h>
+#include <stdbool.h>
+
+#include "compare.h"
+#include "nb_test.h"
+
+static const struct nb_cmp_point_result *point_of(const struct nb_cmp_result *r, const char *id)
+{
+	for (int i = 0; i < r->n_points; i++) {
+		if (!strcmp(r->points[i].id, id))
+			return &r->points[i];
+	}
+	return NULL;
+}
+
+static const struct nb_cmp_metric_result *metric_of(const struct nb_cmp_result *r, const char *id, const char *name)
+{
+	const struct nb_cmp_point_result *p = point_of(r, id);
+
+	for (int i = 0; p && i < p->n_metrics; i++) {
+		if (!strcmp(p->metrics[i].name, name))
+			return &p->metrics[i];
+	}
+	return NULL;
+}
+
+/* Load two fixture reports and compare them with opt (defaults when NULL). */
+static int compare_fixtures(const char *base_name, const char *new_name, const struct nb_cmp_options *opt_in,
+			    struct nb_cmp_report *base, struct nb_cmp_report *new, struct nb_cmp_result *r,
+			    struct nb_cmp_options *opt)
+{
+	struct nb_err err = { 0 };
+	char path[1024];
+	int ret;
+
+	if (opt_in)
+		*opt = *opt_in;
+	else
+		nb_cmp_options_init(opt);
+	snprintf(path, sizeof(path), "%s", nb_test_fixture(base_name));
+	ret = nb_cmp_report_load(path, base, &err);
+	CHECK_MSG(ret == 0, "load %s: %s", base_name, err.msg);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s", nb_test_fixture(new_name));
+	ret = nb_cmp_report_load(path, new, &err);
+	CHECK_MSG(ret == 0, "load %s: %s", new_name, err.msg);
+	if (ret) {
+		nb_cmp_report_free(base);
+		return ret;
+	}
+	ret = nb_cmp_run(base, new, opt, r, &err);
+	CHECK_MSG(ret == 0, "compare: %s", err.msg);
+	return ret;
+}
+
+static void release(struct nb_cmp_report *base, struct nb_cmp_report *new, struct nb_cmp_result *r)
+{
+	nb_cmp_result_free(r);
+	nb_cmp_report_free(new);
+	nb_cmp_report_free(base);
+}
+
+struct expect {
+	const char *id, *metric;
+	double change_pct;
+	bool capped;
+	enum nb_cmp_verdict verdict;
+};
+
+static void check_expectations(const struct nb_cmp_result *r, const struct expect *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct nb_cmp_metric_result *m = metric_of(r, e[i].id, e[i].metric);
+
+		CHECK_MSG(m != NULL, "%s %s present", e[i].id, e[i].metric);
+		if (!m)
+			continue;
+		CHECK_MSG(m->has_change && fabs(m->change_pct - e[i].change_pct) < 1e-6, "%s %s: change %g, expected %g",
+			  e[i].id, e[i].metric, m->change_pct, e[i].change_pct);
+		CHECK_MSG(m->change_capped == e[i].capped, "%s %s: capped", e[i].id, e[i].metric);
+		CHECK_MSG(m->verdict == e[i].verdict, "%s %s: verdict %s, expected %s", e[i].id, e[i].metric,
+			  nb_cmp_verdict_name(m->verdict), nb_cmp_verdict_name(e[i].verdict));
+	}
+}
+
+/* Seed 000, RZ/G2UL: +6% TCP TX, +34% TCP RX, +500% UDP RX, -24% UDP TX. */
+static const struct expect g2ul_expect[] = {
+	{ "tcp-tx", "throughput_bps", 6, false, NB_CMP_IMPROVED },
+	{ "tcp-rx", "throughput_bps", 34, false, NB_CMP_IMPROVED },
+	{ "udp-rx", "throughput_bps", 500, false, NB_CMP_IMPROVED },
+	{ "udp-tx", "throughput_bps", -24, false, NB_CMP_REGRESSED },
+	{ "tcp-rx", "cpu_busy_pct", 0, false, NB_CMP_UNCHANGED },
+	{ "tcp-rx", "softirq_pct", -25, false, NB_CMP_IMPROVED },
+	{ "udp-rx", "lost_percent", -75, false, NB_CMP_IMPROVED },
+	{ "tcp-rx", NB_CMP_EFFICIENCY_METRIC, 34, false, NB_CMP_IMPROVED },
+};
+
+static void test_g2ul(void)
+{
+	struct nb_cmp_report base, new;
+	struct nb_cmp_result r;
+	struct nb_cmp_options opt;
+
+	if (compare_fixtures("compare/g2ul-base.json", "compare/g2ul-new.json", NULL, &base, &new, &r, &opt))
+		return;
+	check_expectations(&r, g2ul_expect, sizeof(g2ul_expect) / sizeof(g2ul_expect[0]));
+	CHECK(point_of(&r, "udp-tx")->verdict == NB_CMP_REGRESSED);
+	CHECK(point_of(&r, "tcp-rx")->verdict == NB_CMP_IMPROVED);
+	CHECK(r.verdict == NB_CMP_REGRESSION);
+	CHECK(r.n_env_diffs == 0 && r.n_test_diffs == 0);
+	/* Profiles: ravb_poll fell from 20% to 9%, the biggest move. */
+	const struct nb_cmp_point_result *p = point_of(&r, "tcp-rx");
+
+	CHECK(p->n_movers == 4); /* each moved at least NB_CMP_MOVER_MIN_PTS */
+	CHECK_STR(p->movers[0].symbol, "ravb_poll");
+	CHECK_NEAR(p->movers[0].new_share_pct - p->movers[0].base_share_pct, -11, 1e-9);
+	release(&base, &new, &r);
+
+	/* A/A: nothing changes, no profile symbol "moves". */
+	if (compare_fixtures("compare/g2ul-base.json", "compare/g2ul-base.json", NULL, &base, &new, &r, &opt))
+		return;
+	CHECK(r.verdict == NB_CMP_PASS && r.count[NB_CMP_UNCHANGED] == 4);
+	CHECK(point_of(&r, "tcp-rx")->n_movers == 0);
+	release(&base, &new, &r);
+
+	/* The same data with a gate that accepts the UDP TX trade-off passes. */
+	nb_cmp_options_init(&opt);
+	CHECK(nb_cmp_gate_parse(&opt, "throughput_bps@tcp-*,throughput_bps@udp-rx,cpu_busy_pct@*-rx", NULL) == 0);
+	if (compare_fixtures("compare/g2ul-base.json", "compare/g2ul-new.json", &opt, &base, &new, &r, &opt))
+		return;
+	CHECK(r.verdict == NB_CMP_PASS);
+	CHECK(point_of(&r, "udp-tx")->verdict == NB_CMP_UNCHANGED);
+	CHECK(metric_of(&r, "udp-tx", "throughput_bps")->verdict == NB_CMP_REGRESSED); /* still shown */
+	release(&base, &new, &r);
+
+	/* A per-rule threshold above the change makes it "unchanged". */
+	nb_cmp_options_init(&opt);
+	CHECK(nb_cmp_gate_parse(&opt, "throughput_bps=30", NULL) == 0);
+	if (compare_fixtures("compare/g2ul-base.json", "compare/g2ul-new.json", &opt, &base, &new, &r, &opt))
+		return;
+	CHECK(r.verdict == NB_CMP_PASS);
+	CHECK(metric_of(&r, "tcp-tx", "throughput_bps")->verdict == NB_CMP_UNCHANGED);
+	CHECK(metric_of(&r, "tcp-rx", "throughput_bps")->verdict == NB_CMP_IMPROVED);
+	release(&base, &new, &r);
+}
+
+/* Seed 000, RZ/G2L: similar bandwidth, half the CPU in TCP RX: a win through CPU and efficiency. */
+static const struct expect g2l_expect[] = {
+	{ "tcp-rx", "cpu_busy_pct", -50, false, NB_CMP_IMPROVED },
+	{ "udp-rx", "cpu_busy_pct", -21, false, NB_CMP_IMPROVED },
+	{ "tcp-rx", NB_CMP_EFFICIENCY_METRIC, (941.0 / 40 - 940.0 / 80) / (940.0 / 80) * 100, false, NB_CMP_IMPROVED },
+};
+
+static void test_g2l(void)
+{
+	struct nb_cmp_report base, new;
+	struct nb_cmp_result r;
+	struct nb_cmp_options opt;
+
+	if (compare_fixtures("compare/g2l-base.json", "compare/g2l-new.json", NULL, &base, &new, &r, &opt))
+		return;
+	check_expectations(&r, g2l_expect, sizeof(g2l_expect) / sizeof(g2l_expect[0]));
+	CHECK(metric_of(&r, "tcp-rx", "throughput_bps")->verdict == NB_CMP_UNCHANGED);
+	/* 2 CPUs: 940 Mbit/s at 80% of the machine = 1.6 CPU-seconds per second. */
+	CHECK_NEAR(metric_of(&r, "tcp-rx", NB_CMP_EFFICIENCY_METRIC)->base, 940e6 / 1.6, 1);
+	CHECK(r.verdict == NB_CMP_PASS);
+	release(&base, &new, &r);
+}
+
+/* Seed 000, RZ/Five: UDP RX crashed, or ran near zero, before the series. */
+static void test_five(void)
+{
+	static const struct {
+		const char *base;
+		enum nb_cmp_verdict point;
+		bool capped;
+		enum nb_cmp_overall overall;
+	} cases[] = {
+		{ "compare/five-base-failed.json", NB_CMP_FIXED, false, NB_CMP_PASS },
+		{ "compare/five-base-near-zero.json", NB_CMP_IMPROVED, true, NB_CMP_PASS },
+		{ "compare/five-base-zero.json", NB_CMP_IMPROVED, true, NB_CMP_PASS },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nb_cmp_report base, new;
+		struct nb_cmp_result r;
+		struct nb_cmp_options opt;
+
+		if (compare_fixtures(cases[i].base, "compare/five-new.json", NULL, &base, &new, &r, &opt))
+			continue;
+		const struct nb_cmp_point_result *p = point_of(&r, "udp-rx");
+		const struct nb_cmp_metric_result *thr = metric_of(&r, "udp-rx", "throughput_bps");
+
+		CHECK_MSG(p && p->verdict == cases[i].point, "%s: udp-rx %s", cases[i].base,
+			  p ? nb_cmp_verdict_name(p->verdict) : "absent");
+		CHECK_MSG(r.verdict == cases[i].overall, "%s: overall %s", cases[i].base, nb_cmp_overall_name(r.verdict));
+		if (cases[i].capped)
+			CHECK(thr && thr->change_capped && thr->change_pct == 10000);
+		else
+			CHECK(thr && !thr->has_base && thr->has_new && thr->verdict == NB_CMP_FIXED);
+		for (int j = 0; p && j < p->n_metrics; j++)
+			CHECK(isfinite(p->metrics[j].change_pct) && isfinite(p->metrics[j].base) &&
+			      isfinite(p->metrics[j].new));
+		CHECK_NEAR(metric_of(&r, "tcp-tx", "throughput_bps")->change_pct, 19, 1e-9);
+		release(&base, &new, &r);
+	}
+}
+
+static void test_bad_input(void)
+{
+	static const struct {
+		const char *file;
+		int code;
+		const char *says;
+	} cases[] = {
+		{ "compare/does-not-exist.json", -ENOENT, "No such file" },
+		{ "compare/bad-truncated.json", -EINVAL, "not valid JSON" },
+		{ "compare/bad-not-json.txt", -EINVAL, "not valid JSON" },
+		{ "compare/bad-empty.json", -EINVAL, "empty" },
+		{ "compare/bad-schema.json", -EPROTO, "nicbench-report/2" },
+		{ "compare/bad-no-results.json", -ENODATA, "no results" },
+		{ "compare/bad-array.json", -EINVAL, "not a nicbench report" },
+		{ "compare", -EISDIR, "directory" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nb_cmp_report rep;
+		struct nb_err err = { 0 };
+		char path[1024];
+		int ret;
+
+		snprintf(path, sizeof(path), "%s", nb_test_fixture(cases[i].file));
+		ret = nb_cmp_report_load(path, &rep, &err);
+		CHECK_MSG(ret == cases[i].code, "%s: %d, expected %d (%s)", cases[i].file, ret, cases[i].code, err.msg);
+		CHECK_MSG(strstr(err.msg, cases[i].says) && strstr(err.msg, path) && !strchr(err.msg, '\n'),
+			  "%s: message \"%s\"", cases[i].file, err.msg);
+		if (!ret)
+			nb_cmp_report_free(&rep);
+	}
+}
+
+static void test_duplicate_id(void)
+{
+	struct nb_cmp_report a, b;
+	struct nb_cmp_result r;
+	struct nb_err err = { 0 };
+	struct nb_cmp_options opt;
+	char path[1024];
+
+	nb_cmp_options_init(&opt);
+	snprintf(path, sizeof(path), "%s", nb_test_fixture("compare/bad-duplicate-id.json"));
+	CHECK(nb_cmp_report_load(path, &a, &err) == 0);
+	snprintf(path, sizeof(path), "%s", nb_test_fixture("compare/g2ul-new.json"));
+	CHECK(nb_cmp_report_load(path, &b, &err) == 0);
+	CHECK(nb_cmp_run(&a, &b, &opt, &r, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "appears twice") != NULL);
+	nb_cmp_report_free(&a);
+	nb_cmp_report_free(&b);
+}
+
+static void test_env(void)
+{
+	struct nb_cmp_report base, new;
+	struct nb_cmp_result r;
+	struct nb_cmp_options opt;
+	bool driver = false, cpus = false, duration = false;
+
+	if (compare_fixtures("compare/g2ul-base.json", "compare/g2ul-new-other-env.json", NULL, &base, &new, &r, &opt))
+		return;
+	CHECK(r.n_env_diffs == 3);
+	for (int i = 0; i < r.n_env_diffs; i++) {
+		driver |= !strcmp(r.env_diffs[i].key, "interface.driver") && !strcmp(r.env_diffs[i].new, "\"stmmac\"");
+		cpus |= !strcmp(r.env_diffs[i].key, "host.cpus");
+		duration |= !strcmp(r.env_diffs[i].key, "config.duration");
+	}
+	CHECK(driver && cpus && duration);
+	/* Efficiency uses each report's own CPU count: 2 CPUs halve the new side's figure. */
+	CHECK_NEAR(metric_of(&r, "tcp-rx", NB_CMP_EFFICIENCY_METRIC)->new, 536e6 / 1.8, 1);
+	release(&base, &new, &r);
+}
+
+/* ---- verdict rules on small inline reports ---- */
+
+struct inline_point {
+	const char *id, *status;
+	const char *metrics; /* the "metrics" object's inside */
+};
+
+static int parse_inline(const struct inline_point *pts, int n, struct nb_cmp_report *rep)
+{
+	char text[8192];
+	size_t used;
+	struct nb_err err = { 0 };
+	int ret;
+
+	used = (size_t)snprintf(text, sizeof(text),
+				"{\"schema\":\"nicbench-report/1\",\"host\":{\"cpus\":2,\"kernel\":{\"release\":\"x\"}},"
+				"\"results\":[");
+	for (int i = 0; i < n; i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "%s{\"id\":\"%s\",\"test\":{\"name\":\"%s\"},\"status\":\"%s\",\"metrics\":{%s}}",
+					 i ? "," : "", pts[i].id, pts[i].id, pts[i].status, pts[i].metrics);
+	used += (size_t)snprintf(text + used, sizeof(text) - used, "]}");
+	ret = nb_cmp_report_parse(text, used, "inline", rep, &err);
+	CHECK_MSG(ret == 0, "parse inline: %s", err.msg);
+	return ret;
+}
+
+#define V3(a, b, c) "{\"values\":[" #a "," #b "," #c "]}"
+
+struct verdict_case {
+	const char *what;
+	struct inline_point base, new;
+	const char *metric;          /* NULL: check the point verdict only */
+	enum nb_cmp_verdict metric_verdict;
+	enum nb_cmp_verdict point_verdict;
+};
+
+static const struct verdict_case verdict_cases[] = {
+	{ "too few runs", { "tcp-rx", "ok", "\"throughput_bps\":{\"values\":[100,101]}" },
+	  { "tcp-rx", "ok", "\"throughput_bps\":{\"values\":[50,51]}" }, "throughput_bps", NB_CMP_INCONCLUSIVE,
+	  NB_CMP_INCONCLUSIVE },
+	{ "median only, no runs", { "tcp-rx", "ok", "\"throughput_bps\":100" }, { "tcp-rx", "ok", "\"throughput_bps\":50" },
+	  "throughput_bps", NB_CMP_INCONCLUSIVE, NB_CMP_INCONCLUSIVE },
+	{ "too noisy", { "tcp-tx", "ok", "\"throughput_bps\":" V3(100, 60, 140) },
+	  { "tcp-tx", "ok", "\"throughput_bps\":" V3(70, 130, 80) }, "throughput_bps", NB_CMP_INCONCLUSIVE,
+	  NB_CMP_INCONCLUSIVE },
+	{ "small but consistent", { "tcp-tx", "ok", "\"throughput_bps\":" V3(100, 100.1, 100.2) },
+	  { "tcp-tx", "ok", "\"throughput_bps\":" V3(97, 97.1, 97.2) }, "throughput_bps", NB_CMP_UNCHANGED,
+	  NB_CMP_UNCHANGED },
+	{ "separated, but not clearly beyond 5%", { "tcp-tx", "ok", "\"throughput_bps\":" V3(100, 101, 99) },
+	  { "tcp-tx", "ok", "\"throughput_bps\":" V3(94, 95, 93) }, "throughput_bps", NB_CMP_INCONCLUSIVE,
+	  NB_CMP_INCONCLUSIVE },
+	{ "3v3 regression", { "tcp-tx", "ok", "\"throughput_bps\":" V3(100, 101, 99) },
+	  { "tcp-tx", "ok", "\"throughput_bps\":" V3(70, 71, 69) }, "throughput_bps", NB_CMP_REGRESSED,
+	  NB_CMP_REGRESSED },
+	{ "lower is better", { "tcp-rx", "ok", "\"cpu_busy_pct\":" V3(50, 51, 49) },
+	  { "tcp-rx", "ok", "\"cpu_busy_pct\":" V3(70, 71, 69) }, "cpu_busy_pct", NB_CMP_REGRESSED, NB_CMP_REGRESSED },
+	{ "CPU of a TX test is not gated", { "tcp-tx", "ok", "\"cpu_busy_pct\":" V3(50, 51, 49) },
+	  { "tcp-tx", "ok", "\"cpu_busy_pct\":" V3(70, 71, 69) }, "cpu_busy_pct", NB_CMP_REGRESSED, NB_CMP_UNCHANGED },
+	{ "neutral metric moves", { "tcp-tx", "ok", "\"interrupts_per_s\":" V3(1000, 1001, 999) },
+	  { "tcp-tx", "ok", "\"interrupts_per_s\":" V3(500, 501, 499) }, "interrupts_per_s", NB_CMP_CHANGED,
+	  NB_CMP_UNCHANGED },
+	{ "unknown metric is neutral", { "tcp-tx", "ok", "\"frobs_per_s\":" V3(1, 1, 1) },
+	  { "tcp-tx", "ok", "\"frobs_per_s\":" V3(9, 9, 9) }, "frobs_per_s", NB_CMP_CHANGED, NB_CMP_UNCHANGED },
+	{ "metric only in new", { "tcp-tx", "ok", "\"throughput_bps\":" V3(1, 1, 1) },
+	  { "tcp-tx", "ok", "\"throughput_bps\":" V3(1, 1, 1) ",\"napi_polls_per_s\":" V3(5, 5, 5) }, "napi_polls_per_s",
+	  NB_CMP_NEW, NB_CMP_UNCHANGED },
+	{ "gated metric missing in new", { "tcp-tx", "ok", "\"throughput_bps\":" V3(1, 1, 1) },
+	  { "tcp-tx", "ok", "\"retransmits\":" V3(1, 1, 1) }, "throughput_bps", NB_CMP_MISSING, NB_CMP_INCONCLUSIVE },
+	{ "broken", { "udp-rx", "ok", "\"throughput_bps\":" V3(1, 1, 1) }, { "udp-rx", "failed", "" }, "throughput_bps",
+	  NB_CMP_BROKEN, NB_CMP_BROKEN },
+	{ "timeout then ok is fixed", { "udp-rx", "timeout", "" }, { "udp-rx", "ok", "\"throughput_bps\":" V3(1, 1, 1) },
+	  "throughput_bps", NB_CMP_FIXED, NB_CMP_FIXED },
+	{ "failed on both", { "udp-rx", "failed", "" }, { "udp-rx", "failed", "" }, NULL, 0, NB_CMP_INCONCLUSIVE },
+	{ "unsupported on both", { "udp-rx", "unsupported", "" }, { "udp-rx", "unsupported", "" }, NULL, 0,
+	  NB_CMP_UNCHANGED },
+	{ "newly supported", { "udp-rx", "unsupported", "" }, { "udp-rx", "ok", "\"throughput_bps\":" V3(1, 1, 1) }, NULL,
+	  0, NB_CMP_NEW },
+	{ "point only in base", { "udp-rx", "ok", "\"throughput_bps\":" V3(1, 1, 1) },
+	  { "tcp-rx", "ok", "\"throughput_bps\":" V3(1, 1, 1) }, NULL, 0, NB_CMP_MISSING },
+	{ "zero CPU never divides", { "tcp-rx", "ok", "\"throughput_bps\":" V3(1, 1, 1) ",\"cpu_busy_pct\":" V3(0, 0, 0) },
+	  { "tcp-rx", "ok", "\"throughput_bps\":" V3(1, 1, 1) ",\"cpu_busy_pct\":" V3(0, 0, 0) }, "cpu_busy_pct",
+	  NB_CMP_UNCHANGED, NB_CMP_UNCHANGED },
+};
+
+static void test_verdicts(void)
+{
+	for (size_t i = 0; i < sizeof(verdict_cases) / sizeof(verdict_cases[0]); i++) {
+		const struct verdict_case *c = &verdict_cases[i];
+		struct nb_cmp_report base, new;
+		struct nb_cmp_result r;
+		struct nb_cmp_options opt;
+		struct nb_err err = { 0 };
+
+		nb_cmp_options_init(&opt);
+		if (parse_inline(&c->base, 1, &base))
+			continue;
+		if (parse_inline(&c->new, 1, &new)) {
+			nb_cmp_report_free(&base);
+			continue;
+		}
+		CHECK(nb_cmp_run(&base, &new, &opt, &r, &err) == 0);
+		const struct nb_cmp_point_result *p = point_of(&r, c->base.id);
+
+		CHECK_MSG(p && p->verdict == c->point_verdict, "%s: point %s, expected %s", c->what,
+			  p ? nb_cmp_verdict_name(p->verdict) : "absent", nb_cmp_verdict_name(c->point_verdict));
+		if (c->metric) {
+			const struct nb_cmp_metric_result *m = metric_of(&r, c->base.id, c->metric);
+
+			CHECK_MSG(m && m->verdict == c->metric_verdict, "%s: %s %s, expected %s", c->what, c->metric,
+				  m ? nb_cmp_verdict_name(m->verdict) : "absent", nb_cmp_verdict_name(c->metric_verdict));
+		}
+		release(&base, &new, &r);
+	}
+}
+
+/* The results scanner against hand-written JSON: escapes, number forms, junk to skip, and
+ * the files it must refuse with a line-and-column message from jansson. */
+#define REPORT_HEAD "{\"schema\":\"nicbench-report/1\",\"host\":{\"cpus\":1},\"results\":["
+
+struct load_case {
+	const char *what, *json;
+	int ret;
+	const char *id;          /* expected first point id, or error message part */
+	const char *metric;
+	double median;
+	int n;
+};
+
+static const struct load_case load_cases[] = {
+	{ "escapes in the id", REPORT_HEAD "{\"id\":\"tcp\\u002drx\\n\\\"q\\\"\"}]}", 0, "tcp-rx\n\"q\"", NULL, 0, 0 },
+	{ "surrogate pair", REPORT_HEAD "{\"id\":\"\\ud83d\\ude00\"}]}", 0, "\xf0\x9f\x98\x80", NULL, 0, 0 },
+	{ "raw UTF-8", REPORT_HEAD "{\"id\":\"r\xc3\xa9seau\"}]}", 0, "r\xc3\xa9seau", NULL, 0, 0 },
+	{ "exponent forms", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":{\"median\":1.5E-3,\"values\":[1e3,-0.5,2E+2]}}}]}", 0,
+	  "a", "x", 1.5e-3, 3 },
+	{ "non-numbers in values are skipped", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":{\"values\":[1,\"x\",null,2,{\"a\":[1]},3]}}}]}",
+	  0, "a", "x", 2, 3 },
+	{ "bare number metric", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":0.1}}]}", 0, "a", "x", 0.1, 0 },
+	{ "18-digit integer", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":123456789012345678}}]}", 0, "a", "x",
+	  123456789012345678.0, 0 },
+	{ "junk around", REPORT_HEAD "{\"extra\":{\"a\":[1,{\"b\":\"c\\\"}\"}],\"t\":true,\"f\":false,\"n\":null},\"id\":\"a\"}],\"zz\":[[[]]]}",
+	  0, "a", NULL, 0, 0 },
+	{ "whitespace everywhere", " \t\r\n{ \"schema\" : \"nicbench-report/1\" , \"results\" : [ { \"id\" : \"a\" } ] } \n", 0, "a",
+	  NULL, 0, 0 },
+	{ "bad escape", REPORT_HEAD "{\"id\":\"\\x\"}]}", -EINVAL, "not valid JSON", NULL, 0, 0 },
+	{ "lone surrogate", REPORT_HEAD "{\"id\":\"\\ud800\"}]}", -EINVAL, "not valid JSON", NULL, 0, 0 },
+	{ "huge integer", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":123456789012345678901}}]}", -EINVAL, "not valid JSON",
+	  NULL, 0, 0 },
+	{ "trailing garbage", REPORT_HEAD "{\"id\":\"a\"}]} x", -EINVAL, "not valid JSON", NULL, 0, 0 },
+	{ "trailing comma", REPORT_HEAD "{\"id\":\"a\"},]}", -EINVAL, "not valid JSON", NULL, 0, 0 },
+	{ "raw control character", REPORT_HEAD "{\"id\":\"a\tb\"}]}", -EINVAL, "not valid JSON", NULL, 0, 0 },
+	{ "result without id", REPORT_HEAD "{\"status\":\"ok\"}]}", -EINVAL, "results[0] has no \"id\"", NULL, 0, 0 },
+	{ "results not an array", "{\"schema\":\"nicbench-report/1\",\"results\":{}}", -ENODATA, "no results", NULL, 0, 0 },
+	{ "schema checked before results", "{\"results\":[{}],\"schema\":\"other/9\"}", -EPROTO, "other/9", NULL, 0, 0 },
+};
+
+static void test_loader(void)
+{
+	for (size_t i = 0; i < sizeof(load_cases) / sizeof(load_cases[0]); i++) {
+		const struct load_case *c = &load_cases[i];
+		struct nb_cmp_report rep;
+		struct nb_err err = { 0 };
+		int ret = nb_cmp_report_parse(c->json, strlen(c->json), "case", &rep, &err);
+
+		CHECK_MSG(ret == c->ret, "%s: %d, expected %d (%s)", c->what, ret, c->ret, err.msg);
+		if (ret) {
+			CHECK_MSG(strstr(err.msg, c->id) != NULL, "%s: message \"%s\"", c->what, err.msg);
+			continue;
+		}
+		if (c->ret)
+			continue;
+		CHECK_MSG(rep.n_points >= 1 && !strcmp(rep.points[0].id, c->id), "%s: id \"%s\"", c->what,
+			  rep.n_points ? rep.points[0].id : "(none)");
+		if (c->metric) {
+			const struct nb_cmp_samples *m = nb_cmp_point_metric(&rep.points[0], c->metric);
+
+			CHECK_MSG(m && m->median == c->median && m->n == c->n, "%s: median %.17g n %d", c->what,
+				  m ? m->median : -1, m ? m->n : -1);
+		}
+		nb_cmp_report_free(&rep);
+	}
+	/* Nesting beyond the scanner's depth is valid JSON it does not read: said so, not crashed. */
+	char deep[4096];
+	size_t used = (size_t)snprintf(deep, sizeof(deep), "%s{\"id\":\"a\",\"x\":", REPORT_HEAD);
+	struct nb_cmp_report rep;
+	struct nb_err err = { 0 };
+
+	for (int i = 0; i < 600; i++)
+		deep[used++] = '[';
+	for (int i = 0; i < 600; i++)
+		deep[used++] = ']';
+	used += (size_t)snprintf(deep + used, sizeof(deep) - used, "}]}");
+	CHECK(nb_cmp_report_parse(deep, used, "deep", &rep, &err) == -EINVAL && strstr(err.msg, "unsupported JSON"));
+}
+
+struct parse_case {
+	const char *spec;
+	int ret;
+	int n_gate;
+	const char *metric0, *tests0;
+	double pct0;
+};
+
+static const struct parse_case gate_cases[] = {
+	{ "throughput_bps", 0, 1, "throughput_bps", "", -1 },
+	{ "cpu_busy_pct@*-rx=10,throughput_bps", 0, 2, "cpu_busy_pct", "*-rx", 10 },
+	{ "throughput_bps=2.5", 0, 1, "throughput_bps", "", 2.5 },
+	{ "none", 0, 0, NULL, NULL, 0 },
+	{ "throughput_bps=abc", -EINVAL, 0, NULL, NULL, 0 },
+	{ "@tcp-rx", -EINVAL, 0, NULL, NULL, 0 },
+	{ ",", -EINVAL, 0, NULL, NULL, 0 },
+	{ "throughput_bps=-3", -EINVAL, 0, NULL, NULL, 0 },
+};
+
+static void test_gate_parse(void)
+{
+	for (size_t i = 0; i < sizeof(gate_cases) / sizeof(gate_cases[0]); i++) {
+		const struct parse_case *c = &gate_cases[i];
+		struct nb_cmp_options opt;
+		struct nb_err err = { 0 };
+		int ret;
+
+		nb_cmp_options_init(&opt);
+		ret = nb_cmp_gate_parse(&opt, c->spec, &err);
+		CHECK_MSG(ret == c->ret, "gate \"%s\": %d (%s)", c->spec, ret, err.msg);
+		if (!ret)
+			CHECK_MSG(opt.n_gate == c->n_gate, "gate \"%s\": %d rules", c->spec, opt.n_gate);
+		if (!ret && c->metric0) {
+			CHECK_STR(opt.gate[0].metric, c->metric0);
+			CHECK_STR(opt.gate[0].tests, c->tests0);
+			CHECK_NEAR(opt.gate[0].min_effect_pct, c->pct0, 1e-12);
+		}
+	}
+}
+
+static void test_effect_parse(void)
+{
+	struct nb_cmp_options opt;
+	struct nb_err err = { 0 };
+
+	nb_cmp_options_init(&opt);
+	CHECK(nb_cmp_effect_parse(&opt, "8", &err) == 0 && opt.min_effect_pct == 8);
+	CHECK(nb_cmp_effect_parse(&opt, "lost_percent=50", &err) == 0 && opt.n_effects == 1);
+	CHECK(nb_cmp_effect_parse(&opt, "lost_percent=60", &err) == 0 && opt.n_effects == 1 && opt.effects[0].pct == 60);
+	CHECK(nb_cmp_effect_parse(&opt, "=5", &err) == -EINVAL);
+	CHECK(nb_cmp_effect_parse(&opt, "x=", &err) == -EINVAL);
+	CHECK(nb_cmp_effect_parse(&opt, "five", &err) == -EINVAL);
+}
+
+static void test_directions(void)
+{
+	static const struct {
+		const char *name;
+		enum nb_cmp_direction d;
+	} cases[] = {
+		{ "throughput_bps", NB_CMP_HIGHER_BETTER }, { NB_CMP_EFFICIENCY_METRIC, NB_CMP_HIGHER_BETTER },
+		{ "cpu_busy_pct", NB_CMP_LOWER_BETTER },    { "softirq_pct", NB_CMP_LOWER_BETTER },
+		{ "irq_pct", NB_CMP_LOWER_BETTER },         { "napi_thread_pct", NB_CMP_LOWER_BETTER },
+		{ "cpu1_busy_pct", NB_CMP_LOWER_BETTER },   { "lost_percent", NB_CMP_LOWER_BETTER },
+		{ "retransmits", NB_CMP_LOWER_BETTER },     { "rx_dropped", NB_CMP_LOWER_BETTER },
+		{ "softnet_dropped", NB_CMP_LOWER_BETTER }, { "udp_rcvbuf_errors", NB_CMP_LOWER_BETTER },
+		{ "iperf_remote_cpu_pct", NB_CMP_NEUTRAL }, { "napi_budget_exhausted_pct", NB_CMP_NEUTRAL },
+		{ "interrupts_per_s", NB_CMP_NEUTRAL },     { "napi_packets_per_poll", NB_CMP_NEUTRAL },
+		{ "net_rx_softirq_ns_per_s", NB_CMP_LOWER_BETTER }, { "something_new", NB_CMP_NEUTRAL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_MSG(nb_cmp_metric_direction(cases[i].name) == cases[i].d, "%s", cases[i].name);
+}
+
+int main(void)
+{
+	test_g2ul();
+	test_g2l();
+	test_five();
+	test_bad_input();
+	test_loader();
+	test_duplicate_id();
+	test_env();
+	test_verdicts();
+	test_gate_parse();
+	test_effect_parse();
+	test_directions();
+	return nb_test_done("test_compare");
+}
