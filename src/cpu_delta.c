@@ -157,6 +157,8 @@ static void put_netdev(const struct nb_snapshot *a, const struct nb_snapshot *b,
 		return;
 	put_rate(out, "rx_packets_per_s", a->rx_packets, b->rx_packets, dt);
 	put_rate(out, "tx_packets_per_s", a->tx_packets, b->tx_packets, dt);
+	if (a->netdev_packets_only || b->netdev_packets_only)
+		return;
 	put_rate(out, "rx_bytes_per_s", a->rx_bytes, b->rx_bytes, dt);
 	put_rate(out, "tx_bytes_per_s", a->tx_bytes, b->tx_bytes, dt);
 	put_count(out, "rx_dropped", a->rx_dropped, b->rx_dropped);

@@ -170,10 +170,14 @@ static void sample_snmp(struct nb_sampler *s, struct nb_snapshot *snap)
 			    nb_parse_snmp_udp(s->scratch, snap) == 0;
 }
 
-static void sample_netdev(struct nb_sampler *s, struct nb_snapshot *snap)
+static void sample_netdev(struct nb_sampler *s, struct nb_snapshot *snap, bool packets_only)
 {
+	/* rx_packets and tx_packets are the first two rows of netdev_counters */
+	size_t count = packets_only ? 2 : NB_NETDEV_COUNTERS;
+
 	snap->netdev_present = true;
-	for (size_t i = 0; i < NB_NETDEV_COUNTERS; i++) {
+	snap->netdev_packets_only = packets_only;
+	for (size_t i = 0; i < count; i++) {
 		uint64_t *field = (uint64_t *)((char *)snap + netdev_counters[i].offset);
 
 		if (read_whole(s->netdev_fd[i], s->scratch, sizeof(s->scratch)) < 0 ||
@@ -274,7 +278,9 @@ int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct n
 	if (s->sources & NB_SRC_UDP)
 		sample_snmp(s, snap);
 	if (s->sources & NB_SRC_NETDEV)
-		sample_netdev(s, snap);
+		sample_netdev(s, snap, false);
+	else if (s->sources & NB_SRC_NETDEV_PACKETS)
+		sample_netdev(s, snap, true);
 	if (s->sources & NB_SRC_NAPI)
 		sample_napi(s, snap);
 	if (s->sources & NB_SRC_TRAFFIC)
@@ -285,7 +291,7 @@ int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct n
 void nb_sampler_set_sources(struct nb_sampler *s, unsigned int sources)
 {
 	if (s)
-		s->sources = sources & NB_SRC_ALL;
+		s->sources = sources & (NB_SRC_ALL | NB_SRC_NETDEV_PACKETS);
 }
 
 static void close_irq_sources(struct nb_sampler *s)

@@ -40,6 +40,7 @@ struct nb_snapshot {
 	uint64_t udp_in_datagrams, udp_no_ports, udp_in_errors, udp_rcvbuf_errors,
 		 udp_sndbuf_errors, udp_in_csum_errors;
 	bool netdev_present;
+	bool netdev_packets_only;  /* NB_SRC_NETDEV_PACKETS: only rx_packets/tx_packets are valid */
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes, rx_dropped, tx_dropped,
 		 rx_errors, tx_errors;
 	bool napi_threads_present;  /* at least one napi/<iface>-N thread exists */
@@ -58,8 +59,8 @@ struct nb_sampler_target {
 
 struct nb_sampler;
 
-/* Sources a snapshot reads (nb_sampler_set_sources). Costs per snapshot measured on the
- * 2-vCPU development VM (bench/sampler-cost): /proc/net/snmp is the dearest (~10-15 us),
+/* Sources a snapshot reads (nb_sampler_set_sources). Costs per snapshot measured hot on the
+ * 2-vCPU development VM (bench/sampler-cost; 3-4x more when the caches went cold in a 100 ms sleep): /proc/net/snmp is the dearest (~10-15 us),
  * then /proc/stat (~6 us), the 8 netdev statistics files (~1 us each), each /proc/PID/stat
  * (~2.5 us), softirqs and softnet_stat (~2 us each). */
 enum nb_sample_source {
@@ -72,6 +73,9 @@ enum nb_sample_source {
 	NB_SRC_NAPI = 1u << 6,      /* napi/<iface>-N kthreads */
 	NB_SRC_TRAFFIC = 1u << 7,   /* the traffic process */
 	NB_SRC_ALL = 0xffu,
+	/* Only rx_packets and tx_packets of the netdev statistics (2 files instead of 8; each
+	 * cache-cold sysfs read costs ~4 us after a 100 ms sleep). Use instead of NB_SRC_NETDEV. */
+	NB_SRC_NETDEV_PACKETS = 1u << 8,
 };
 
 /* Open what can be kept open and find the interface's IRQs and NAPI threads. NAPI threads

@@ -222,7 +222,7 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 
 /* What the raw series needs (CPU split, NAPI threads, packet rates): the other sources,
  * /proc/net/snmp above all, cost more than the rest together and are read at the edges. */
-#define NB_INTERVAL_SOURCES (NB_SRC_CPU | NB_SRC_NAPI | NB_SRC_NETDEV)
+#define NB_INTERVAL_SOURCES (NB_SRC_CPU | NB_SRC_NAPI | NB_SRC_NETDEV_PACKETS)
 
 static void window_sample(struct runner *rn, struct window *w, struct nb_run_record *run, int *cap)
 {

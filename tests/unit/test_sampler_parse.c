@@ -266,6 +266,14 @@ static void dropped_wraps(struct nb_snapshot *a, struct nb_snapshot *b)
 	b->t = 12;
 }
 
+/* Interval samples read only the packet counters: the other netdev fields are stale. */
+static void packets_only(struct nb_snapshot *a, struct nb_snapshot *b)
+{
+	dropped_wraps(a, b);
+	b->netdev_packets_only = true;
+	b->rx_bytes = 99;
+}
+
 static void zero_interval(struct nb_snapshot *a, struct nb_snapshot *b)
 {
 	a->netdev_present = b->netdev_present = true;
@@ -340,6 +348,7 @@ static const struct delta_case delta_cases[] = {
 	{ "unplugged CPU", cpu1_unplugged, "cpu0_busy_pct", 10.0, "cpu1_busy_pct" },
 	{ "steal counts as busy", steal_is_busy, "cpu_busy_pct", 100.0 * 50 / 150, NULL },
 	{ "32-bit counter wrapped", dropped_wraps, "rx_packets_per_s", 1000.0, "rx_dropped" },
+	{ "packet counters only", packets_only, "rx_packets_per_s", 1000.0, "rx_bytes_per_s" },
 	{ "zero interval: counts only", zero_interval, "tx_dropped", 3.0, "rx_packets_per_s" },
 	{ "rescan between snapshots", rescanned_between, NULL, 0, "interrupts_per_s" },
 	{ "IRQs summed over CPUs", irqs_same_generation, "interrupts_per_s", 40.0, "napi_thread_pct" },
