@@ -816,15 +816,20 @@ int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
 
 	if (link_ended(&r->link))
 		return 1;
-	/* Take what already arrived first: a report that is waiting must not be killed as late. */
-	link_poll(&r->link, 0);
-	link_parse(&r->link, on_client_marker, r);
-	if (r->link.eof) {
-		drain_and_reap(&r->link, on_client_marker, r);
-		return 1;
-	}
 	now = mono_now();
 	left = run_deadline(r) - now;
+	/* At a deadline, take what already arrived first: a report that is waiting must not be
+	 * killed as late. Before it, the waiting poll below sees that data anyway, and one poll
+	 * per wake is what the sampler's 100 ms rhythm can afford. */
+	if (left <= 0 || r->link.have_report) {
+		link_poll(&r->link, 0);
+		link_parse(&r->link, on_client_marker, r);
+		if (r->link.eof) {
+			drain_and_reap(&r->link, on_client_marker, r);
+			return 1;
+		}
+		left = run_deadline(r) - now;
+	}
 	if (left <= 0 && !r->link.have_report) {
 		fire_watchdog(r);
 		drain_and_reap(&r->link, on_client_marker, r);

@@ -160,8 +160,6 @@ struct window {
 	bool open, closed;
 	const char *capture_path;  /* capture this window to a file; NULL: no */
 	double self_cpu_open;  /* nicbench's own CPU seconds when the window opened */
-	double sample_cpu_s;   /* CPU spent taking interval samples, to report what sampling costs */
-	int nsamples;
 	struct nb_metric_set trace_metrics;
 	struct nb_profile profile;
 };
@@ -215,8 +213,6 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	if (rn->snap_now->t > rn->snap_open->t)
 		nb_metrics_put(&run->metrics, "nicbench_cpu_ms_per_s",
 			       1000 * (self_cpu_s() - w->self_cpu_open) / (rn->snap_now->t - rn->snap_open->t));
-	if (w->nsamples > 0)
-		nb_metrics_put(&run->metrics, "nicbench_us_per_sample", 1e6 * w->sample_cpu_s / w->nsamples);
 	w->closed = true;
 }
 
@@ -229,7 +225,6 @@ static void window_sample(struct runner *rn, struct window *w, struct nb_run_rec
 	struct nb_metric_set *interval = &rn->interval_metrics;
 	struct nb_snapshot *swap;
 	struct nb_err err = { 0 };
-	double cpu0 = self_cpu_s();
 
 	nb_sampler_set_sources(rn->sampler, NB_INTERVAL_SOURCES);
 	nb_sampler_snapshot(rn->sampler, rn->snap_now, &err);
@@ -241,8 +236,6 @@ static void window_sample(struct runner *rn, struct window *w, struct nb_run_rec
 	rn->snap_prev = rn->snap_now;
 	rn->snap_now = swap;
 	w->next_sample += rn->o->cfg->interval_ms / 1000.0;
-	w->sample_cpu_s += self_cpu_s() - cpu0;
-	w->nsamples++;
 }
 
 /* Milliseconds until the next thing the loop must do, at most one interval. */
