@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "iface_irqs.h"
+#include "nb_time.h"
 #include "proc_parse.h"
 
 #define NB_MAX_NAPI_THREADS 128
@@ -76,14 +77,6 @@ struct nb_sampler {
 
 	char scratch[NB_SCRATCH_SIZE];
 };
-
-static double monotonic_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int open_under(const char *root, const char *rel)
 {
@@ -263,7 +256,7 @@ int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct n
 	if (!s || !snap)
 		return nb_err_set(err, -EINVAL, "take counter snapshot: no sampler or snapshot given");
 	memset(snap, 0, sizeof(*snap));
-	snap->t = monotonic_seconds();
+	snap->t = nb_monotonic_s();
 	snap->clk_tck = s->clk_tck;
 	snap->generation = s->generation;
 	snap->ncpus_online = s->online_fallback;

@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 
+#include "nb_time.h"
+
 /* libiperf's header relies on uint64_t without including <stdint.h> itself. */
 #include <stdint.h>
 #include <iperf_api.h>
@@ -80,14 +82,6 @@ struct nb_iperf_server {
 	double ended_at;
 	bool stopped;
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void sleep_ms(int ms)
 {
@@ -249,7 +243,7 @@ static int write_all(int fd, const void *data, size_t len)
 static void send_marker(int fd)
 {
 	char msg[1 + sizeof(double)];
-	double now = mono_now();
+	double now = nb_monotonic_s();
 
 	msg[0] = MSG_MARKER;
 	memcpy(msg + 1, &now, sizeof(now));
@@ -434,7 +428,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_iperf_params 
 {
 	struct child_report rep;
 	struct attempt a = { 0 };
-	double t0 = mono_now();
+	double t0 = nb_monotonic_s();
 	int attempts = 0;
 
 	child_setup(parent);
@@ -453,7 +447,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_iperf_params 
 		}
 	}
 	for (;;) {
-		int elapsed_ms = (int)((mono_now() - t0) * 1000);
+		int elapsed_ms = (int)((nb_monotonic_s() - t0) * 1000);
 		int left_ms = p->connect_timeout_ms - elapsed_ms;
 		int pause_ms;
 
@@ -464,7 +458,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_iperf_params 
 			break;
 		pause_ms = retry_backoff_ms[attempts - 1 < (int)NB_ARRAY_SIZE(retry_backoff_ms) ?
 					    attempts - 1 : (int)NB_ARRAY_SIZE(retry_backoff_ms) - 1];
-		elapsed_ms = (int)((mono_now() - t0) * 1000);
+		elapsed_ms = (int)((nb_monotonic_s() - t0) * 1000);
 		if (elapsed_ms + pause_ms >= p->connect_timeout_ms)
 			break;
 		sleep_ms(pause_ms);
@@ -473,7 +467,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_iperf_params 
 	if (a.failed) {
 		rep.failed = 1;
 		rep.iperf_errno = a.ierr;
-		describe_failure(rep.message, sizeof(rep.message), p, &a, attempts, mono_now() - t0);
+		describe_failure(rep.message, sizeof(rep.message), p, &a, attempts, nb_monotonic_s() - t0);
 	}
 	send_report(report_fd, &rep, a.json);
 	free(a.json);
@@ -745,7 +739,7 @@ int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, s
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
 	r->started_at = -1;
-	r->forked_at = mono_now();
+	r->forked_at = nb_monotonic_s();
 	rc = link_fork(&r->link, err, "iperf3 client");
 	if (rc < 0) {
 		free(r);
@@ -795,9 +789,9 @@ static void fire_watchdog(struct nb_iperf_run *r)
 /* After the child is gone (or killed): take the rest of the pipe and reap it. */
 static void drain_and_reap(struct child_link *l, void (*on_marker)(void *ctx, double t), void *ctx)
 {
-	double give_up = mono_now() + 5.0;
+	double give_up = nb_monotonic_s() + 5.0;
 
-	while (!l->eof && mono_now() < give_up) {
+	while (!l->eof && nb_monotonic_s() < give_up) {
 		int rc = link_poll(l, 200);
 
 		if (rc < 0 && rc != -EINTR)
@@ -816,7 +810,7 @@ int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
 
 	if (link_ended(&r->link))
 		return 1;
-	now = mono_now();
+	now = nb_monotonic_s();
 	left = run_deadline(r) - now;
 	/* At a deadline, take what already arrived first: a report that is waiting must not be
 	 * killed as late. Before it, the waiting poll below sees that data anyway, and one poll
@@ -852,7 +846,7 @@ int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
 		drain_and_reap(&r->link, on_client_marker, r);
 		return 1;
 	}
-	if (!r->link.have_report && mono_now() >= run_deadline(r)) {
+	if (!r->link.have_report && nb_monotonic_s() >= run_deadline(r)) {
 		fire_watchdog(r);
 		drain_and_reap(&r->link, on_client_marker, r);
 		return 1;
@@ -954,7 +948,7 @@ int nb_iperf_server_start(const struct nb_iperf_serve_params *p, struct nb_iperf
 		snprintf(s->bind, sizeof(s->bind), "%s", p->bind);
 		s->p.bind = s->bind;
 	}
-	s->forked_at = mono_now();
+	s->forked_at = nb_monotonic_s();
 	rc = link_fork(&s->link, err, "iperf3 server");
 	if (rc < 0) {
 		free(s);
@@ -992,7 +986,7 @@ int nb_iperf_server_wait(struct nb_iperf_server *s, int timeout_ms)
 	}
 	if (s->link.eof || rc < 0) {
 		drain_and_reap(&s->link, NULL, NULL);
-		s->ended_at = mono_now();
+		s->ended_at = nb_monotonic_s();
 		return 1;
 	}
 	return 0;

@@ -228,28 +228,6 @@ int nb_knob_validate(const char *name, const char *value, struct nb_err *err)
 
 /* ---- file helpers ---- */
 
-/* O_TRUNC matters for fixture trees (regular files); sysfs and procfs ignore it, as they do
- * for a shell's `echo >`. Never O_CREAT: a missing attribute must stay missing. */
-static int write_attr(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	ssize_t n;
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, len);
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	if (close(fd) < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EIO;
-}
-
 static int iface_dir(const struct nb_knob_target *t, char *buf, size_t len)
 {
 	char rel[64];
@@ -344,7 +322,7 @@ static int sysfs_write(const struct knob_row *row, const struct nb_knob_target *
 
 	if (attr_path(t, row->sysfs_attr, path, sizeof(path)))
 		return nb_err_set(err, -ENAMETOOLONG, "set %s on %s: path too long", row->name, t->iface);
-	ret = write_attr(path, value);
+	ret = nb_write_file(path, value);
 	if (ret == 0)
 		return 0;
 	snprintf(what, sizeof(what), "set %s=%s", row->name, value);
@@ -467,7 +445,7 @@ static int write_irq_affinity(const struct knob_row *row, const struct nb_knob_t
 
 	if (irq_affinity_path(t, irq, path, sizeof(path)))
 		return nb_err_set(err, -ENAMETOOLONG, "set %s on %s: path too long", row->name, t->iface);
-	ret = write_attr(path, cpus);
+	ret = nb_write_file(path, cpus);
 	if (ret)
 		return nb_err_set(err, ret, "set %s=%s on %s: IRQ %d: %s (%s%s)", row->name, cpus, t->iface,
 				  irq, strerror(-ret), path,

@@ -15,7 +15,8 @@
 #include "iperf_driver.h"
 #include "journal.h"
 #include "napi_knobs.h"
-#include "napi_trace.h" /* after its forward declaration of struct nb_trace */
+#include "napi_trace.h"
+#include "nb_time.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -43,21 +44,13 @@ int nb_runner_stop_signal(void)
 	return stop_signal;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Sleep that a stop signal cuts short. Returns false when stopped. */
 static bool sleep_unless_stopped(double seconds)
 {
-	double until = now_s() + seconds;
+	double until = nb_monotonic_s() + seconds;
 
 	while (!stop_signal) {
-		double left = until - now_s();
+		double left = until - nb_monotonic_s();
 
 		if (left <= 0)
 			return true;
@@ -241,7 +234,7 @@ static void window_sample(struct runner *rn, struct window *w, struct nb_run_rec
 /* Milliseconds until the next thing the loop must do, at most one interval. */
 static int next_wake_ms(const struct window *w, int interval_ms)
 {
-	double now = now_s(), next;
+	double now = nb_monotonic_s(), next;
 
 	if (w->start_marker < 0)
 		return interval_ms;
@@ -283,7 +276,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	for (;;) {
 		int done = nb_iperf_wait(child, next_wake_ms(&w, cfg->interval_ms));
 		double started = nb_iperf_started_at(child);
-		double now = now_s();
+		double now = nb_monotonic_s();
 
 		if (stop_signal) {
 			nb_iperf_kill(child);
@@ -508,7 +501,7 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 		runner_close(&rn);
 		return rc;
 	}
-	rn.started = now_s();
+	rn.started = nb_monotonic_s();
 	for (int i = 0; i < o->plan->npoints && !stop_signal; i++) {
 		struct nb_point_result pr;
 
