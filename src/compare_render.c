@@ -283,6 +283,17 @@ static void text_gate(struct sbuf *out, const struct nb_cmp_options *opt)
 	}
 }
 
+/* The iperf3 server's own CPU (remote_total) near a full core: libiperf 3.12 moves data in one
+ * thread, so the peer, not the device under test, may have set the throughput. */
+static void text_peer_bound(struct sbuf *out, const char *side, const struct nb_cmp_point *p)
+{
+	const struct nb_cmp_samples *peer = p ? nb_cmp_point_metric(p, "iperf_remote_cpu_pct") : NULL;
+
+	if (peer && peer->n > 0 && peer->median >= NB_PEER_BOUND_PCT)
+		sb_printf(out, "    %s: peer CPU %.0f%% of a core: the peer may have set this figure (peer-bound)\n",
+			  side, peer->median);
+}
+
 static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt,
 		       const struct nb_cmp_render_opts *ro)
 {
@@ -295,6 +306,8 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 		sb_printf(out, "    base %s: %s\n", nb_cmp_status_name(pr->base->status), pr->base->error);
 	if (pr->new && pr->new->error && pr->new->status != NB_CMP_STATUS_OK)
 		sb_printf(out, "    new %s: %s\n", nb_cmp_status_name(pr->new->status), pr->new->error);
+	text_peer_bound(out, "base", pr->base);
+	text_peer_bound(out, "new", pr->new);
 	for (int i = 0; i < pr->n_metrics; i++) {
 		const struct nb_cmp_metric_result *m = &pr->metrics[i];
 

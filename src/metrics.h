@@ -9,6 +9,10 @@
 #define NB_METRIC_NAME_MAX 48
 #define NB_MAX_METRICS 160
 
+/* iperf_remote_cpu_pct (the iperf3 server's own CPU, % of one core) at or above this marks a
+ * peer-bound result: libiperf 3.12 moves data in one thread. */
+#define NB_PEER_BOUND_PCT 90.0
+
 struct nb_metric {
 	char name[NB_METRIC_NAME_MAX];
 	double value;

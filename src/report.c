@@ -19,6 +19,7 @@ const char *const nb_sample_field_names[NB_SAMPLE_FIELDS] = {
 struct table_row {
 	char id[NB_POINT_ID_MAX];
 	enum nb_point_status status;
+	bool peer_bound;
 	struct nb_stats tput;
 	double busy, softirq, napi;   /* medians; NAN when absent */
 };
@@ -224,6 +225,8 @@ static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row
 				row->softirq = st.median;
 			else if (!strcmp(name, "napi_thread_pct"))
 				row->napi = st.median;
+			else if (!strcmp(name, "iperf_remote_cpu_pct"))
+				row->peer_bound = st.median >= NB_PEER_BOUND_PCT;
 		}
 	}
 	return agg;
@@ -267,6 +270,8 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 		json_object_set_new(o, "error", json_string(pr->error));
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "metrics", aggregate_json(pr, row));
+	if (row->peer_bound)
+		json_object_set_new(o, "peer_bound", json_true());
 	if (pr->capture_file[0])
 		json_object_set_new(o, "capture", json_pack("{s:s, s:i}", "file", pr->capture_file,
 							    "packets", pr->capture_packets));
@@ -385,8 +390,8 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 		format_pct(row->busy, busy, sizeof(busy));
 		format_pct(row->softirq, soft, sizeof(soft));
 		format_pct(row->napi, napi, sizeof(napi));
-		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %s\n", idw, row->id, tput, spread, busy, soft, napi,
-			nb_point_status_name(row->status));
+		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %s%s\n", idw, row->id, tput, spread, busy, soft, napi,
+			nb_point_status_name(row->status), row->peer_bound ? " (peer-bound?)" : "");
 	}
 }
 

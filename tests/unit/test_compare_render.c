@@ -168,6 +168,23 @@ static void test_text(void)
 	free(text);
 }
 
+/* g2ul-new-peer-bound.json is g2ul-new.json with the iperf3 server at 96-99% of a core on
+ * tcp-rx: the text output must say that the peer may have set that figure, and only there. */
+static void test_peer_bound(void)
+{
+	char *text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-new-peer-bound.json", TEXT);
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	CHECK_MSG(count(text, "(peer-bound)") == 1, "%d peer-bound lines", count(text, "(peer-bound)"));
+	CHECK(strstr(text, "new: peer CPU 98% of a core") != NULL);
+	free(text);
+	text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-new.json", TEXT);
+	CHECK(text && count(text, "(peer-bound)") == 0);
+	free(text);
+}
+
 /* ---- the command: exit codes and one-line errors ---- */
 
 struct cli_case {
@@ -277,6 +294,7 @@ int main(void)
 	test_junit();
 	test_markdown();
 	test_text();
+	test_peer_bound();
 	test_cli();
 	return nb_test_done("test_compare_render");
 }

@@ -43,6 +43,8 @@ static void fill_run(struct nb_run_record *run, enum nb_run_status st, double tp
 	}
 	nb_metrics_put(&run->metrics, "throughput_bps", tput);
 	nb_metrics_put(&run->metrics, "cpu_busy_pct", 50);
+	/* the iperf3 server at 95% of a core when NAPI figures are there: peer-bound below */
+	nb_metrics_put(&run->metrics, "iperf_remote_cpu_pct", with_napi ? 95 : 20);
 	if (with_napi)
 		nb_metrics_put(&run->metrics, "napi_thread_pct", 12.5);
 	run->iperf_json = strdup("{\"end\": {\"sum_received\": {\"bits_per_second\": 1}}}");
@@ -132,6 +134,9 @@ static void test_round_trip(void)
 	CHECK(json_array_size(json_object_get(samples, "t")) == 2);
 	CHECK(json_object_get(samples, "napi_thread_pct") == NULL);
 	CHECK(json_object_get(json_array_get(json_object_get(json_array_get(res, 0), "runs"), 0), "iperf") != NULL);
+	/* point 1: remote CPU median of 95, 20, 95 is 95: flagged; point 2: 20: not */
+	CHECK(json_is_true(json_object_get(json_array_get(res, 0), "peer_bound")));
+	CHECK(json_object_get(json_array_get(res, 1), "peer_bound") == NULL);
 	CHECK_STR(json_string_value(json_object_get(json_array_get(res, 1), "status")), "failed");
 	CHECK(json_object_get(json_array_get(res, 1), "error") != NULL);
 	json_decref(root);
