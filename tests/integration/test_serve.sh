@@ -113,7 +113,8 @@ wait_log "error 1; restarting the server" "$WORK/loop.log" && pass "restart afte
 wait_listen "$PORT_LOOP" || fail "serve did not listen again after the broken client"
 in_ns iperf3 -c 127.0.0.1 -p "$PORT_LOOP" -t 1 -R >"$WORK/loop.txt" 2>&1 \
 	&& pass "iperf3 -c -R after a restart" || fail "iperf3 -c -R after a restart: $(tail -2 "$WORK/loop.txt")"
-grep -q "test 1 from .*server sends" "$WORK/loop.log" && pass "reverse test reported" || fail "reverse test not reported"
+# serve logs a test after reaping its child, a moment after the client is done
+wait_log "test 1 from .*server sends" "$WORK/loop.log" && pass "reverse test reported" || fail "reverse test not reported"
 
 children=$(pgrep -P "$loop_pid")
 kill -TERM "$loop_pid"
