@@ -33,6 +33,28 @@ static inline const char *nb_test_fixture(const char *rel)
 	return buf;
 }
 
+/* Copy a fixture tree into a new temporary directory (root receives its path), so a test
+ * can write to it and the fixture in the repo stays clean. Returns 0 or -1. */
+static inline int nb_test_tree_copy(const char *fixture, char *root, size_t len)
+{
+	char cmd[3 * 1024];
+
+	snprintf(root, len, "/tmp/nb-test-XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s/'", nb_test_fixture(fixture), root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static inline void nb_test_tree_remove(const char *root)
+{
+	char cmd[1024 + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", root);
+}
+
 static inline int nb_test_done(const char *suite)
 {
 	printf("%s: %d passed, %d failed\n", suite, nb_test_passed, nb_test_failed);

@@ -14,13 +14,7 @@ static struct nb_paths fx;
 
 static int setup_tree(void)
 {
-	char cmd[3 * PATH_MAX];
-
-	snprintf(tmp_root, sizeof(tmp_root), "/tmp/nb-journal-XXXXXX");
-	if (!mkdtemp(tmp_root))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s/'", nb_test_fixture("knobs/tree"), tmp_root);
-	if (system(cmd) != 0)
+	if (nb_test_tree_copy("knobs/tree", tmp_root, sizeof(tmp_root)) < 0)
 		return -1;
 	snprintf(proc_root, sizeof(proc_root), "%s/proc", tmp_root);
 	snprintf(sys_root, sizeof(sys_root), "%s/sys", tmp_root);
@@ -30,11 +24,7 @@ static int setup_tree(void)
 
 static void teardown_tree(void)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmp_root);
+	nb_test_tree_remove(tmp_root);
 }
 
 static const char *read_text(const char *path)
