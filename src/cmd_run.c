@@ -54,6 +54,13 @@ static int finish(struct nb_report *report, const struct nb_config *cfg, int rc,
 	FILE *table = cfg->json_stdout ? stderr : stdout;
 
 	nb_report_count(report, &ok, &failed, &unsupported);
+	if (ok + failed + unsupported == 0) {
+		/* the runner writes after every point; a sweep stopped before its first still leaves one */
+		struct nb_err werr = { 0 };
+
+		if (nb_report_write(report, cfg->output, &werr) < 0)
+			fprintf(stderr, "nicbench run: %s\n", werr.msg);
+	}
 	nb_report_print_table(report, table);
 	fprintf(table, "%d ok, %d failed or timed out, %d unsupported; report: %s\n", ok, failed, unsupported,
 		cfg->output);
@@ -112,8 +119,9 @@ int cmd_run(int argc, char **argv)
 	}
 	nb_host_info_read(&nb_paths_live, &host);
 	if (nb_report_new(cfg, &host, &iface, &report, &err) < 0 ||
-	    nb_report_write(report, cfg->output, &err) < 0) {
-		/* an unwritable report path is found before any knob changes */
+	    nb_report_check_writable(cfg->output, &err) < 0) {
+		/* an unwritable report path is found before any knob changes; an existing
+		 * report there is only replaced once this run has measured something */
 		nb_report_free(report);
 		nb_plan_free(&plan);
 		free(cfg);
@@ -132,7 +140,6 @@ int cmd_run(int argc, char **argv)
 	rc = nb_runner_run(&opts, report, &err);
 	if (rc < 0 && !changed) {
 		/* set-up failed (a journal from a killed run, libpcap, tracefs): nothing was changed */
-		unlink(cfg->output);
 		exit_code = usage_error(err.msg);
 	} else {
 		exit_code = finish(report, cfg, rc, &err);

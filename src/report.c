@@ -296,6 +296,26 @@ char *nb_report_dumps(const struct nb_report *r)
 	return json_dumps(r->root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 }
 
+static int temp_path(const char *path, char *tmp, size_t len)
+{
+	return (size_t)snprintf(tmp, len, "%s.tmp.%d", path, (int)getpid()) < len ? 0 : -ENAMETOOLONG;
+}
+
+int nb_report_check_writable(const char *path, struct nb_err *err)
+{
+	char tmp[PATH_MAX + 16];
+	int fd;
+
+	if (temp_path(path, tmp, sizeof(tmp)) < 0)
+		return nb_err_set(err, -ENAMETOOLONG, "write report %s: path too long", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return nb_err_set(err, -errno, "write report %s: create %s: %s", path, tmp, strerror(errno));
+	close(fd);
+	unlink(tmp);
+	return 0;
+}
+
 int nb_report_write(const struct nb_report *r, const char *path, struct nb_err *err)
 {
 	char tmp[PATH_MAX + 16];
@@ -306,7 +326,7 @@ int nb_report_write(const struct nb_report *r, const char *path, struct nb_err *
 	if (!text)
 		return nb_err_set(err, -ENOMEM, "write report %s: cannot serialise (out of memory)", path);
 	len = strlen(text);
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= sizeof(tmp)) {
+	if (temp_path(path, tmp, sizeof(tmp)) < 0) {
 		free(text);
 		return nb_err_set(err, -ENAMETOOLONG, "write report %s: path too long", path);
 	}

@@ -66,6 +66,9 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 		  struct nb_report **out, struct nb_err *err);
 /* Append a finished point (copies what it needs). */
 int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err);
+/* Can a report be written at path? Creates and removes the temporary file nb_report_write
+ * would use, so an existing report at path is left untouched. */
+int nb_report_check_writable(const char *path, struct nb_err *err);
 /* Write the whole report to path through a temporary file + rename. */
 int nb_report_write(const struct nb_report *r, const char *path, struct nb_err *err);
 /* The report as JSON text (malloc'd). */

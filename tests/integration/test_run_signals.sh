@@ -63,13 +63,17 @@ run_pid=
 [ -e "$work/journal" ] || fail "no journal after SIGKILL"
 [ "$(knob threaded)" = 0 ] || fail "threaded was not changed before the kill"
 
-# the next run refuses to start while the journal is there, and changes nothing
+# the next run refuses to start while the journal is there, and changes nothing: not the
+# knobs, and not a report already at its -o path
+echo '{"an": "earlier report"}' > "$work/blocked.json"
 rc=0
 "$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-tx --duration 1 --omit 0 --repetitions 1 \
 	--knob threaded=1 -o "$work/blocked.json" --journal "$work/journal" 2>"$work/blocked.err" || rc=$?
 expect "exit code with a leftover journal" "$rc" 2
 grep -q "knobs restore" "$work/blocked.err" || fail "leftover-journal message does not say how to restore: $(cat "$work/blocked.err")"
 expect "threaded untouched by the refused run" "$(knob threaded)" 0
+expect "earlier report untouched by the refused run" "$(cat "$work/blocked.json")" '{"an": "earlier report"}'
+ls "$work"/blocked.json.tmp.* >/dev/null 2>&1 && fail "temporary report file left behind"
 
 rc=0
 "$NB_BIN" knobs restore -i "$NB_IFACE" --journal "$work/journal" || rc=$?
