@@ -69,9 +69,6 @@ struct runner {
 	/* heap, not stack: a snapshot holds per-CPU arrays */
 	struct nb_snapshot *snap_open, *snap_prev, *snap_now;
 	struct nb_metric_set interval_metrics;
-	double started;              /* monotonic start of the sweep, for the ETA */
-	double elapsed_per_estimate; /* measured/estimated ratio so far, to correct the ETA */
-	double done_estimate;        /* estimated seconds of the points finished so far */
 };
 
 /* ---- knobs ---- */
@@ -118,9 +115,6 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 
 static void sample_append(struct nb_run_record *run, int *cap, double t, const struct nb_metric_set *m)
 {
-	static const char *const source[NB_SAMPLE_FIELDS] = {
-		"cpu_busy_pct", "softirq_pct", "irq_pct", "napi_thread_pct", "rx_packets_per_s", "tx_packets_per_s",
-	};
 	struct nb_sample *s;
 
 	if (run->nsamples == *cap) {
@@ -135,7 +129,8 @@ static void sample_append(struct nb_run_record *run, int *cap, double t, const s
 	s = &run->samples[run->nsamples++];
 	s->t = t;
 	for (int f = 0; f < NB_SAMPLE_FIELDS; f++)
-		if (!nb_metrics_get(m, source[f], &s->v[f]))
+		/* the raw series' columns are named as the metrics they sample */
+		if (!nb_metrics_get(m, nb_sample_field_names[f], &s->v[f]))
 			s->v[f] = NAN;
 }
 
@@ -501,7 +496,6 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 		runner_close(&rn);
 		return rc;
 	}
-	rn.started = nb_monotonic_s();
 	for (int i = 0; i < o->plan->npoints && !stop_signal; i++) {
 		struct nb_point_result pr;
 
