@@ -1,6 +1,7 @@
 /* Pure half of the sampler: two snapshots in, named metrics out, no I/O (nb_snapshot_delta). */
 #include "cpu_sampler.h"
 
+#include <math.h>
 #include <stdio.h>
 
 struct cpu_shares {
@@ -114,13 +115,23 @@ static void put_per_cpu_rate(struct nb_metric_set *out, const char *name, const 
 		nb_metrics_put(out, name, (double)sum / dt);
 }
 
-/* Process CPU time as percent of all online CPUs, matching cpu_busy_pct. */
+/* Process CPU time as percent of all online CPUs, matching cpu_busy_pct; false when the
+ * counter went back or the interval or the CPU count is not positive. */
+static bool process_pct(uint64_t a, uint64_t b, long clk_tck, int ncpus_online, double dt, double *pct)
+{
+	if (b < a || dt <= 0 || clk_tck <= 0 || ncpus_online <= 0)
+		return false;
+	*pct = 100.0 * (double)(b - a) / (double)clk_tck / dt / ncpus_online;
+	return true;
+}
+
 static void put_process_pct(struct nb_metric_set *out, const char *name, uint64_t a, uint64_t b,
 			    const struct nb_snapshot *sb, double dt)
 {
-	if (b < a || dt <= 0 || sb->clk_tck <= 0 || sb->ncpus_online <= 0)
-		return;
-	nb_metrics_put(out, name, 100.0 * (double)(b - a) / (double)sb->clk_tck / dt / sb->ncpus_online);
+	double pct;
+
+	if (process_pct(a, b, sb->clk_tck, sb->ncpus_online, dt, &pct))
+		nb_metrics_put(out, name, pct);
 }
 
 static void put_threads(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
@@ -157,8 +168,6 @@ static void put_netdev(const struct nb_snapshot *a, const struct nb_snapshot *b,
 		return;
 	put_rate(out, "rx_packets_per_s", a->rx_packets, b->rx_packets, dt);
 	put_rate(out, "tx_packets_per_s", a->tx_packets, b->tx_packets, dt);
-	if (a->netdev_packets_only || b->netdev_packets_only)
-		return;
 	put_rate(out, "rx_bytes_per_s", a->rx_bytes, b->rx_bytes, dt);
 	put_rate(out, "tx_bytes_per_s", a->tx_bytes, b->tx_bytes, dt);
 	put_count(out, "rx_dropped", a->rx_dropped, b->rx_dropped);
@@ -191,4 +200,52 @@ void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 	put_netdev(a, b, dt, out);
 	put_udp(a, b, dt, out);
 	put_per_cpu(a, b, out);
+}
+
+/* ---- the raw series: the same figures as above for a few fields, no names, no set ---- */
+
+const char *const nb_series_field_names[NB_SERIES_FIELDS] = {
+	[NB_SERIES_CPU_BUSY] = "cpu_busy_pct", [NB_SERIES_SOFTIRQ] = "softirq_pct",
+	[NB_SERIES_IRQ] = "irq_pct", [NB_SERIES_NAPI_THREAD] = "napi_thread_pct",
+	[NB_SERIES_RX_PPS] = "rx_packets_per_s", [NB_SERIES_TX_PPS] = "tx_packets_per_s",
+};
+
+void nb_series_from_snapshot(const struct nb_snapshot *full, struct nb_series_snapshot *out)
+{
+	*out = (struct nb_series_snapshot){
+		.t = full->t, .clk_tck = full->clk_tck, .generation = full->generation,
+		.ncpus_online = full->ncpus_online,
+		.cpu_all_present = full->cpu_all_present, .cpu_all = full->cpu_all,
+		.napi_threads_present = full->napi_threads_present,
+		.napi_thread_ticks = full->napi_thread_ticks,
+		.packets_present = full->netdev_present,
+		.rx_packets = full->rx_packets, .tx_packets = full->tx_packets,
+	};
+}
+
+static double rate_or_nan(uint64_t a, uint64_t b, double dt)
+{
+	return b >= a && dt > 0 ? (double)(b - a) / dt : NAN;
+}
+
+void nb_series_delta(const struct nb_series_snapshot *a, const struct nb_series_snapshot *b,
+		     double out[NB_SERIES_FIELDS])
+{
+	double dt = b->t - a->t;
+	struct cpu_shares p;
+
+	for (int f = 0; f < NB_SERIES_FIELDS; f++)
+		out[f] = NAN;
+	if (a->cpu_all_present && b->cpu_all_present && cpu_shares_between(&a->cpu_all, &b->cpu_all, &p)) {
+		out[NB_SERIES_CPU_BUSY] = p.busy;
+		out[NB_SERIES_SOFTIRQ] = p.softirq;
+		out[NB_SERIES_IRQ] = p.irq;
+	}
+	if (a->napi_threads_present && b->napi_threads_present && a->generation == b->generation)
+		process_pct(a->napi_thread_ticks, b->napi_thread_ticks, b->clk_tck, b->ncpus_online, dt,
+			    &out[NB_SERIES_NAPI_THREAD]);
+	if (a->packets_present && b->packets_present) {
+		out[NB_SERIES_RX_PPS] = rate_or_nan(a->rx_packets, b->rx_packets, dt);
+		out[NB_SERIES_TX_PPS] = rate_or_nan(a->tx_packets, b->tx_packets, dt);
+	}
 }

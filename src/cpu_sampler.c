@@ -163,14 +163,10 @@ static void sample_snmp(struct nb_sampler *s, struct nb_snapshot *snap)
 			    nb_parse_snmp_udp(s->scratch, snap) == 0;
 }
 
-static void sample_netdev(struct nb_sampler *s, struct nb_snapshot *snap, bool packets_only)
+static void sample_netdev(struct nb_sampler *s, struct nb_snapshot *snap)
 {
-	/* rx_packets and tx_packets are the first two rows of netdev_counters */
-	size_t count = packets_only ? 2 : NB_NETDEV_COUNTERS;
-
 	snap->netdev_present = true;
-	snap->netdev_packets_only = packets_only;
-	for (size_t i = 0; i < count; i++) {
+	for (size_t i = 0; i < NB_NETDEV_COUNTERS; i++) {
 		uint64_t *field = (uint64_t *)((char *)snap + netdev_counters[i].offset);
 
 		if (read_whole(s->netdev_fd[i], s->scratch, sizeof(s->scratch)) < 0 ||
@@ -219,7 +215,8 @@ static void sample_irqs(struct nb_sampler *s, struct nb_snapshot *snap)
 	snap->irqs_present = true;
 }
 
-static void sample_napi(struct nb_sampler *s, struct nb_snapshot *snap)
+/* utime + stime of the napi/ threads; a thread that exited keeps its last figure */
+static uint64_t napi_thread_ticks(struct nb_sampler *s)
 {
 	uint64_t sum = 0;
 
@@ -232,9 +229,14 @@ static void sample_napi(struct nb_sampler *s, struct nb_snapshot *snap)
 			th->last_ticks = ticks;
 		sum += th->last_ticks;
 	}
+	return sum;
+}
+
+static void sample_napi(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	snap->napi_thread_ticks = napi_thread_ticks(s);
 	snap->napi_threads_present = s->nnapi > 0;
 	snap->napi_threads = s->nnapi;
-	snap->napi_thread_ticks = sum;
 }
 
 static void sample_traffic(struct nb_sampler *s, struct nb_snapshot *snap)
@@ -271,9 +273,7 @@ int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct n
 	if (s->sources & NB_SRC_UDP)
 		sample_snmp(s, snap);
 	if (s->sources & NB_SRC_NETDEV)
-		sample_netdev(s, snap, false);
-	else if (s->sources & NB_SRC_NETDEV_PACKETS)
-		sample_netdev(s, snap, true);
+		sample_netdev(s, snap);
 	if (s->sources & NB_SRC_NAPI)
 		sample_napi(s, snap);
 	if (s->sources & NB_SRC_TRAFFIC)
@@ -281,10 +281,35 @@ int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct n
 	return 0;
 }
 
+/* netdev_counters' first two rows are rx_packets and tx_packets */
+static bool read_packet_counts(struct nb_sampler *s, uint64_t *rx, uint64_t *tx)
+{
+	return read_whole(s->netdev_fd[0], s->scratch, sizeof(s->scratch)) >= 0 &&
+	       nb_parse_u64(s->scratch, rx) == 0 &&
+	       read_whole(s->netdev_fd[1], s->scratch, sizeof(s->scratch)) >= 0 &&
+	       nb_parse_u64(s->scratch, tx) == 0;
+}
+
+void nb_sampler_series_snapshot(struct nb_sampler *s, struct nb_series_snapshot *snap)
+{
+	*snap = (struct nb_series_snapshot){
+		.t = nb_monotonic_s(), .clk_tck = s->clk_tck, .generation = s->generation,
+	};
+	snap->cpu_all_present = read_whole(s->stat_fd, s->scratch, sizeof(s->scratch)) >= 0 &&
+				nb_parse_proc_stat_total(s->scratch, &snap->cpu_all, &snap->ncpus_online) >= 0;
+	if (snap->ncpus_online <= 0)
+		snap->ncpus_online = s->online_fallback;
+	if (s->nnapi > 0) {
+		snap->napi_thread_ticks = napi_thread_ticks(s);
+		snap->napi_threads_present = true;
+	}
+	snap->packets_present = read_packet_counts(s, &snap->rx_packets, &snap->tx_packets);
+}
+
 void nb_sampler_set_sources(struct nb_sampler *s, unsigned int sources)
 {
 	if (s)
-		s->sources = sources & (NB_SRC_ALL | NB_SRC_NETDEV_PACKETS);
+		s->sources = sources & NB_SRC_ALL;
 }
 
 static void close_irq_sources(struct nb_sampler *s)

@@ -40,7 +40,6 @@ struct nb_snapshot {
 	uint64_t udp_in_datagrams, udp_no_ports, udp_in_errors, udp_rcvbuf_errors,
 		 udp_sndbuf_errors, udp_in_csum_errors;
 	bool netdev_present;
-	bool netdev_packets_only;  /* NB_SRC_NETDEV_PACKETS: only rx_packets/tx_packets are valid */
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes, rx_dropped, tx_dropped,
 		 rx_errors, tx_errors;
 	bool napi_threads_present;  /* at least one napi/<iface>-N thread exists */
@@ -73,9 +72,6 @@ enum nb_sample_source {
 	NB_SRC_NAPI = 1u << 6,      /* napi/<iface>-N kthreads */
 	NB_SRC_TRAFFIC = 1u << 7,   /* the traffic process */
 	NB_SRC_ALL = 0xffu,
-	/* Only rx_packets and tx_packets of the netdev statistics (2 files instead of 8; each
-	 * cache-cold sysfs read costs ~4 us after a 100 ms sleep). Use instead of NB_SRC_NETDEV. */
-	NB_SRC_NETDEV_PACKETS = 1u << 8,
 };
 
 /* Open what can be kept open and find the interface's IRQs and NAPI threads. NAPI threads
@@ -87,9 +83,8 @@ enum nb_sample_source {
 int nb_sampler_new(const struct nb_sampler_target *t, struct nb_sampler **out, struct nb_err *err);
 void nb_sampler_set_traffic_pid(struct nb_sampler *s, pid_t pid);
 /* Which sources the following snapshots read (NB_SRC_ALL after nb_sampler_new). A skipped
- * source is absent from the snapshot, so its metrics are absent from any delta that uses it:
- * e.g. read everything at the start and end of a point and leave out NB_SRC_UDP in the
- * 100 ms series, whose UDP error counts would add nothing but cost. */
+ * source is absent from the snapshot, so its metrics are absent from any delta that uses it
+ * (bench/sampler-cost prices the sources one by one this way). */
 void nb_sampler_set_sources(struct nb_sampler *s, unsigned int sources);
 /* Re-scan for napi/ threads (threaded may have changed between points) and IRQs. If the
  * set changed, snap.generation changes and metrics spanning the rescan are left out:
@@ -126,5 +121,40 @@ void nb_sampler_free(struct nb_sampler *s);
  * Machine-wide metrics are put first, so a set too small for many CPUs loses per-CPU ones. */
 void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 		       struct nb_metric_set *out);
+
+/* ---- the raw series ----
+ * Between the window's edges the runner keeps a few machine-wide figures every interval.
+ * A series snapshot holds only what they need, so taking one costs a /proc/stat read, the
+ * napi/ threads' stat files and two sysfs counters, and no per-CPU bookkeeping: at a 100 ms
+ * interval that wake is most of nicbench's own CPU while traffic flows. */
+enum nb_series_field {
+	NB_SERIES_CPU_BUSY, NB_SERIES_SOFTIRQ, NB_SERIES_IRQ, NB_SERIES_NAPI_THREAD,
+	NB_SERIES_RX_PPS, NB_SERIES_TX_PPS, NB_SERIES_FIELDS
+};
+/* Named as the metrics of nb_snapshot_delta they sample: cpu_busy_pct, softirq_pct, ... */
+extern const char *const nb_series_field_names[NB_SERIES_FIELDS];
+
+struct nb_series_snapshot {
+	double t;
+	long clk_tck;
+	unsigned int generation;
+	int ncpus_online;
+	bool cpu_all_present;
+	struct nb_cpu_ticks cpu_all;
+	bool napi_threads_present;
+	uint64_t napi_thread_ticks;
+	bool packets_present;
+	uint64_t rx_packets, tx_packets;
+};
+
+/* Read the series' sources now: /proc/stat, the napi/ threads, rx_packets and tx_packets.
+ * Like nb_sampler_snapshot, a source that fails to read is absent, not an error. */
+void nb_sampler_series_snapshot(struct nb_sampler *s, struct nb_series_snapshot *snap);
+/* The series part of a full snapshot (the window's first point). Pure. */
+void nb_series_from_snapshot(const struct nb_snapshot *full, struct nb_series_snapshot *out);
+/* Pure: the series over a -> b, with the same arithmetic and the same rules for absent or
+ * backwards counters as nb_snapshot_delta; a figure it would leave out is NAN here. */
+void nb_series_delta(const struct nb_series_snapshot *a, const struct nb_series_snapshot *b,
+		     double out[NB_SERIES_FIELDS]);
 
 #endif

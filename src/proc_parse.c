@@ -95,6 +95,28 @@ static void ticks_from_columns(const uint64_t *v, struct nb_cpu_ticks *t)
 	};
 }
 
+/* One "cpu" or "cpuN" line: *cpu is -1 for the aggregate. False for a line that is not one
+ * (e.g. "cpufreq"-like names) or has fewer than the four columns every kernel has. */
+static bool parse_stat_line(const char *line, long *cpu, struct nb_cpu_ticks *ticks)
+{
+	uint64_t v[NB_STAT_COLUMNS] = { 0 };
+	uint64_t n = 0;
+	const char *p = line + 3;
+
+	*cpu = -1;
+	if (!is_blank(*p)) {
+		p = parse_dec(p, &n);
+		if (!p || !is_blank(*p) || n >= NB_MAX_CPUS)
+			return false;
+		*cpu = (long)n;
+	}
+	/* user nice system idle exist on every kernel; later columns arrived over 2.6.x */
+	if (parse_dec_row(p, v, NB_STAT_COLUMNS) < 4)
+		return false;
+	ticks_from_columns(v, ticks);
+	return true;
+}
+
 int nb_parse_proc_stat(const char *text, struct nb_snapshot *snap)
 {
 	int online = 0;
@@ -104,32 +126,45 @@ int nb_parse_proc_stat(const char *text, struct nb_snapshot *snap)
 	memset(snap->cpu_present, 0, sizeof(snap->cpu_present));
 	/* The cpu lines come first; stopping at the first other line skips the long "intr" line. */
 	for (const char *line = text; !strncmp(line, "cpu", 3); line = next_line(line)) {
-		uint64_t v[NB_STAT_COLUMNS] = { 0 };
-		uint64_t cpu = 0;
-		const char *p = line + 3;
-		bool aggregate = is_blank(*p);
+		struct nb_cpu_ticks ticks;
+		long cpu;
 
-		if (!aggregate) {
-			p = parse_dec(p, &cpu);
-			if (!p || !is_blank(*p))
-				continue;
-		}
-		/* user nice system idle exist on every kernel; later columns arrived over 2.6.x */
-		if (parse_dec_row(p, v, NB_STAT_COLUMNS) < 4)
+		if (!parse_stat_line(line, &cpu, &ticks))
 			continue;
-		if (aggregate) {
-			ticks_from_columns(v, &snap->cpu_all);
+		if (cpu < 0) {
+			snap->cpu_all = ticks;
 			snap->cpu_all_present = true;
-		} else if (cpu < NB_MAX_CPUS) {
-			ticks_from_columns(v, &snap->cpu[cpu]);
-			snap->cpu_present[cpu] = true;
-			if ((int)cpu + 1 > snap->ncpus)
-				snap->ncpus = (int)cpu + 1;
-			online++;
+			continue;
 		}
+		snap->cpu[cpu] = ticks;
+		snap->cpu_present[cpu] = true;
+		if ((int)cpu + 1 > snap->ncpus)
+			snap->ncpus = (int)cpu + 1;
+		online++;
 	}
 	snap->ncpus_online = online;
 	return snap->cpu_all_present ? online : -EINVAL;
+}
+
+int nb_parse_proc_stat_total(const char *text, struct nb_cpu_ticks *all, int *online)
+{
+	bool have_all = false;
+
+	*online = 0;
+	for (const char *line = text; !strncmp(line, "cpu", 3); line = next_line(line)) {
+		struct nb_cpu_ticks ticks;
+		long cpu;
+
+		if (!parse_stat_line(line, &cpu, &ticks))
+			continue;
+		if (cpu >= 0) {
+			(*online)++;
+		} else {
+			*all = ticks;
+			have_all = true;
+		}
+	}
+	return have_all ? *online : -EINVAL;
 }
 
 /* Header "CPU0 CPU1 ...": the column -> CPU map. Returns the number of columns. */

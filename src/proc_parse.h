@@ -11,6 +11,9 @@
  * kernels read as 0). Fills cpu_all, cpu[], cpu_present[], ncpus, ncpus_online. Returns
  * the number of cpuN lines, -EINVAL without a "cpu" line. */
 int nb_parse_proc_stat(const char *text, struct nb_snapshot *snap);
+/* The same file for the raw series: only the "cpu" line's ticks and the number of cpuN lines.
+ * Returns that number, -EINVAL without a "cpu" line. */
+int nb_parse_proc_stat_total(const char *text, struct nb_cpu_ticks *all, int *online);
 
 /* /proc/softirqs: the NET_TX and NET_RX rows, columns mapped to CPUs by the "CPUn" header.
  * Fills net_tx[] and net_rx[]. Returns 0, -ENOENT when a row is missing, -EINVAL. */

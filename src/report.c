@@ -12,10 +12,6 @@
 
 #include "stats.h"
 
-const char *const nb_sample_field_names[NB_SAMPLE_FIELDS] = {
-	"cpu_busy_pct", "softirq_pct", "irq_pct", "napi_thread_pct", "rx_packets_per_s", "tx_packets_per_s",
-};
-
 struct table_row {
 	char id[NB_POINT_ID_MAX];
 	enum nb_point_status status;
@@ -144,7 +140,7 @@ static json_t *samples_json(const struct nb_run_record *run)
 	for (int i = 0; i < run->nsamples; i++)
 		json_array_append_new(t, json_real(round(run->samples[i].t * 1000) / 1000));
 	json_object_set_new(cols, "t", t);
-	for (int f = 0; f < NB_SAMPLE_FIELDS; f++) {
+	for (int f = 0; f < NB_SERIES_FIELDS; f++) {
 		json_t *col = json_array();
 		bool any = false;
 
@@ -155,7 +151,7 @@ static json_t *samples_json(const struct nb_run_record *run)
 			json_array_append_new(col, isfinite(v) ? json_real(v) : json_null());
 		}
 		if (any)
-			json_object_set_new(cols, nb_sample_field_names[f], col);
+			json_object_set_new(cols, nb_series_field_names[f], col);
 		else
 			json_decref(col);
 	}

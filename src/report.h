@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "cpu_sampler.h"
 #include "iperf_driver.h"
 #include "kprofile.h"
 #include "metrics.h"
@@ -15,16 +16,10 @@
 
 #define NB_REPORT_SCHEMA "nicbench-report/1"
 
-/* The per-interval series kept as raw samples (columns of the report's "samples"). */
-enum nb_sample_field {
-	NB_SAMPLE_CPU_BUSY, NB_SAMPLE_SOFTIRQ, NB_SAMPLE_IRQ, NB_SAMPLE_NAPI_THREAD,
-	NB_SAMPLE_RX_PPS, NB_SAMPLE_TX_PPS, NB_SAMPLE_FIELDS
-};
-extern const char *const nb_sample_field_names[NB_SAMPLE_FIELDS];
-
+/* One point of the per-interval series (the report's "samples"; columns: nb_series_field_names). */
 struct nb_sample {
 	double t;                       /* seconds since the measured window opened */
-	double v[NB_SAMPLE_FIELDS];     /* NAN = not measured (written as null) */
+	double v[NB_SERIES_FIELDS];     /* NAN = not measured (written as null) */
 };
 
 struct nb_run_record {

@@ -67,8 +67,9 @@ struct runner {
 	struct nb_trace *trace;
 	struct nb_capture *capture;  /* promiscuous hold and/or bounded captures; NULL: neither */
 	/* heap, not stack: a snapshot holds per-CPU arrays */
-	struct nb_snapshot *snap_open, *snap_prev, *snap_now;
-	struct nb_metric_set interval_metrics;
+	struct nb_snapshot *snap_open, *snap_now;
+	/* the raw series between the window's edges; swapped, not copied */
+	struct nb_series_snapshot series_a, series_b, *series_prev, *series_now;
 };
 
 /* ---- knobs ---- */
@@ -113,7 +114,7 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 
 /* ---- one repetition ---- */
 
-static void sample_append(struct nb_run_record *run, int *cap, double t, const struct nb_metric_set *m)
+static void sample_append(struct nb_run_record *run, int *cap, double t, const double v[NB_SERIES_FIELDS])
 {
 	struct nb_sample *s;
 
@@ -128,10 +129,7 @@ static void sample_append(struct nb_run_record *run, int *cap, double t, const s
 	}
 	s = &run->samples[run->nsamples++];
 	s->t = t;
-	for (int f = 0; f < NB_SAMPLE_FIELDS; f++)
-		/* the raw series' columns are named as the metrics they sample */
-		if (!nb_metrics_get(m, nb_sample_field_names[f], &s->v[f]))
-			s->v[f] = NAN;
+	memcpy(s->v, v, sizeof(s->v));
 }
 
 static int traffic_cpu(const struct nb_point *p)
@@ -178,7 +176,7 @@ static void window_open(struct runner *rn, struct window *w)
 	if (w->capture_path)
 		nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err);
 	nb_sampler_snapshot(rn->sampler, rn->snap_open, &err);
-	*rn->snap_prev = *rn->snap_open;
+	nb_series_from_snapshot(rn->snap_open, rn->series_prev);
 	if (rn->trace)
 		nb_trace_begin(rn->trace, &err);
 	w->open = true;
@@ -204,25 +202,19 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	w->closed = true;
 }
 
-/* What the raw series needs (CPU split, NAPI threads, packet rates): the other sources,
- * /proc/net/snmp above all, cost more than the rest together and are read at the edges. */
-#define NB_INTERVAL_SOURCES (NB_SRC_CPU | NB_SRC_NAPI | NB_SRC_NETDEV_PACKETS)
-
+/* Every interval only the raw series' few sources are read (nb_sampler_series_snapshot):
+ * the full snapshot, /proc/net/snmp above all, is taken at the window's edges. */
 static void window_sample(struct runner *rn, struct window *w, struct nb_run_record *run, int *cap)
 {
-	struct nb_metric_set *interval = &rn->interval_metrics;
-	struct nb_snapshot *swap;
-	struct nb_err err = { 0 };
+	struct nb_series_snapshot *swap;
+	double v[NB_SERIES_FIELDS];
 
-	nb_sampler_set_sources(rn->sampler, NB_INTERVAL_SOURCES);
-	nb_sampler_snapshot(rn->sampler, rn->snap_now, &err);
-	nb_sampler_set_sources(rn->sampler, NB_SRC_ALL);
-	interval->n = 0;  /* not memset: the set is 10 KB and this runs every interval */
-	nb_snapshot_delta(rn->snap_prev, rn->snap_now, interval);
-	sample_append(run, cap, rn->snap_now->t - rn->snap_open->t, interval);
-	swap = rn->snap_prev;
-	rn->snap_prev = rn->snap_now;
-	rn->snap_now = swap;
+	nb_sampler_series_snapshot(rn->sampler, rn->series_now);
+	nb_series_delta(rn->series_prev, rn->series_now, v);
+	sample_append(run, cap, rn->series_now->t - rn->snap_open->t, v);
+	swap = rn->series_prev;
+	rn->series_prev = rn->series_now;
+	rn->series_now = swap;
 	w->next_sample += rn->o->cfg->interval_ms / 1000.0;
 }
 
@@ -448,10 +440,11 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rn->o = o;
 	rn->target.paths = o->paths;
 	rn->target.iface = o->cfg->iface;
+	rn->series_prev = &rn->series_a;
+	rn->series_now = &rn->series_b;
 	rn->snap_open = calloc(1, sizeof(struct nb_snapshot));
-	rn->snap_prev = calloc(1, sizeof(struct nb_snapshot));
 	rn->snap_now = calloc(1, sizeof(struct nb_snapshot));
-	if (!rn->snap_open || !rn->snap_prev || !rn->snap_now)
+	if (!rn->snap_open || !rn->snap_now)
 		return nb_err_set(err, -ENOMEM, "allocate sampler snapshots: out of memory");
 	rc = nb_sampler_new(&st, &rn->sampler, err);
 	if (rc < 0)
@@ -482,7 +475,6 @@ static void runner_close(struct runner *rn)
 	nb_capture_close(rn->capture);
 	nb_sampler_free(rn->sampler);
 	free(rn->snap_open);
-	free(rn->snap_prev);
 	free(rn->snap_now);
 }
 

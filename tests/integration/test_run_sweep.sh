@@ -45,6 +45,15 @@ expect "napi_thread_pct only with threaded=1" \
 	"$(jq '[.results[] | (.knobs.threaded == "1") == (.metrics | has("napi_thread_pct"))] | all' "$r")" true
 expect "raw iperf JSON kept" "$(jq '[.results[].runs[].iperf.end | type == "object"] | all' "$r")" true
 expect "raw samples kept" "$(jq '[.results[].runs[].samples.t | length > 3] | all' "$r")" true
+# every series column has a number in each run; the napi/ threads' column only with threaded=1
+for col in cpu_busy_pct softirq_pct irq_pct rx_packets_per_s tx_packets_per_s; do
+	expect "samples.$col measured" \
+		"$(jq --arg c "$col" '[.results[].runs[] | .samples[$c] // [] | map(numbers) | length > 0] | all' "$r")" true
+done
+expect "samples.napi_thread_pct only with threaded=1" "$(jq '[.results[] | (.knobs.threaded == "1") ==
+	([.runs[] | .samples.napi_thread_pct // [] | map(numbers) | length > 0] | all)] | all' "$r")" true
+expect "tcp-tx samples see packets sent" \
+	"$(jq '[.results[] | select(.test.name == "tcp-tx") | .runs[].samples.tx_packets_per_s | max > 1000] | all' "$r")" true
 
 # veth has no hardware coalescing: unsupported points, exit 0, the reason in the report
 rc=0

@@ -52,8 +52,8 @@ static void fill_run(struct nb_run_record *run, enum nb_run_status st, double tp
 	run->samples = calloc(2, sizeof(*run->samples));
 	for (int i = 0; i < 2; i++) {
 		run->samples[i].t = 0.1 * (i + 1);
-		for (int f = 0; f < NB_SAMPLE_FIELDS; f++)
-			run->samples[i].v[f] = f == NB_SAMPLE_NAPI_THREAD ? NAN : 10.0 * f;
+		for (int f = 0; f < NB_SERIES_FIELDS; f++)
+			run->samples[i].v[f] = f == NB_SERIES_NAPI_THREAD ? NAN : 10.0 * f;
 	}
 }
 

@@ -51,6 +51,26 @@ static void test_proc_stat(void)
 	}
 }
 
+/* The raw series' parser reads the same lines: same count, same aggregate. */
+static void test_proc_stat_total(void)
+{
+	for (size_t i = 0; i < sizeof(stat_cases) / sizeof(stat_cases[0]); i++) {
+		const struct stat_case *c = &stat_cases[i];
+		struct nb_cpu_ticks all = { 0 };
+		int online = -1, ret;
+
+		reset(&snap_a);
+		nb_parse_proc_stat(c->text, &snap_a);
+		ret = nb_parse_proc_stat_total(c->text, &all, &online);
+		CHECK_MSG(ret == c->ret, "%s: total ret %d, expected %d", c->label, ret, c->ret);
+		if (ret < 0)
+			continue;
+		CHECK_MSG(online == snap_a.ncpus_online, "%s: online %d, full parser %d", c->label, online,
+			  snap_a.ncpus_online);
+		CHECK_MSG(!memcmp(&all, &snap_a.cpu_all, sizeof(all)), "%s: aggregate differs", c->label);
+	}
+}
+
 struct softirq_case {
 	const char *label, *text;
 	int ret;
@@ -266,12 +286,27 @@ static void dropped_wraps(struct nb_snapshot *a, struct nb_snapshot *b)
 	b->t = 12;
 }
 
-/* Interval samples read only the packet counters: the other netdev fields are stale. */
-static void packets_only(struct nb_snapshot *a, struct nb_snapshot *b)
+/* every column moves by a different amount, so a column read into the wrong share shows */
+static void cpu_split(struct nb_snapshot *a, struct nb_snapshot *b)
 {
-	dropped_wraps(a, b);
-	b->netdev_packets_only = true;
-	b->rx_bytes = 99;
+	a->cpu_all_present = b->cpu_all_present = true;
+	a->cpu_all = (struct nb_cpu_ticks){ .user = 100, .system = 100, .irq = 100, .softirq = 100, .idle = 100 };
+	b->cpu_all = (struct nb_cpu_ticks){ .user = 110, .nice = 2, .system = 120, .irq = 105, .softirq = 115,
+					    .idle = 148 };   /* 100 ticks: 12 user, 20 system, 5 irq, 15 softirq */
+	a->t = 0;
+	b->t = 0.5;
+}
+
+/* threaded=1 points: napi/ thread time as a share of the machine, like traffic_proc_pct */
+static void napi_threads_busy(struct nb_snapshot *a, struct nb_snapshot *b)
+{
+	a->napi_threads_present = b->napi_threads_present = true;
+	a->clk_tck = b->clk_tck = 100;
+	a->ncpus_online = b->ncpus_online = 2;
+	a->napi_thread_ticks = 40;
+	b->napi_thread_ticks = 90;   /* 50 ticks = 0.5 s of one CPU in 1 s of two */
+	a->t = 3;
+	b->t = 4;
 }
 
 static void zero_interval(struct nb_snapshot *a, struct nb_snapshot *b)
@@ -348,7 +383,10 @@ static const struct delta_case delta_cases[] = {
 	{ "unplugged CPU", cpu1_unplugged, "cpu0_busy_pct", 10.0, "cpu1_busy_pct" },
 	{ "steal counts as busy", steal_is_busy, "cpu_busy_pct", 100.0 * 50 / 150, NULL },
 	{ "32-bit counter wrapped", dropped_wraps, "rx_packets_per_s", 1000.0, "rx_dropped" },
-	{ "packet counters only", packets_only, "rx_packets_per_s", 1000.0, "rx_bytes_per_s" },
+	{ "CPU split: irq", cpu_split, "irq_pct", 5.0, NULL },
+	{ "CPU split: softirq", cpu_split, "softirq_pct", 15.0, NULL },
+	{ "CPU split: busy", cpu_split, "cpu_busy_pct", 52.0, NULL },
+	{ "napi threads", napi_threads_busy, "napi_thread_pct", 25.0, NULL },
 	{ "zero interval: counts only", zero_interval, "tx_dropped", 3.0, "rx_packets_per_s" },
 	{ "rescan between snapshots", rescanned_between, NULL, 0, "interrupts_per_s" },
 	{ "IRQs summed over CPUs", irqs_same_generation, "interrupts_per_s", 40.0, "napi_thread_pct" },
@@ -381,6 +419,36 @@ static void test_delta(void)
 	}
 }
 
+/* The raw series must say what the full delta says, field by field, and NAN where the full
+ * delta leaves the metric out: run it over every case above. */
+static void test_series_matches_delta(void)
+{
+	for (size_t i = 0; i < sizeof(delta_cases) / sizeof(delta_cases[0]); i++) {
+		const struct delta_case *c = &delta_cases[i];
+		struct nb_series_snapshot sa, sb;
+		struct nb_metric_set m = { 0 };
+		double v[NB_SERIES_FIELDS];
+
+		reset(&snap_a);
+		reset(&snap_b);
+		c->setup(&snap_a, &snap_b);
+		nb_snapshot_delta(&snap_a, &snap_b, &m);
+		nb_series_from_snapshot(&snap_a, &sa);
+		nb_series_from_snapshot(&snap_b, &sb);
+		nb_series_delta(&sa, &sb, v);
+		for (int f = 0; f < NB_SERIES_FIELDS; f++) {
+			double want;
+
+			if (nb_metrics_get(&m, nb_series_field_names[f], &want))
+				CHECK_MSG(fabs(v[f] - want) < 1e-9, "%s: series %s = %g, delta %g", c->label,
+					  nb_series_field_names[f], v[f], want);
+			else
+				CHECK_MSG(isnan(v[f]), "%s: series %s = %g, delta has none", c->label,
+					  nb_series_field_names[f], v[f]);
+		}
+	}
+}
+
 static void test_nothing_present(void)
 {
 	struct nb_metric_set m = { 0 };
@@ -395,12 +463,14 @@ static void test_nothing_present(void)
 int main(void)
 {
 	test_proc_stat();
+	test_proc_stat_total();
 	test_softirqs();
 	test_softnet();
 	test_snmp();
 	test_pid_stat();
 	test_small_values();
 	test_delta();
+	test_series_matches_delta();
 	test_nothing_present();
 	return nb_test_done("sampler_parse");
 }
