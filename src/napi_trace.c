@@ -28,6 +28,12 @@
 #define SOFTIRQ_NET_TX 2
 #define SOFTIRQ_NET_RX 3
 #define RING_DATA_PAGES 1024 /* 4 MiB per CPU: ~60k records, half a second of busy NET_RX softirqs */
+/* Power-of-two pages (perf requires it) so ring offsets are a mask, not a division. */
+_Static_assert((RING_DATA_PAGES & (RING_DATA_PAGES - 1)) == 0, "RING_DATA_PAGES must be a power of two");
+/* The reader wakes when a ring is a quarter full (wakeup_watermark), which leaves three
+ * quarters, ~0.4 s of busy softirqs, for it to get the CPU: the timeout is only a fallback,
+ * and nb_trace_end drains the rest. A short one costs a wake-up per period on idle links. */
+#define DRAIN_POLL_MS 1000
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		     PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
 #define COMM_CACHE 256
@@ -179,11 +185,17 @@ static bool napi_dev_is(const unsigned char *raw, size_t len, int loc_off, const
 {
 	uint32_t loc = (uint32_t)raw_i32(raw, loc_off);
 	size_t off = loc & 0xffff, n = loc >> 16;
-	size_t want = strlen(iface);
 
-	if (off + n > len || n < want)
+	if (off + n > len)
 		return false;
-	return !memcmp(raw + off, iface, want) && (n == want || raw[off + want] == '\0');
+	/* One pass, no strlen per poll: the name may end at n or at a NUL before it. */
+	for (size_t i = 0; i < n; i++) {
+		if (!iface[i])
+			return raw[off + i] == '\0';
+		if (raw[off + i] != (unsigned char)iface[i])
+			return false;
+	}
+	return iface[n] == '\0';
 }
 
 static void acc_napi(struct nb_trace_acc *acc, const struct nb_trace_layout *l, const char *iface,
@@ -794,34 +806,49 @@ int nb_trace_record_to(struct nb_trace *t, const char *path, struct nb_err *err)
 	return 0;
 }
 
-/* Copy the record at tail out of the ring (it may wrap) and feed it. */
+uint64_t nb_trace_ring_feed(const struct nb_trace_feed *f, const void *data, uint64_t size, uint64_t tail,
+			    uint64_t head, void *scratch, FILE *record)
+{
+	const unsigned char *d = data;
+	uint64_t mask = size - 1;
+
+	while (tail < head) {
+		uint64_t off = tail & mask;
+		const unsigned char *rec = d + off;
+		struct perf_event_header h;
+
+		/* Records are 8-byte aligned, so only a corrupt ring splits a header. */
+		if (off + sizeof(h) <= size) {
+			memcpy(&h, rec, sizeof(h));
+		} else {
+			for (size_t i = 0; i < sizeof(h); i++)
+				((unsigned char *)&h)[i] = d[(off + i) & mask];
+		}
+		if (h.size < sizeof(h) || h.size > head - tail)
+			break;
+		if (off + h.size > size) {
+			size_t first = (size_t)(size - off);
+
+			memcpy(scratch, rec, first);
+			memcpy((unsigned char *)scratch + first, d, h.size - first);
+			rec = scratch;
+		}
+		nb_trace_feed_record(f, rec, h.size);
+		if (record)
+			fwrite(rec, 1, h.size, record);
+		tail += h.size;
+	}
+	return tail;
+}
+
+/* Feed the records in place; the kernel writes no byte before data_tail moves past it. */
 static void ring_drain(struct nb_trace *t, struct trace_cpu *c)
 {
 	struct perf_event_mmap_page *meta = c->ring;
-	const unsigned char *data = (const unsigned char *)c->ring + t->page_size;
-	uint64_t size = (uint64_t)RING_DATA_PAGES * t->page_size;
 	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = meta->data_tail;
 
-	while (tail < head) {
-		struct perf_event_header h;
-		uint64_t off = tail % size;
-
-		for (size_t i = 0; i < sizeof(h); i++)
-			((unsigned char *)&h)[i] = data[(off + i) % size];
-		if (h.size < sizeof(h) || tail + h.size > head)
-			break;
-		if (off + h.size <= size) {
-			memcpy(t->scratch, data + off, h.size);
-		} else {
-			memcpy(t->scratch, data + off, size - off);
-			memcpy(t->scratch + (size - off), data, h.size - (size - off));
-		}
-		nb_trace_feed_record(&t->feed, t->scratch, h.size);
-		if (t->record)
-			fwrite(t->scratch, 1, h.size, t->record);
-		tail += h.size;
-	}
+	nb_trace_ring_feed(&t->feed, (const unsigned char *)c->ring + t->page_size,
+			   (uint64_t)RING_DATA_PAGES * t->page_size, meta->data_tail, head, t->scratch, t->record);
 	/* The kernel publishes whole records only, so a short one means a corrupt ring: skip it all. */
 	__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
 }
@@ -853,7 +880,7 @@ static void *drain_thread(void *arg)
 			fds[n++] = (struct pollfd){ .fd = t->cpus[i].ring_fd, .events = POLLIN };
 	}
 	for (;;) {
-		poll(fds, (nfds_t)n, 50);
+		poll(fds, (nfds_t)n, DRAIN_POLL_MS);
 		drain_all(t);
 		if (fds[0].revents & POLLIN)
 			break;
@@ -927,7 +954,7 @@ static void stop_window(struct nb_trace *t)
 	for_each_fd(t, PERF_EVENT_IOC_DISABLE);
 	if (t->thread_started) {
 		if (write(t->stop_fd, &one, sizeof(one)) < 0) {
-			/* eventfd cannot fill up with one write: the reader still stops within 50 ms of polling */
+			/* cannot happen: begin emptied the eventfd, and one write cannot fill it */
 		}
 		pthread_join(t->thread, NULL);
 		t->thread_started = false;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kprofile.h"
 #include "metrics.h"
@@ -122,6 +123,12 @@ struct nb_trace_feed {
 	void *comm_ctx;
 };
 void nb_trace_feed_record(const struct nb_trace_feed *f, const void *rec, size_t len);
+
+/* Feeds the records of a perf ring's data area (size bytes, a power of two) from tail to
+ * head, in place or, when one wraps the end, through scratch (64 KiB), and writes each to
+ * record unless NULL. Returns where it stopped: head, or the first corrupt record. */
+uint64_t nb_trace_ring_feed(const struct nb_trace_feed *f, const void *data, uint64_t size, uint64_t tail,
+			    uint64_t head, void *scratch, FILE *record);
 
 /* Also write every record of the next windows to path (for fixtures and bug reports). */
 int nb_trace_record_to(struct nb_trace *t, const char *path, struct nb_err *err);
