@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,36 +80,6 @@ const char *nb_cmp_overall_name(enum nb_cmp_overall v)
 	default:
 		return "inconclusive";
 	}
-}
-
-const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,
-			       const struct nb_cmp_options *opt)
-{
-	double level = (1 - opt->alpha) * 100;
-
-	switch (m->reason) {
-	case NB_CMP_REASON_FEW_RUNS:
-		snprintf(buf, len, "too few runs (%d base, %d new; %d needed)", m->n_base, m->n_new, opt->min_runs);
-		break;
-	case NB_CMP_REASON_UNREACHABLE:
-		snprintf(buf, len, "%d v %d runs cannot reach %.0f%% confidence", m->n_base, m->n_new, level);
-		break;
-	case NB_CMP_REASON_NOISY:
-		snprintf(buf, len, "too noisy: %.0f%% interval %+.1f%%..%+.1f%% reaches within %.3g%%", level,
-			 m->ci_lo_pct, m->ci_hi_pct, m->min_effect_pct);
-		break;
-	case NB_CMP_REASON_SUPPORTED:
-		snprintf(buf, len, "%.0f%% interval %+.1f%%..%+.1f%%, p=%.3f", level, m->ci_lo_pct, m->ci_hi_pct,
-			 m->p_value);
-		break;
-	case NB_CMP_REASON_ONLY_BASE:
-	case NB_CMP_REASON_ONLY_NEW:
-		snprintf(buf, len, "measured only in the %s report", m->reason == NB_CMP_REASON_ONLY_BASE ? "base" : "new");
-		break;
-	default:
-		snprintf(buf, len, "%s", "");
-	}
-	return buf;
 }
 
 void nb_cmp_options_init(struct nb_cmp_options *opt)
@@ -223,18 +194,41 @@ static double metric_min_effect(const struct nb_cmp_options *opt, const char *na
 	return opt->min_effect_pct;
 }
 
+/* What a metric's name decides. The same dozen names come back for every point, in
+ * the same order, so they are remembered per position in the point's metric list:
+ * one name check instead of every direction and gate rule. */
+struct metric_traits {
+	const char *name; /* NULL: slot not filled yet */
+	enum nb_cmp_direction direction;
+	double min_effect_pct; /* --min-effect's; a gate rule may override it */
+	bool gate_named;       /* some gate rule names the metric */
+};
+
+#define TRAITS_SLOTS 64
+
+static void traits_fill(struct metric_traits *t, const struct nb_cmp_options *opt, const char *name)
+{
+	t->name = name;
+	t->direction = nb_cmp_metric_direction(name);
+	t->min_effect_pct = metric_min_effect(opt, name);
+	t->gate_named = false;
+	for (int i = 0; i < opt->n_gate && !t->gate_named; i++)
+		t->gate_named = !strcmp(opt->gate[i].metric, name);
+}
+
 /* Gated when a rule names the metric and its glob matches the test; a rule's own
  * threshold beats --min-effect. Neutral metrics have no "worse" to gate on. */
-static void apply_gate(const struct nb_cmp_options *opt, const char *test_name, struct nb_cmp_metric_result *m)
+static void apply_gate(const struct nb_cmp_options *opt, const char *test_name, const struct metric_traits *t,
+		       struct nb_cmp_metric_result *m)
 {
-	m->min_effect_pct = metric_min_effect(opt, m->name);
+	m->min_effect_pct = t->min_effect_pct;
 	m->gated = false;
-	if (m->direction == NB_CMP_NEUTRAL)
+	if (t->direction == NB_CMP_NEUTRAL || !t->gate_named)
 		return;
 	for (int i = 0; i < opt->n_gate; i++) {
 		const struct nb_cmp_gate_rule *rule = &opt->gate[i];
 
-		if (strcmp(rule->metric, m->name))
+		if (strcmp(rule->metric, t->name))
 			continue;
 		if (rule->tests[0] && fnmatch(rule->tests, test_name, 0))
 			continue;
@@ -257,7 +251,19 @@ struct cmp_ctx {
 	double *u_counts[RANK_CACHE_RUNS + 1][RANK_CACHE_RUNS + 1];  /* no-tie null distributions */
 	struct nb_cmp_metric_result *pool;  /* one block for the metrics of all points */
 	size_t pool_used, pool_cap;
+	struct metric_traits traits[TRAITS_SLOTS];
 };
+
+/* The traits of metric `name`, the pos-th of its point. A report keeps one copy of
+ * each name, so the same pointer is the usual hit. */
+static const struct metric_traits *metric_traits(struct cmp_ctx *ctx, int pos, const char *name)
+{
+	struct metric_traits *t = &ctx->traits[pos % TRAITS_SLOTS];
+
+	if (t->name != name && (!t->name || strcmp(t->name, name)))
+		traits_fill(t, ctx->opt, name);
+	return t;
+}
 
 static void ctx_free(struct cmp_ctx *ctx)
 {
@@ -380,16 +386,19 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 	m->verdict = higher == (m->direction == NB_CMP_HIGHER_BETTER) ? NB_CMP_IMPROVED : NB_CMP_REGRESSED;
 }
 
-static void judge_metric(struct cmp_ctx *ctx, const char *test_name, const char *name,
+/* Judge metric `name` into *m, the pos-th metric of its point. */
+static void judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, const char *name,
 			 const struct side *b, const struct side *n, enum nb_cmp_verdict status_verdict,
 			 struct nb_cmp_metric_result *m)
 {
 	const struct nb_cmp_options *opt = ctx->opt;
+	const struct metric_traits *t;
 
 	memset(m, 0, sizeof(*m));
-	snprintf(m->name, sizeof(m->name), "%s", name);
-	m->direction = nb_cmp_metric_direction(name);
-	apply_gate(opt, test_name, m);
+	m->name = name;
+	t = metric_traits(ctx, pos, name);
+	m->direction = t->direction;
+	apply_gate(opt, test_name, t, m);
 	m->has_base = b->present;
 	m->has_new = n->present;
 	m->base = b->median;
@@ -580,19 +589,26 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 	for (int i = 0; b && i < b->n_metrics; i++) {
 		sb = side_of(&b->metrics[i]);
 		sn = side_of(n ? metric_near(n, i, b->metrics[i].name) : NULL);
-		judge_metric(ctx, any->test_name, b->metrics[i].name, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
+		judge_metric(ctx, pr->n_metrics, any->test_name, b->metrics[i].name, &sb, &sn, sv,
+			     &pr->metrics[pr->n_metrics]);
+		pr->n_metrics++;
 	}
 	for (int i = 0; n && i < n->n_metrics; i++) {
 		if (b && (metric_near(b, i, n->metrics[i].name) || name_listed(n, i, n->metrics[i].name)))
 			continue;
 		sb = side_of(NULL);
 		sn = side_of(&n->metrics[i]);
-		judge_metric(ctx, any->test_name, n->metrics[i].name, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
+		judge_metric(ctx, pr->n_metrics, any->test_name, n->metrics[i].name, &sb, &sn, sv,
+			     &pr->metrics[pr->n_metrics]);
+		pr->n_metrics++;
 	}
 	sb = efficiency_side(b, ctx->base->cpus, eff_b);
 	sn = efficiency_side(n, ctx->new->cpus, eff_n);
-	if (sb.present || sn.present)
-		judge_metric(ctx, any->test_name, NB_CMP_EFFICIENCY_METRIC, &sb, &sn, sv, &pr->metrics[pr->n_metrics++]);
+	if (sb.present || sn.present) {
+		judge_metric(ctx, pr->n_metrics, any->test_name, NB_CMP_EFFICIENCY_METRIC, &sb, &sn, sv,
+			     &pr->metrics[pr->n_metrics]);
+		pr->n_metrics++;
+	}
 
 	ctx->pool_used += (size_t)pr->n_metrics;
 	pr->verdict = sv != NB_CMP_UNCHANGED ? sv : point_verdict_from_metrics(pr);
@@ -610,36 +626,84 @@ static int cmp_point_ptr(const void *pa, const void *pb)
 	return strcmp(a->id, b->id);
 }
 
-/* Points sorted by id for lookup; a repeated id makes matching ambiguous. */
-static int index_points(const struct nb_cmp_report *rep, const struct nb_cmp_point ***out, struct nb_err *err)
+/* A repeated id makes matching ambiguous. The message names the first repeat in
+ * sorted order, so that it does not depend on how the points were indexed. */
+static int duplicate_id_error(const struct nb_cmp_report *rep, struct nb_err *err)
 {
 	const struct nb_cmp_point **idx = malloc(sizeof(*idx) * (size_t)rep->n_points);
+	int ret = 0;
 
 	if (!idx)
 		return nb_err_set(err, -ENOMEM, "index points of %s: out of memory", rep->path);
 	for (int i = 0; i < rep->n_points; i++)
 		idx[i] = &rep->points[i];
 	qsort(idx, (size_t)rep->n_points, sizeof(*idx), cmp_point_ptr);
-	for (int i = 1; i < rep->n_points; i++) {
-		if (!strcmp(idx[i - 1]->id, idx[i]->id)) {
-			int ret = nb_err_set(err, -EINVAL, "index points of %s: point id \"%s\" appears twice",
-					     rep->path, idx[i]->id);
-
-			free(idx);
-			return ret;
-		}
+	for (int i = 1; i < rep->n_points && !ret; i++) {
+		if (!strcmp(idx[i - 1]->id, idx[i]->id))
+			ret = nb_err_set(err, -EINVAL, "index points of %s: point id \"%s\" appears twice", rep->path,
+					 idx[i]->id);
 	}
-	*out = idx;
+	free(idx);
+	return ret;
+}
+
+/* Points by id in an open-addressing hash table: sorting a thousand long ids, which
+ * share their first few dozen characters, was a sixth of the statistics' time. */
+struct point_index {
+	const struct nb_cmp_point **slot; /* NULL: empty */
+	size_t mask;
+};
+
+/* Eight bytes per step: ids are long ("tcp-rx/threaded=1/gro_flush_timeout=20000/..."). */
+static size_t id_hash(const char *id)
+{
+	size_t len = strlen(id);
+	uint64_t h = len, w;
+
+	for (; len >= 8; id += 8, len -= 8) {
+		memcpy(&w, id, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15u;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, id, len);
+	h = (h ^ w) * 0x9e3779b97f4a7c15u;
+	return (size_t)(h ^ (h >> 32));
+}
+
+/* The slot that holds id, or the empty slot where it would go. */
+static const struct nb_cmp_point **index_slot(const struct point_index *idx, const char *id)
+{
+	size_t i = id_hash(id) & idx->mask;
+
+	while (idx->slot[i] && strcmp(idx->slot[i]->id, id))
+		i = (i + 1) & idx->mask;
+	return &idx->slot[i];
+}
+
+static int index_points(const struct nb_cmp_report *rep, struct point_index *idx, struct nb_err *err)
+{
+	size_t size = 16;
+
+	while (size < 2 * (size_t)rep->n_points) /* at most half full: short probes */
+		size *= 2;
+	idx->mask = size - 1;
+	idx->slot = calloc(size, sizeof(*idx->slot));
+	if (!idx->slot)
+		return nb_err_set(err, -ENOMEM, "index points of %s: out of memory", rep->path);
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_point **slot = index_slot(idx, rep->points[i].id);
+
+		if (*slot)
+			return duplicate_id_error(rep, err);
+		*slot = &rep->points[i];
+	}
 	return 0;
 }
 
-static const struct nb_cmp_point *find_point(const struct nb_cmp_point **idx, int n, const char *id)
+static const struct nb_cmp_point *find_point(const struct point_index *idx, const char *id)
 {
-	struct nb_cmp_point key = { .id = id };
-	const struct nb_cmp_point *kp = &key;
-	const struct nb_cmp_point **hit = bsearch(&kp, idx, (size_t)n, sizeof(*idx), cmp_point_ptr);
-
-	return hit ? *hit : NULL;
+	return *index_slot(idx, id);
 }
 
 static bool same_text(const char *a, const char *b)
@@ -695,7 +759,7 @@ static size_t metric_slots(const struct nb_cmp_report *rep)
 int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new, const struct nb_cmp_options *opt,
 	       struct nb_cmp_result *out, struct nb_err *err)
 {
-	const struct nb_cmp_point **base_idx = NULL, **new_idx = NULL;
+	struct point_index base_idx = { 0 }, new_idx = { 0 };
 	bool *matched = NULL;
 	struct cmp_ctx *ctx = calloc(1, sizeof(*ctx));
 	int ret;
@@ -725,7 +789,7 @@ int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new
 		goto out;
 	}
 	for (int i = 0; i < base->n_points; i++) {
-		const struct nb_cmp_point *n = find_point(new_idx, new->n_points, base->points[i].id);
+		const struct nb_cmp_point *n = find_point(&new_idx, base->points[i].id);
 
 		if (n)
 			matched[n - new->points] = true;
@@ -744,8 +808,8 @@ int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new
 	check_env(out);
 	tally(out);
 out:
-	free(base_idx);
-	free(new_idx);
+	free(base_idx.slot);
+	free(new_idx.slot);
 	free(matched);
 	ctx_free(ctx);
 	if (ret)

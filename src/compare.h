@@ -87,7 +87,7 @@ enum nb_cmp_reason {
 };
 
 struct nb_cmp_metric_result {
-	char name[NB_METRIC_NAME_MAX];
+	const char *name;        /* the report's copy (or a literal): results borrow from the reports */
 	enum nb_cmp_direction direction;
 	bool gated;
 	bool has_base, has_new, has_change, change_capped, has_p;

@@ -30,10 +30,18 @@ struct nb_cmp_arena {
 
 #define ARENA_CHUNK_MIN (256 * 1024)
 
+/* The arena holds chars, ints, doubles and pointers: their alignment, not
+ * max_align_t's, which would pad each five-run sample array by a fifth. */
+union arena_align {
+	double d;
+	long long ll;
+	void *p;
+};
+
 static void *arena_alloc(struct nb_cmp_arena *a, size_t len)
 {
 	struct nb_cmp_arena_chunk *c = a->head;
-	size_t align = sizeof(max_align_t);
+	size_t align = _Alignof(union arena_align);
 
 	len = (len + align - 1) / align * align;
 	if (!c || c->size - c->used < len) {
@@ -90,6 +98,8 @@ struct scratch {
 	size_t n_pts, cap_pts;
 };
 
+#define LOADER_NAMES_MAX 256
+
 /* A loader context: the arena, scratch space, the error to fill and the file's name. */
 struct loader {
 	struct nb_cmp_arena *arena;
@@ -97,6 +107,8 @@ struct loader {
 	struct nb_err *err;
 	const char *label;
 	int first_error;       /* a content error seen while scanning, reported after the schema check */
+	int n_names;
+	const char *names[LOADER_NAMES_MAX]; /* metric names met so far, each copied once */
 };
 
 static int oom(struct loader *ld)
@@ -246,12 +258,46 @@ static const unsigned char byte_class[256] = {
 	[0x1b] = 2, [0x1c] = 2, [0x1d] = 2, [0x1e] = 2, [0x1f] = 2, ['"'] = 2, ['\\'] = 2,
 };
 
+/* Eight copies of byte c, for looking at eight bytes at a time. */
+#define BYTES8(c) (0x0101010101010101u * (uint8_t)(c))
+
+static inline uint64_t load8(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+/* Index of the first byte of w (in memory order) that is not zero; w != 0. */
+static inline int first_nonzero_byte(uint64_t w)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_ctzll(w) / 8;
+#else
+	return __builtin_clzll(w) / 8;
+#endif
+}
+
+/* The spaces at p, up to 16; 16 bytes at p must be readable. */
+static inline int indent_width(const char *p)
+{
+	uint64_t a = load8(p) ^ BYTES8(' '), b = load8(p + 8) ^ BYTES8(' ');
+
+	return a ? first_nonzero_byte(a) : b ? 8 + first_nonzero_byte(b) : 16;
+}
+
+/* Reports are indented: a fifth of the scanning was stepping over the spaces after
+ * each newline, which are counted a word at a time here. */
 static inline void skip_ws(struct scan *s)
 {
 	const char *p = s->p;
 
-	while (p < s->end && (byte_class[(unsigned char)*p] & 1))
+	while (p < s->end && (byte_class[(unsigned char)*p] & 1)) {
 		p++;
+		if (p[-1] == '\n' && s->end - p >= 16)
+			p += indent_width(p);
+	}
 	s->p = p;
 }
 
@@ -411,38 +457,79 @@ static int scan_string(struct loader *ld, struct scan *s, const char **out)
 	return 0;
 }
 
-/* An object key into buf, cut to cap - 1 bytes like the metric names it becomes. */
-static int scan_key(struct scan *s, char *buf, size_t cap)
+/* An object key as read: its text in the report, or decoded into buf when it has
+ * escapes. Callers compare it in place; only metric names and knobs are copied. */
+#define KEY_MAX 64
+
+struct key {
+	const char *p;
+	size_t len;
+	char buf[KEY_MAX]; /* a decoded key, cut to KEY_MAX - 1 bytes: longer than any name looked for */
+};
+
+#define KEY_IS(k, literal) ((k)->len == sizeof(literal) - 1 && !memcmp((k)->p, literal, sizeof(literal) - 1))
+
+static int scan_key(struct scan *s, struct key *k)
 {
 	const char *start;
 	size_t len;
 	bool escaped;
 
+	char *tmp;
+
 	if (!scan_string_span(s, &start, &len, &escaped) || !scan_char(s, ':'))
 		return -EINVAL;
-	if (escaped) {
-		char *tmp = malloc(len + 1);
-
-		if (!tmp)
-			return -ENOMEM;
-		if (!decode_string(start, len, tmp)) {
-			free(tmp);
-			return -EINVAL;
-		}
-		snprintf(buf, cap, "%s", tmp);
-		free(tmp);
+	if (!escaped) {
+		k->p = start;
+		k->len = len;
 		return 0;
 	}
-	if (len >= cap)
-		len = cap - 1;
-	memcpy(buf, start, len);
-	buf[len] = '\0';
+	tmp = malloc(len + 1);
+	if (!tmp)
+		return -ENOMEM;
+	if (!decode_string(start, len, tmp)) {
+		free(tmp);
+		return -EINVAL;
+	}
+	k->len = strnlen(tmp, KEY_MAX - 1);
+	memcpy(k->buf, tmp, k->len);
+	k->p = k->buf;
+	free(tmp);
 	return 0;
+}
+
+/* The key as a string in buf, cut to cap - 1 bytes. */
+static char *key_copy(const struct key *k, char *buf, size_t cap)
+{
+	size_t len = k->len < cap - 1 ? k->len : cap - 1;
+
+	memcpy(buf, k->p, len);
+	buf[len] = '\0';
+	return buf;
 }
 
 static inline bool is_digit(char c)
 {
 	return (unsigned char)(c - '0') < 10;
+}
+
+/* Length of the run of digits at p, eight bytes at a time: samples have ten digits. */
+static inline size_t digit_run(const char *p, const char *end)
+{
+	const char *q = p;
+
+	for (; end - q >= 8; q += 8) {
+		uint64_t w = load8(q);
+		/* Per byte, without carries between bytes: a digit's high nibble is 3,
+		 * and its low nibble stays below 16 when 6 is added. */
+		uint64_t other = ((w & BYTES8(0xf0)) ^ BYTES8(0x30)) | (((w & BYTES8(0x0f)) + BYTES8(6)) & BYTES8(0x10));
+
+		if (other)
+			return (size_t)(q - p) + (size_t)first_nonzero_byte(other);
+	}
+	while (q < end && is_digit(*q))
+		q++;
+	return (size_t)(q - p);
 }
 
 /* Check a number's grammar without converting it: most numbers of a report are
@@ -451,37 +538,31 @@ static int skip_number(struct scan *s)
 {
 	const char *p = s->p;
 	bool is_int = true;
-	int int_digits = 0;
+	size_t n, int_digits;
 
 	if (p < s->end && *p == '-')
 		p++;
-	if (p >= s->end || !is_digit(*p))
+	n = digit_run(p, s->end);
+	if (!n)
 		return -EINVAL;
-	if (*p == '0') {
-		p++;
-		int_digits = 1;
-	} else {
-		while (p < s->end && is_digit(*p)) {
-			p++;
-			int_digits++;
-		}
-	}
+	int_digits = *p == '0' ? 1 : n; /* no leading zeros: a digit after 0 is not this number's */
+	p += int_digits;
 	if (p < s->end && *p == '.') {
 		is_int = false;
-		if (++p >= s->end || !is_digit(*p))
+		n = digit_run(++p, s->end);
+		if (!n)
 			return -EINVAL;
-		while (p < s->end && is_digit(*p))
-			p++;
+		p += n;
 	}
 	if (p < s->end && (*p == 'e' || *p == 'E')) {
 		is_int = false;
 		p++;
 		if (p < s->end && (*p == '+' || *p == '-'))
 			p++;
-		if (p >= s->end || !is_digit(*p))
+		n = digit_run(p, s->end);
+		if (!n)
 			return -EINVAL;
-		while (p < s->end && is_digit(*p))
-			p++;
+		p += n;
 	}
 	/* Integers beyond 18 digits go to jansson, as in scan_number. */
 	if (is_int && int_digits > 18)
@@ -495,6 +576,14 @@ static const double exact_pow10[] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+/* mant * 10^n + the n digits at p */
+static inline uint64_t append_digits(uint64_t mant, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		mant = mant * 10 + (uint64_t)(p[i] - '0');
+	return mant;
+}
+
 /* A JSON number. Up to 15 significant digits and a power of ten within 1e22 the
  * value is one exact IEEE operation (so equal to strtod's); anything else goes to
  * strtod. Integers beyond 18 digits are refused so jansson can judge them. */
@@ -502,7 +591,8 @@ static int scan_number(struct scan *s, double *out)
 {
 	const char *p, *start;
 	uint64_t mant = 0;
-	int digits = 0, int_digits = 0, exp10 = 0;
+	size_t n, take, digits = 0, int_digits;
+	int exp10 = 0;
 	bool neg = false, is_int = true, exact = true;
 
 	skip_ws(s);
@@ -511,40 +601,37 @@ static int scan_number(struct scan *s, double *out)
 		neg = true;
 		p++;
 	}
-	if (p >= s->end || !is_digit(*p))
+	n = digit_run(p, s->end);
+	if (!n)
 		return -EINVAL;
 	if (*p == '0') {
-		p++;
-		int_digits = 1;
+		int_digits = 1; /* no leading zeros: a digit after 0 is not this number's */
 	} else {
-		while (p < s->end && is_digit(*p)) {
-			if (digits < 19) {
-				mant = mant * 10 + (uint64_t)(*p - '0');
-				digits++;
-			} else {
-				exp10++;
-				exact = false;
-			}
-			int_digits++;
-			p++;
-		}
+		/* The first 19 significant digits make the mantissa; more leave it to strtod. */
+		int_digits = n;
+		digits = n < 19 ? n : 19;
+		mant = append_digits(0, p, digits);
+		exp10 += (int)(n - digits);
+		exact = n == digits;
 	}
+	p += int_digits;
 	if (p < s->end && *p == '.') {
+		const char *frac = ++p;
+
 		is_int = false;
-		if (++p >= s->end || !is_digit(*p))
+		n = digit_run(frac, s->end);
+		if (!n)
 			return -EINVAL;
-		while (p < s->end && is_digit(*p)) {
-			if (mant == 0 && *p == '0') {
-				exp10--; /* leading zeros of a fraction carry no digits */
-			} else if (digits < 19) {
-				mant = mant * 10 + (uint64_t)(*p - '0');
-				digits++;
-				exp10--;
-			} else {
-				exact = false;
-			}
-			p++;
+		p += n;
+		while (mant == 0 && frac < p && *frac == '0') {
+			frac++; /* leading zeros of a fraction carry no digits */
+			exp10--;
 		}
+		take = (size_t)(p - frac) < 19 - digits ? (size_t)(p - frac) : 19 - digits;
+		mant = append_digits(mant, frac, take);
+		digits += take;
+		exp10 -= (int)take;
+		exact = exact && frac + take == p;
 	}
 	if (p < s->end && (*p == 'e' || *p == 'E')) {
 		int sign = 1, e = 0;
@@ -598,22 +685,36 @@ static bool scan_literal(struct scan *s, const char *word)
 static int skip_value(struct scan *s);
 
 /* Walk an object: obj_next returns 1 with the next key read, 0 after '}', <0 on bad JSON. */
-static int obj_next(struct scan *s, bool *first, char *key, size_t cap)
+static int obj_next(struct scan *s, bool *first, struct key *key)
 {
-	if (scan_char(s, '}'))
+	char c = peek(s);
+
+	if (c == '}') {
+		s->p++;
 		return 0;
-	if (!*first && !scan_char(s, ','))
-		return -EINVAL;
+	}
+	if (!*first) {
+		if (c != ',')
+			return -EINVAL;
+		s->p++;
+	}
 	*first = false;
-	return scan_key(s, key, cap) ? -EINVAL : 1;
+	return scan_key(s, key) ? -EINVAL : 1;
 }
 
 static int arr_next(struct scan *s, bool *first)
 {
-	if (scan_char(s, ']'))
+	char c = peek(s);
+
+	if (c == ']') {
+		s->p++;
 		return 0;
-	if (!*first && !scan_char(s, ','))
-		return -EINVAL;
+	}
+	if (!*first) {
+		if (c != ',')
+			return -EINVAL;
+		s->p++;
+	}
 	*first = false;
 	return 1;
 }
@@ -621,14 +722,14 @@ static int arr_next(struct scan *s, bool *first)
 static int skip_container(struct scan *s, bool is_object)
 {
 	bool first = true;
-	char key[8];
+	struct key key;
 	int ret;
 
 	if (++s->depth > SCAN_MAX_DEPTH)
 		return -E2BIG;
 	s->p++;
 	for (;;) {
-		ret = is_object ? obj_next(s, &first, key, sizeof(key)) : arr_next(s, &first);
+		ret = is_object ? obj_next(s, &first, &key) : arr_next(s, &first);
 		if (ret <= 0)
 			break;
 		ret = skip_value(s);
@@ -703,7 +804,7 @@ static int scan_number_array(struct loader *ld, struct scan *s)
 static int scan_metric(struct loader *ld, struct scan *s, struct nb_cmp_samples *m)
 {
 	bool first = true, has_median = false;
-	char key[16];
+	struct key key;
 	int ret;
 
 	m->n = 0;
@@ -715,11 +816,11 @@ static int scan_metric(struct loader *ld, struct scan *s, struct nb_cmp_samples 
 	if (peek(s) != '{')
 		return skip_value(s);
 	s->p++;
-	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
-		if (!strcmp(key, "median") && is_number_start(peek(s))) {
+	while ((ret = obj_next(s, &first, &key)) > 0) {
+		if (KEY_IS(&key, "median") && is_number_start(peek(s))) {
 			ret = scan_number(s, &m->median);
 			has_median = true;
-		} else if (!strcmp(key, "values")) {
+		} else if (KEY_IS(&key, "values")) {
 			ret = scan_number_array(ld, s);
 			if (!ret) {
 				m->n = (int)ld->sc.n_dbl;
@@ -740,27 +841,50 @@ static int scan_metric(struct loader *ld, struct scan *s, struct nb_cmp_samples 
 	return has_median || m->n ? 1 : 0;
 }
 
+/* One copy of each metric name per report (a dozen names, a thousand points) keeps
+ * the samples small; hint is where the name was in the last point. */
+static const char *intern_name(struct loader *ld, size_t hint, const char *name)
+{
+	const char *copy;
+
+	if (hint < (size_t)ld->n_names && !strcmp(ld->names[hint], name))
+		return ld->names[hint];
+	for (int i = 0; i < ld->n_names; i++) {
+		if (!strcmp(ld->names[i], name))
+			return ld->names[i];
+	}
+	copy = arena_strdup(ld->arena, name);
+	if (copy && ld->n_names < LOADER_NAMES_MAX)
+		ld->names[ld->n_names++] = copy;
+	return copy;
+}
+
 static int scan_metrics(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
 {
 	bool first = true;
-	char key[NB_METRIC_NAME_MAX];
+	struct key key;
+	char name[NB_METRIC_NAME_MAX];
 	int ret;
 
 	ld->sc.n_met = 0;
 	if (peek(s) != '{')
 		return skip_value(s);
 	s->p++;
-	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
+	while ((ret = obj_next(s, &first, &key)) > 0) {
 		struct nb_cmp_samples *m;
 
 		if (grow((void **)&ld->sc.met, &ld->sc.cap_met, ld->sc.n_met + 1, sizeof(*ld->sc.met)))
 			return -ENOMEM;
 		m = &ld->sc.met[ld->sc.n_met];
-		memcpy(m->name, key, sizeof(m->name));
 		ret = scan_metric(ld, s, m);
 		if (ret < 0)
 			return ret;
-		ld->sc.n_met += (size_t)ret;
+		if (ret) {
+			m->name = intern_name(ld, ld->sc.n_met, key_copy(&key, name, sizeof(name)));
+			if (!m->name)
+				return -ENOMEM;
+			ld->sc.n_met++;
+		}
 	}
 	if (ret)
 		return ret;
@@ -774,25 +898,25 @@ static int scan_run(struct loader *ld, struct scan *s, size_t *n_pairs)
 {
 	bool first = true, ok = true, has_thr = false, has_cpu = false;
 	double thr = 0, cpu = 0;
-	char key[16];
+	struct key key;
 	int ret;
 
 	if (peek(s) != '{')
 		return skip_value(s);
 	s->p++;
-	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
-		if (!strcmp(key, "status") && peek(s) == '"') {
+	while ((ret = obj_next(s, &first, &key)) > 0) {
+		if (KEY_IS(&key, "status") && peek(s) == '"') {
 			const char *status;
 
 			ret = scan_string(ld, s, &status);
 			ok = !ret && parse_status(status) == NB_CMP_STATUS_OK;
-		} else if (!strcmp(key, "metrics") && peek(s) == '{') {
+		} else if (KEY_IS(&key, "metrics") && peek(s) == '{') {
 			bool mfirst = true;
-			char name[NB_METRIC_NAME_MAX];
+			struct key name;
 
 			s->p++;
-			while ((ret = obj_next(s, &mfirst, name, sizeof(name))) > 0) {
-				bool want_thr = !strcmp(name, "throughput_bps"), want_cpu = !strcmp(name, "cpu_busy_pct");
+			while ((ret = obj_next(s, &mfirst, &name)) > 0) {
+				bool want_thr = KEY_IS(&name, "throughput_bps"), want_cpu = KEY_IS(&name, "cpu_busy_pct");
 
 				if ((want_thr || want_cpu) && is_number_start(peek(s))) {
 					ret = scan_number(s, want_thr ? &thr : &cpu);
@@ -848,16 +972,16 @@ static int scan_profile_entry(struct loader *ld, struct scan *s)
 	bool first = true, has_share = false;
 	const char *symbol = NULL;
 	double share = 0;
-	char key[16];
+	struct key key;
 	int ret;
 
 	if (peek(s) != '{')
 		return skip_value(s);
 	s->p++;
-	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
-		if (!strcmp(key, "symbol") && peek(s) == '"') {
+	while ((ret = obj_next(s, &first, &key)) > 0) {
+		if (KEY_IS(&key, "symbol") && peek(s) == '"') {
 			ret = scan_string(ld, s, &symbol);
-		} else if (!strcmp(key, "share_pct") && is_number_start(peek(s))) {
+		} else if (KEY_IS(&key, "share_pct") && is_number_start(peek(s))) {
 			ret = scan_number(s, &share);
 			has_share = true;
 		} else {
@@ -924,16 +1048,16 @@ static int scan_test(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
 {
 	bool first = true;
 	const char *start;
-	char key[16];
+	struct key key;
 	int ret;
 
 	if (peek(s) != '{')
 		return skip_value(s);
 	start = s->p++;
-	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
-		if (!strcmp(key, "name") && peek(s) == '"')
+	while ((ret = obj_next(s, &first, &key)) > 0) {
+		if (KEY_IS(&key, "name") && peek(s) == '"')
 			ret = scan_string(ld, s, &p->test_name);
-		else if (!strcmp(key, "direction") && peek(s) == '"')
+		else if (KEY_IS(&key, "direction") && peek(s) == '"')
 			ret = scan_string(ld, s, &p->direction);
 		else
 			ret = skip_value(s);
@@ -946,10 +1070,30 @@ static int scan_test(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
 	return p->test_json ? 0 : -ENOMEM;
 }
 
+/* Append " KEY=VAL" (no space first) to the text of length used in buf[cap] like
+ * snprintf(buf + used, cap - used, "%s%s=%s", ...) and return the new length:
+ * unchanged, after a cut copy, when the whole does not fit. */
+static size_t append_knob(char *buf, size_t cap, size_t used, const char *key, const char *val)
+{
+	const char *parts[] = { used ? " " : "", key, "=", val };
+	size_t room = cap - used, n = 0;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		size_t len = strlen(parts[i]);
+
+		if (n < room - 1)
+			memcpy(buf + used + n, parts[i], len < room - 1 - n ? len : room - 1 - n);
+		n += len;
+	}
+	buf[used + (n < room - 1 ? n : room - 1)] = '\0';
+	return n < room ? used + n : used;
+}
+
 /* "threaded=1 gro_flush_timeout=20000" in the report's key order; for display only. */
 static int scan_knobs(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
 {
-	char buf[512], key[64];
+	char buf[512], name[KEY_MAX];
+	struct key key;
 	size_t used = 0;
 	bool first = true;
 	int ret;
@@ -958,7 +1102,7 @@ static int scan_knobs(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
 		return skip_value(s);
 	s->p++;
 	buf[0] = '\0';
-	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
+	while ((ret = obj_next(s, &first, &key)) > 0) {
 		const char *val = NULL, *start;
 		char num[32];
 
@@ -972,10 +1116,7 @@ static int scan_knobs(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
 		}
 		if (ret)
 			return ret;
-		int w = snprintf(buf + used, sizeof(buf) - used, "%s%s=%s", used ? " " : "", key, val);
-
-		if (w > 0 && (size_t)w < sizeof(buf) - used)
-			used += (size_t)w;
+		used = append_knob(buf, sizeof(buf), used, key_copy(&key, name, sizeof(name)), val);
 	}
 	if (ret)
 		return ret;
@@ -986,7 +1127,7 @@ static int scan_knobs(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
 static int scan_result(struct loader *ld, struct scan *s, size_t index, struct nb_cmp_point *p)
 {
 	bool first = true;
-	char key[16];
+	struct key key;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -996,26 +1137,26 @@ static int scan_result(struct loader *ld, struct scan *s, size_t index, struct n
 		goto no_id;
 	}
 	s->p++;
-	while ((ret = obj_next(s, &first, key, sizeof(key))) > 0) {
-		if (!strcmp(key, "id") && peek(s) == '"') {
+	while ((ret = obj_next(s, &first, &key)) > 0) {
+		if (KEY_IS(&key, "id") && peek(s) == '"') {
 			ret = scan_string(ld, s, &p->id);
-		} else if (!strcmp(key, "status") && peek(s) == '"') {
+		} else if (KEY_IS(&key, "status") && peek(s) == '"') {
 			const char *status;
 
 			ret = scan_string(ld, s, &status);
 			if (!ret)
 				p->status = parse_status(status);
-		} else if (!strcmp(key, "error") && peek(s) == '"') {
+		} else if (KEY_IS(&key, "error") && peek(s) == '"') {
 			ret = scan_string(ld, s, &p->error);
-		} else if (!strcmp(key, "test")) {
+		} else if (KEY_IS(&key, "test")) {
 			ret = scan_test(ld, s, p);
-		} else if (!strcmp(key, "knobs")) {
+		} else if (KEY_IS(&key, "knobs")) {
 			ret = scan_knobs(ld, s, p);
-		} else if (!strcmp(key, "metrics")) {
+		} else if (KEY_IS(&key, "metrics")) {
 			ret = scan_metrics(ld, s, p);
-		} else if (!strcmp(key, "runs")) {
+		} else if (KEY_IS(&key, "runs")) {
 			ret = scan_runs(ld, s, p);
-		} else if (!strcmp(key, "profile")) {
+		} else if (KEY_IS(&key, "profile")) {
 			ret = scan_profile(ld, s, p);
 		} else {
 			ret = skip_value(s);
@@ -1078,14 +1219,14 @@ static int scan_root(struct loader *ld, struct scan *s, struct meta *meta, bool 
 		return -EINVAL;
 	for (;;) {
 		const char *key_start, *value_start;
-		char key[16];
+		struct key key;
 
 		skip_ws(s);
 		key_start = s->p;
-		ret = obj_next(s, &first, key, sizeof(key));
+		ret = obj_next(s, &first, &key);
 		if (ret <= 0)
 			break;
-		if (!strcmp(key, "results")) {
+		if (KEY_IS(&key, "results")) {
 			if (*has_results)
 				return -EINVAL; /* twice: leave the meaning of that to jansson */
 			*has_results = true;
@@ -1353,7 +1494,8 @@ void nb_cmp_report_free(struct nb_cmp_report *r)
 const struct nb_cmp_samples *nb_cmp_point_metric(const struct nb_cmp_point *p, const char *name)
 {
 	for (int i = 0; i < p->n_metrics; i++) {
-		if (!strcmp(p->metrics[i].name, name))
+		/* Renderers ask for one metric per point: skip the call for most names. */
+		if (p->metrics[i].name[0] == name[0] && !strcmp(p->metrics[i].name, name))
 			return &p->metrics[i];
 	}
 	return NULL;

@@ -9,28 +9,37 @@
 
 #include "compare.h"
 
+/* Literal text: its length is known when compiling. */
+#define sb_lit(b, s) sb_put(b, s, sizeof(s) - 1)
+
 static int finish(FILE *out)
 {
 	return ferror(out) ? -EIO : 0;
 }
 
 /* ---- output buffer ----
- * Every format is built in a growing buffer and written in large fwrites: a thousand
- * points are ~15000 metric rows, and stdio's per-call locking and printf's exact
- * float path were most of the time of a whole compare. */
+ * Every format is built in a buffer and written in 64 KiB pieces: a thousand points
+ * are ~15000 metric rows, and stdio's per-call locking was much of a compare's time. */
 
 struct sbuf {
 	char *p;
 	size_t len, cap;
 	bool failed;
+	FILE *file;    /* where sb_drain writes; NULL for a buffer kept whole */
+	int write_err; /* -EIO once a write failed */
 };
 
-static void sb_reserve(struct sbuf *b, size_t more)
+/* Written out past this: a small buffer is reused instead of fresh pages. */
+#define SB_DRAIN_AT (1 << 16)
+
+static void sb_grow(struct sbuf *b, size_t more) __attribute__((noinline));
+
+static void sb_grow(struct sbuf *b, size_t more)
 {
 	size_t cap = b->cap ? b->cap : 4096;
 	char *bigger;
 
-	if (b->failed || b->len + more + 1 <= b->cap)
+	if (b->failed)
 		return;
 	while (cap < b->len + more + 1)
 		cap *= 2;
@@ -43,7 +52,14 @@ static void sb_reserve(struct sbuf *b, size_t more)
 	b->cap = cap;
 }
 
-static void sb_put(struct sbuf *b, const char *s, size_t len)
+/* Room for more bytes and a NUL; the check is inline, growing is not. */
+static inline void sb_reserve(struct sbuf *b, size_t more)
+{
+	if (b->len + more + 1 > b->cap)
+		sb_grow(b, more);
+}
+
+static inline void sb_put(struct sbuf *b, const char *s, size_t len)
 {
 	sb_reserve(b, len);
 	if (b->failed)
@@ -88,15 +104,191 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-static const double pow10_table[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14 };
+/* ---- numbers without printf ----
+ * printf's exact float path was most of the text and JSON time. These helpers give
+ * the same bytes: each scales by an exact power of ten (one rounding), rounds, and
+ * prints an integer; when that rounding could differ from printf's exact one (the
+ * scaled value within a hair of .5) or the value is out of their range, they call
+ * snprintf. */
+
+static const double pow10_table[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+				      1e15 };
+
+/* Decimal exponent of a in [1e-4, 1e16): 10^e <= a < 10^(e + 1). Exact: the doubles
+ * nearest 1e-1 .. 1e-4 lie above the true powers, so no double falls between. */
+static int decimal_exponent(double a)
+{
+	static const double small[] = { 1e-1, 1e-2, 1e-3, 1e-4 };
+	int e = 0;
+
+	if (a < 1) {
+		while (e < 3 && a < small[e])
+			e++;
+		return -e - 1;
+	}
+	while (e < 15 && a >= pow10_table[e + 1])
+		e++;
+	return e;
+}
+
+static const char digit_pairs[] = "0001020304050607080910111213141516171819"
+				  "2021222324252627282930313233343536373839"
+				  "4041424344454647484950515253545556575859"
+				  "6061626364656667686970717273747576777879"
+				  "8081828384858687888990919293949596979899";
+
+/* The n last digits of m (zeros in front when m is shorter) written backwards, two
+ * per division, ending at end; returns where they start. m /= 10^n. */
+static char *put_last_digits(char *end, unsigned long long *m, int n)
+{
+	for (; n >= 2; n -= 2) {
+		unsigned pair = (unsigned)(*m % 100) * 2;
+
+		*m /= 100;
+		*--end = digit_pairs[pair + 1];
+		*--end = digit_pairs[pair];
+	}
+	if (n) {
+		*--end = (char)('0' + *m % 10);
+		*m /= 10;
+	}
+	return end;
+}
+
+static const unsigned long long ten_to[] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000, 10000000000,
+	100000000000, 1000000000000, 10000000000000, 100000000000000, 1000000000000000,
+	10000000000000000, 100000000000000000, 1000000000000000000, 10000000000000000000u,
+};
+
+static int count_digits(unsigned long long m)
+{
+	int n = 1;
+
+	while (n < 20 && m >= ten_to[n])
+		n++;
+	return n;
+}
+
+/* round(a * 10^decimals) as printf would round it: false when that is not certain. */
+static bool scaled_round(double a, int decimals, unsigned long long *r)
+{
+	double x = a * pow10_table[decimals], whole, frac;
+
+	if (!(x < 0x1p52))
+		return false;
+	whole = floor(x);
+	frac = x - whole; /* exact */
+	/* x carries a relative error of at most 2^-53: stay well clear of the half. */
+	if (fabs(frac - 0.5) <= x * 0x1p-50)
+		return false;
+	*r = (unsigned long long)whole + (frac > 0.5);
+	return true;
+}
+
+/* r / 10^decimals with its sign, like "%.<decimals>f", into buf (room for 24 bytes,
+ * no NUL); returns the length. Written from the last digit backwards. */
+static int put_scaled(char *buf, bool neg, bool plus, unsigned long long r, int decimals)
+{
+	int digits = count_digits(r), whole = digits > decimals ? digits - decimals : 1;
+	int len = (neg || plus) + whole + (decimals ? decimals + 1 : 0);
+	char *p = put_last_digits(buf + len, &r, decimals);
+
+	if (decimals)
+		*--p = '.';
+	p = put_last_digits(p, &r, whole);
+	if (neg || plus)
+		*--p = neg ? '-' : '+';
+	return len;
+}
+
+/* Copy a formatted text of n bytes into buf when it fits, as snprintf would. */
+static bool fits(char *buf, size_t len, const char *text, int n)
+{
+	if ((size_t)n >= len)
+		return false;
+	memcpy(buf, text, (size_t)n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* snprintf(buf, len, plus ? "%+.*f" : "%.*f", decimals, v) for decimals <= 4. */
+static const char *fmt_fixed(char *buf, size_t len, double v, int decimals, bool plus)
+{
+	char tmp[32];
+	unsigned long long r;
+
+	if (fabs(v) < 1e15 && scaled_round(fabs(v), decimals, &r) &&
+	    fits(buf, len, tmp, put_scaled(tmp, signbit(v), plus, r, decimals)))
+		return buf;
+	snprintf(buf, len, plus ? "%+.*f" : "%.*f", decimals, v);
+	return buf;
+}
+
+/* snprintf(buf, len, plus ? "%+.1f%%" : "%.1f%%", v) */
+static const char *fmt_pct(char *buf, size_t len, double v, bool plus)
+{
+	size_t n = strlen(fmt_fixed(buf, len, v, 1, plus));
+
+	if (n + 1 < len) {
+		buf[n] = '%';
+		buf[n + 1] = '\0';
+	} else {
+		snprintf(buf, len, plus ? "%+.1f%%" : "%.1f%%", v); /* cut where printf cuts it */
+	}
+	return buf;
+}
+
+/* snprintf(buf, len, "%.*g", prec, v) for prec 1 .. 6. %g rounds to prec significant
+ * digits, takes the fixed form for exponents -4 .. prec - 1 and drops the fraction's
+ * trailing zeros. */
+static const char *fmt_g(char *buf, size_t len, double v, int prec)
+{
+	char tmp[32];
+	double a = fabs(v);
+	unsigned long long r;
+	int decimals;
+
+	if (!(a >= 1e-4 && a < pow10_table[prec]))
+		goto slow;
+	decimals = prec - 1 - decimal_exponent(a);
+	if (!scaled_round(a, decimals, &r))
+		goto slow;
+	if (r >= ten_to[prec]) { /* rounded up to the next power of ten: one decimal fewer */
+		if (decimals == 0 || !scaled_round(a, --decimals, &r))
+			goto slow;
+	}
+	if (r < ten_to[prec - 1] || r >= ten_to[prec])
+		goto slow;
+	while (decimals > 0 && r % 10 == 0) {
+		r /= 10;
+		decimals--;
+	}
+	if (fits(buf, len, tmp, put_scaled(tmp, signbit(v), false, r, decimals)))
+		return buf;
+slow:
+	snprintf(buf, len, "%.*g", prec, v);
+	return buf;
+}
+
+/* floor(log10(a)) as libm computes it; the exact exponent wherever the two agree,
+ * that is everywhere but within a hair of a power of ten. */
+static int log10_floor(double a)
+{
+	int e = decimal_exponent(a);
+	double p = e >= 0 ? pow10_table[e] : 1 / pow10_table[-e];
+
+	if (a / p < 1 + 1e-9 || a / p > 10 - 1e-8)
+		return (int)floor(log10(a));
+	return e;
+}
 
 /* A finite number with 10 significant digits, like "%.10g" but without its exponent
  * form for large integers; magnitudes outside 1e-4..1e15 take printf's path. */
 static void sb_number(struct sbuf *b, double v)
 {
-	char digits[24], out[40];
 	double a = fabs(v);
-	int e, decimals, nd = 0, o = 0;
+	int e, decimals = 0;
 	unsigned long long m;
 
 	if (a == 0) {
@@ -107,34 +299,20 @@ static void sb_number(struct sbuf *b, double v)
 		sb_printf(b, "%.10g", v);
 		return;
 	}
-	e = (int)floor(log10(a));
-	decimals = 9 - e < 0 ? 0 : 9 - e;
-	m = (unsigned long long)llround(a * pow10_table[decimals]);
-	while (m && decimals > 0 && m % 10 == 0) { /* trailing zeros of the fraction */
-		m /= 10;
-		decimals--;
-	}
-	do {
-		digits[nd++] = (char)('0' + m % 10);
-		m /= 10;
-	} while (m);
-	if (v < 0)
-		out[o++] = '-';
-	if (nd <= decimals) {
-		out[o++] = '0';
-		out[o++] = '.';
-		for (int i = decimals; i > nd; i--)
-			out[o++] = '0';
-		while (nd)
-			out[o++] = digits[--nd];
+	if (a == floor(a)) {
+		m = (unsigned long long)a; /* counts, whole bits per second: the digits as they are */
 	} else {
-		while (nd) {
-			if (nd == decimals)
-				out[o++] = '.';
-			out[o++] = digits[--nd];
+		e = log10_floor(a);
+		decimals = 9 - e < 0 ? 0 : 9 - e;
+		m = (unsigned long long)llround(a * pow10_table[decimals]);
+		while (m && decimals > 0 && m % 10 == 0) { /* trailing zeros of the fraction */
+			m /= 10;
+			decimals--;
 		}
 	}
-	sb_put(b, out, (size_t)o);
+	sb_reserve(b, 24);
+	if (!b->failed)
+		b->len += (size_t)put_scaled(b->p + b->len, v < 0, false, m, decimals);
 }
 
 static void sb_string(struct sbuf *b, const char *s)
@@ -172,53 +350,131 @@ static void sb_text_or_null(struct sbuf *b, const char *s)
 		sb_put(b, "null", 4);
 }
 
-static int sb_flush(struct sbuf *b, FILE *out)
+/* s padded with spaces to |width| like "%*s": on the left, or on the right when width < 0. */
+static void sb_pad(struct sbuf *b, const char *s, int width)
 {
-	if (b->failed)
-		return -ENOMEM;
-	if (b->len && fwrite(b->p, 1, b->len, out) != b->len)
-		return -EIO;
+	static const char spaces[] = "                                ";
+	size_t len = strlen(s), w = (size_t)(width < 0 ? -width : width);
+	size_t pad = len < w ? w - len : 0;
+
+	if (width < 0)
+		sb_put(b, s, len);
+	while (pad) {
+		size_t n = pad < sizeof(spaces) - 1 ? pad : sizeof(spaces) - 1;
+
+		sb_put(b, spaces, n);
+		pad -= n;
+	}
+	if (width >= 0)
+		sb_put(b, s, len);
+}
+
+/* Between points: write what has piled up. */
+static void sb_drain(struct sbuf *b)
+{
+	if (!b->file || b->len < SB_DRAIN_AT || b->failed)
+		return;
+	if (!b->write_err && fwrite(b->p, 1, b->len, b->file) != b->len)
+		b->write_err = -EIO;
 	b->len = 0;
-	return 0;
+}
+
+/* Most names differ in their first byte: skip the call then. */
+static inline bool same_name(const char *a, const char *b)
+{
+	return a[0] == b[0] && !strcmp(a, b);
 }
 
 const char *nb_cmp_format_change(char *buf, size_t len, const struct nb_cmp_metric_result *m)
 {
-	if (!m->has_change)
+	if (!m->has_change) {
 		snprintf(buf, len, "%s", "");
-	else if (m->change_capped && m->change_pct > 0)
+	} else if (m->change_capped && m->change_pct > 0) {
 		snprintf(buf, len, ">%.0f%%", m->change_pct);
-	else
-		snprintf(buf, len, "%+.1f%%", m->change_pct);
+	} else {
+		fmt_pct(buf, len, m->change_pct, true);
+	}
+	return buf;
+}
+
+/* Room for any double in "%+.4f": 309 digits, sign, point and decimals. */
+#define FIXED_MAX 328
+
+const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,
+			       const struct nb_cmp_options *opt)
+{
+	double level = (1 - opt->alpha) * 100;
+	char lvl[FIXED_MAX], lo[FIXED_MAX], hi[FIXED_MAX], last[FIXED_MAX];
+
+	switch (m->reason) {
+	case NB_CMP_REASON_FEW_RUNS:
+		snprintf(buf, len, "too few runs (%d base, %d new; %d needed)", m->n_base, m->n_new, opt->min_runs);
+		break;
+	case NB_CMP_REASON_UNREACHABLE:
+		snprintf(buf, len, "%d v %d runs cannot reach %.0f%% confidence", m->n_base, m->n_new, level);
+		break;
+	/* Every metric that moved has one of these two: their numbers skip printf's float path. */
+	case NB_CMP_REASON_NOISY:
+		snprintf(buf, len, "too noisy: %s%% interval %s..%s reaches within %s%%",
+			 fmt_fixed(lvl, sizeof(lvl), level, 0, false), fmt_pct(lo, sizeof(lo), m->ci_lo_pct, true),
+			 fmt_pct(hi, sizeof(hi), m->ci_hi_pct, true), fmt_g(last, sizeof(last), m->min_effect_pct, 3));
+		break;
+	case NB_CMP_REASON_SUPPORTED:
+		snprintf(buf, len, "%s%% interval %s..%s, p=%s", fmt_fixed(lvl, sizeof(lvl), level, 0, false),
+			 fmt_pct(lo, sizeof(lo), m->ci_lo_pct, true), fmt_pct(hi, sizeof(hi), m->ci_hi_pct, true),
+			 fmt_fixed(last, sizeof(last), m->p_value, 3, false));
+		break;
+	case NB_CMP_REASON_ONLY_BASE:
+	case NB_CMP_REASON_ONLY_NEW:
+		snprintf(buf, len, "measured only in the %s report", m->reason == NB_CMP_REASON_ONLY_BASE ? "base" : "new");
+		break;
+	default:
+		snprintf(buf, len, "%s", "");
+	}
 	return buf;
 }
 
 static bool is_bitrate(const char *name)
 {
-	return !strcmp(name, "throughput_bps") || !strcmp(name, NB_CMP_EFFICIENCY_METRIC);
+	return same_name(name, "throughput_bps") || same_name(name, NB_CMP_EFFICIENCY_METRIC);
+}
+
+/* snprintf(buf, len, "%.*f %s", decimals, v, unit) */
+static void format_scaled(char *buf, size_t len, double v, int decimals, const char *unit)
+{
+	size_t n = strlen(fmt_fixed(buf, len, v, decimals, false));
+	size_t u = strlen(unit);
+
+	if (n + 1 + u < len) {
+		buf[n] = ' ';
+		memcpy(buf + n + 1, unit, u + 1);
+	} else {
+		snprintf(buf, len, "%.*f %s", decimals, v, unit); /* cut where printf cuts it */
+	}
 }
 
 static const char *format_value(char *buf, size_t len, const char *name, bool present, double v)
 {
 	size_t nl = strlen(name);
 
-	if (!present)
+	if (!present) {
 		snprintf(buf, len, "-");
-	else if (is_bitrate(name)) {
-		const char *unit = strcmp(name, "throughput_bps") ? "bit/cpu-s" : "bit/s";
+	} else if (is_bitrate(name)) {
+		bool thr = same_name(name, "throughput_bps");
 
 		if (fabs(v) >= 1e9)
-			snprintf(buf, len, "%.2f G%s", v / 1e9, unit);
+			format_scaled(buf, len, v / 1e9, 2, thr ? "Gbit/s" : "Gbit/cpu-s");
 		else if (fabs(v) >= 1e6)
-			snprintf(buf, len, "%.2f M%s", v / 1e6, unit);
+			format_scaled(buf, len, v / 1e6, 2, thr ? "Mbit/s" : "Mbit/cpu-s");
 		else if (fabs(v) >= 1e3)
-			snprintf(buf, len, "%.2f k%s", v / 1e3, unit);
+			format_scaled(buf, len, v / 1e3, 2, thr ? "kbit/s" : "kbit/cpu-s");
 		else
-			snprintf(buf, len, "%.0f %s", v, unit);
-	} else if (nl > 4 && !strcmp(name + nl - 4, "_pct"))
-		snprintf(buf, len, "%.1f%%", v);
-	else
-		snprintf(buf, len, "%.4g", v);
+			format_scaled(buf, len, v, 0, thr ? "bit/s" : "bit/cpu-s");
+	} else if (nl > 4 && !strcmp(name + nl - 4, "_pct")) {
+		fmt_pct(buf, len, v, false);
+	} else {
+		fmt_g(buf, len, v, 4);
+	}
 	return buf;
 }
 
@@ -250,7 +506,7 @@ static void put_verdict(struct sbuf *out, enum nb_cmp_verdict v, bool color, boo
 	for (const char *s = name; *s; s++)
 		sb_putc(out, upper ? toupper((unsigned char)*s) : *s);
 	if (*c)
-		sb_puts(out, "\033[0m");
+		sb_lit(out, "\033[0m");
 }
 
 /* What a maintainer reads first; the other few dozen metrics wait for --all-metrics. */
@@ -264,7 +520,7 @@ static bool text_shows(const struct nb_cmp_metric_result *m, const struct nb_cmp
 	if (ro->all_metrics || m->gated)
 		return true;
 	for (size_t i = 0; i < sizeof(headline_metrics) / sizeof(headline_metrics[0]); i++) {
-		if (!strcmp(m->name, headline_metrics[i]))
+		if (same_name(m->name, headline_metrics[i]))
 			return true;
 	}
 	return false;
@@ -273,7 +529,7 @@ static bool text_shows(const struct nb_cmp_metric_result *m, const struct nb_cmp
 static void text_gate(struct sbuf *out, const struct nb_cmp_options *opt)
 {
 	if (!opt->n_gate)
-		sb_puts(out, "none");
+		sb_lit(out, "none");
 	for (int i = 0; i < opt->n_gate; i++) {
 		const struct nb_cmp_gate_rule *g = &opt->gate[i];
 
@@ -313,16 +569,23 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 
 		if (!text_shows(m, ro))
 			continue;
-		sb_printf(out, "  %c %-24s %18s %18s %9s  ", m->gated ? '*' : ' ', m->name,
-			format_value(b, sizeof(b), m->name, m->has_base, m->base),
-			format_value(n, sizeof(n), m->name, m->has_new, m->new), nb_cmp_format_change(c, sizeof(c), m));
+		/* "  %c %-24s %18s %18s %9s  " */
+		sb_put(out, m->gated ? "  * " : "    ", 4);
+		sb_pad(out, m->name, -24);
+		sb_putc(out, ' ');
+		sb_pad(out, format_value(b, sizeof(b), m->name, m->has_base, m->base), 18);
+		sb_putc(out, ' ');
+		sb_pad(out, format_value(n, sizeof(n), m->name, m->has_new, m->new), 18);
+		sb_putc(out, ' ');
+		sb_pad(out, nb_cmp_format_change(c, sizeof(c), m), 9);
+		sb_put(out, "  ", 2);
 		put_verdict(out, m->verdict, ro->color, false);
 		if (m->reason != NB_CMP_REASON_NONE)
 			sb_printf(out, " (%s)", nb_cmp_reason_text(reason, sizeof(reason), m, opt));
 		sb_putc(out, '\n');
 	}
 	if (pr->n_movers)
-		sb_puts(out, "    profile movers:");
+		sb_lit(out, "    profile movers:");
 	for (int i = 0; i < pr->n_movers; i++)
 		sb_printf(out, "%s %s %.1f%% -> %.1f%%", i ? "," : "", pr->movers[i].symbol, pr->movers[i].base_share_pct,
 			pr->movers[i].new_share_pct);
@@ -341,7 +604,7 @@ static void text_counts(struct sbuf *out, const struct nb_cmp_result *r)
 		sb_printf(out, "%s %d %s", first ? "" : ",", r->count[v], nb_cmp_verdict_name((enum nb_cmp_verdict)v));
 		first = false;
 	}
-	sb_puts(out, ")\n");
+	sb_lit(out, ")\n");
 }
 
 static void text_body(struct sbuf *out, const struct nb_cmp_result *r, const struct nb_cmp_render_opts *ro)
@@ -363,32 +626,36 @@ static void text_body(struct sbuf *out, const struct nb_cmp_result *r, const str
 	if (r->n_test_diffs)
 		sb_printf(out, "  environment differs: test settings of %d point(s), e.g. %s\n", r->n_test_diffs,
 			r->test_diff_id);
-	for (int i = 0; i < r->n_points; i++)
+	for (int i = 0; i < r->n_points; i++) {
 		text_point(out, &r->points[i], opt, ro);
-	sb_puts(out, "\nverdict: ");
+		sb_drain(out);
+	}
+	sb_lit(out, "\nverdict: ");
 	if (ro->color)
 		sb_puts(out, r->verdict == NB_CMP_REGRESSION ? "\033[1;31m" : r->verdict == NB_CMP_PASS ? "\033[32m" : "\033[33m");
 	sb_puts(out, nb_cmp_overall_name(r->verdict));
 	if (ro->color)
-		sb_puts(out, "\033[0m");
+		sb_lit(out, "\033[0m");
 	text_counts(out, r);
 }
 
-/* Write a finished buffer and release it; 0 or -errno. */
-static int sb_emit(struct sbuf *b, FILE *file)
+/* Write the rest of a finished buffer and release it; 0 or -errno. */
+static int sb_emit(struct sbuf *b)
 {
-	int ret = sb_flush(b, file);
+	int ret = b->failed ? -ENOMEM : b->write_err;
 
+	if (!ret && b->len && fwrite(b->p, 1, b->len, b->file) != b->len)
+		ret = -EIO;
 	free(b->p);
-	return ret ? ret : finish(file);
+	return ret ? ret : finish(b->file);
 }
 
 int nb_cmp_render_text(FILE *file, const struct nb_cmp_result *r, const struct nb_cmp_render_opts *ro)
 {
-	struct sbuf b = { 0 };
+	struct sbuf b = { .file = file };
 
 	text_body(&b, r, ro);
-	return sb_emit(&b, file);
+	return sb_emit(&b);
 }
 
 /* ---- JSON ---- */
@@ -401,37 +668,37 @@ static const char *direction_name(enum nb_cmp_direction d)
 static void json_metric(struct sbuf *b, const struct nb_cmp_metric_result *m, const struct nb_cmp_options *opt)
 {
 	sb_string(b, m->name);
-	sb_puts(b, ":{\"base\":");
+	sb_lit(b, ":{\"base\":");
 	sb_number_or_null(b, m->has_base, m->base);
-	sb_puts(b, ",\"new\":");
+	sb_lit(b, ",\"new\":");
 	sb_number_or_null(b, m->has_new, m->new);
-	sb_puts(b, ",\"change_pct\":");
+	sb_lit(b, ",\"change_pct\":");
 	sb_number_or_null(b, m->has_change, m->change_pct);
-	sb_puts(b, ",\"verdict\":\"");
+	sb_lit(b, ",\"verdict\":\"");
 	sb_puts(b, nb_cmp_verdict_name(m->verdict));
-	sb_puts(b, "\",\"direction\":\"");
+	sb_lit(b, "\",\"direction\":\"");
 	sb_puts(b, direction_name(m->direction));
 	sb_puts(b, m->gated ? "\",\"gated\":true,\"n_base\":" : "\",\"gated\":false,\"n_base\":");
 	sb_number(b, m->n_base);
-	sb_puts(b, ",\"n_new\":");
+	sb_lit(b, ",\"n_new\":");
 	sb_number(b, m->n_new);
 	if (m->change_capped)
-		sb_puts(b, ",\"change_capped\":true");
-	sb_puts(b, ",\"p_value\":");
+		sb_lit(b, ",\"change_capped\":true");
+	sb_lit(b, ",\"p_value\":");
 	sb_number_or_null(b, m->has_p, m->p_value);
 	if (m->has_ci) {
-		sb_puts(b, ",\"ci_pct\":[");
+		sb_lit(b, ",\"ci_pct\":[");
 		sb_number(b, m->ci_lo_pct);
 		sb_put(b, ",", 1);
 		sb_number(b, m->ci_hi_pct);
 		sb_put(b, "]", 1);
 	}
-	sb_puts(b, ",\"min_effect_pct\":");
+	sb_lit(b, ",\"min_effect_pct\":");
 	sb_number(b, m->min_effect_pct);
 	if (m->reason != NB_CMP_REASON_NONE) {
 		char reason[128];
 
-		sb_puts(b, ",\"reason\":");
+		sb_lit(b, ",\"reason\":");
 		sb_string(b, nb_cmp_reason_text(reason, sizeof(reason), m, opt));
 	}
 	sb_put(b, "}", 1);
@@ -441,25 +708,25 @@ static void json_point(struct sbuf *b, const struct nb_cmp_point_result *pr, con
 {
 	const struct nb_cmp_point *any = pr->base ? pr->base : pr->new;
 
-	sb_puts(b, "{\"id\":");
+	sb_lit(b, "{\"id\":");
 	sb_string(b, pr->id);
-	sb_puts(b, ",\"verdict\":\"");
+	sb_lit(b, ",\"verdict\":\"");
 	sb_puts(b, nb_cmp_verdict_name(pr->verdict));
-	sb_puts(b, "\",\"test\":");
+	sb_lit(b, "\",\"test\":");
 	sb_string(b, any->test_name);
-	sb_puts(b, ",\"base_status\":");
+	sb_lit(b, ",\"base_status\":");
 	sb_text_or_null(b, pr->base ? nb_cmp_status_name(pr->base->status) : NULL);
-	sb_puts(b, ",\"new_status\":");
+	sb_lit(b, ",\"new_status\":");
 	sb_text_or_null(b, pr->new ? nb_cmp_status_name(pr->new->status) : NULL);
 	if (pr->base && pr->base->error) {
-		sb_puts(b, ",\"base_error\":");
+		sb_lit(b, ",\"base_error\":");
 		sb_string(b, pr->base->error);
 	}
 	if (pr->new && pr->new->error) {
-		sb_puts(b, ",\"new_error\":");
+		sb_lit(b, ",\"new_error\":");
 		sb_string(b, pr->new->error);
 	}
-	sb_puts(b, ",\"metrics\":{");
+	sb_lit(b, ",\"metrics\":{");
 	for (int i = 0; i < pr->n_metrics; i++) {
 		if (i)
 			sb_put(b, ",", 1);
@@ -467,13 +734,13 @@ static void json_point(struct sbuf *b, const struct nb_cmp_point_result *pr, con
 	}
 	sb_put(b, "}", 1);
 	if (pr->n_movers) {
-		sb_puts(b, ",\"profile_movers\":[");
+		sb_lit(b, ",\"profile_movers\":[");
 		for (int i = 0; i < pr->n_movers; i++) {
 			sb_puts(b, i ? ",{\"symbol\":" : "{\"symbol\":");
 			sb_string(b, pr->movers[i].symbol);
-			sb_puts(b, ",\"base_share_pct\":");
+			sb_lit(b, ",\"base_share_pct\":");
 			sb_number(b, pr->movers[i].base_share_pct);
-			sb_puts(b, ",\"new_share_pct\":");
+			sb_lit(b, ",\"new_share_pct\":");
 			sb_number(b, pr->movers[i].new_share_pct);
 			sb_put(b, "}", 1);
 		}
@@ -486,30 +753,30 @@ static void json_report_ref(struct sbuf *b, const char *key, const struct nb_cmp
 {
 	sb_printf(b, "\"%s\":{\"path\":", key);
 	sb_string(b, rep->path);
-	sb_puts(b, ",\"kernel\":");
+	sb_lit(b, ",\"kernel\":");
 	sb_string(b, rep->kernel_release);
-	sb_puts(b, ",\"created\":");
+	sb_lit(b, ",\"created\":");
 	sb_string(b, rep->created);
 	sb_put(b, "}", 1);
 }
 
 static void json_env(struct sbuf *b, const struct nb_cmp_result *r)
 {
-	sb_puts(b, ",\"environment_differences\":[");
+	sb_lit(b, ",\"environment_differences\":[");
 	for (int i = 0; i < r->n_env_diffs; i++) {
 		sb_puts(b, i ? ",{\"key\":" : "{\"key\":");
 		sb_string(b, r->env_diffs[i].key);
 		/* The values are JSON texts already: embed them as they are. */
-		sb_puts(b, ",\"base\":");
+		sb_lit(b, ",\"base\":");
 		sb_puts(b, r->env_diffs[i].base ? r->env_diffs[i].base : "null");
-		sb_puts(b, ",\"new\":");
+		sb_lit(b, ",\"new\":");
 		sb_puts(b, r->env_diffs[i].new ? r->env_diffs[i].new : "null");
 		sb_put(b, "}", 1);
 	}
 	if (r->n_test_diffs) {
 		sb_puts(b, r->n_env_diffs ? ",{\"key\":\"results[].test\",\"points\":" : "{\"key\":\"results[].test\",\"points\":");
 		sb_number(b, r->n_test_diffs);
-		sb_puts(b, ",\"example\":");
+		sb_lit(b, ",\"example\":");
 		sb_string(b, r->test_diff_id);
 		sb_put(b, "}", 1);
 	}
@@ -547,63 +814,69 @@ static void json_gate(struct sbuf *b, const struct nb_cmp_options *opt)
 int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r)
 {
 	const struct nb_cmp_options *opt = r->opt;
-	struct sbuf b = { 0 };
-	int ret = 0;
+	struct sbuf b = { .file = out };
 
 	sb_printf(&b, "{\"schema\":\"%s\",\"verdict\":\"%s\",", NB_CMP_SCHEMA, nb_cmp_overall_name(r->verdict));
 	json_report_ref(&b, "base", r->base);
 	sb_put(&b, ",", 1);
 	json_report_ref(&b, "new", r->new);
-	sb_puts(&b, ",\"settings\":{\"method\":\"mann-whitney-shift-interval\",\"alpha\":");
+	sb_lit(&b, ",\"settings\":{\"method\":\"mann-whitney-shift-interval\",\"alpha\":");
 	sb_number(&b, opt->alpha);
-	sb_puts(&b, ",\"min_effect_pct\":");
+	sb_lit(&b, ",\"min_effect_pct\":");
 	sb_number(&b, opt->min_effect_pct);
-	sb_puts(&b, ",\"min_runs\":");
+	sb_lit(&b, ",\"min_runs\":");
 	sb_number(&b, opt->min_runs);
-	sb_puts(&b, ",\"change_cap_pct\":");
+	sb_lit(&b, ",\"change_cap_pct\":");
 	sb_number(&b, opt->change_cap_pct);
-	sb_puts(&b, ",\"gate\":");
+	sb_lit(&b, ",\"gate\":");
 	json_gate(&b, opt);
 	sb_put(&b, "}", 1);
 	json_env(&b, r);
-	sb_puts(&b, ",\"points\":[");
-	for (int i = 0; i < r->n_points && !ret; i++) {
+	sb_lit(&b, ",\"points\":[");
+	for (int i = 0; i < r->n_points; i++) {
 		sb_puts(&b, i ? ",\n" : "\n");
 		json_point(&b, &r->points[i], opt);
-		if (b.len > 1 << 16)
-			ret = sb_flush(&b, out);
+		sb_drain(&b);
 	}
-	sb_puts(&b, "\n]}\n");
-	if (ret) {
-		free(b.p);
-		return ret;
-	}
-	return sb_emit(&b, out);
+	sb_lit(&b, "\n]}\n");
+	return sb_emit(&b);
 }
 
 /* ---- JUnit ---- */
 
+/* s escaped for XML attributes and text; plain runs are copied whole. */
 static void xml_text(struct sbuf *out, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	const unsigned char *p = (const unsigned char *)s;
+	const char *run = s;
+
+	for (; *p; p++) {
+		const char *esc;
+
 		switch (*p) {
 		case '<':
-			sb_puts(out, "&lt;");
+			esc = "&lt;";
 			break;
 		case '>':
-			sb_puts(out, "&gt;");
+			esc = "&gt;";
 			break;
 		case '&':
-			sb_puts(out, "&amp;");
+			esc = "&amp;";
 			break;
 		case '"':
-			sb_puts(out, "&quot;");
+			esc = "&quot;";
 			break;
 		default:
 			/* XML 1.0 forbids most control characters even as references. */
-			sb_putc(out, *p < 0x20 && *p != '\t' && *p != '\n' ? ' ' : *p);
+			if (*p >= 0x20 || *p == '\t' || *p == '\n')
+				continue;
+			esc = " ";
 		}
+		sb_put(out, run, (size_t)((const char *)p - run));
+		sb_puts(out, esc);
+		run = (const char *)p + 1;
 	}
+	sb_put(out, run, (size_t)((const char *)p - run));
 }
 
 static bool status_only(enum nb_cmp_verdict v)
@@ -643,23 +916,23 @@ static void junit_status_case(struct sbuf *out, const struct nb_cmp_point_result
 {
 	const struct nb_cmp_point *failed = pr->new && pr->new->status != NB_CMP_STATUS_OK ? pr->new : pr->base;
 
-	sb_puts(out, "    <testcase classname=\"");
+	sb_lit(out, "    <testcase classname=\"");
 	xml_text(out, pr->id);
 	sb_printf(out, "\" name=\"status\">");
 	if (pr->verdict == NB_CMP_BROKEN) {
-		sb_puts(out, "\n      <failure type=\"broken\" message=\"ok in base, ");
+		sb_lit(out, "\n      <failure type=\"broken\" message=\"ok in base, ");
 		xml_text(out, nb_cmp_status_name(pr->new->status));
-		sb_puts(out, " in new: ");
+		sb_lit(out, " in new: ");
 		xml_text(out, pr->new->error ? pr->new->error : "no error text");
-		sb_puts(out, "\"/>\n    ");
+		sb_lit(out, "\"/>\n    ");
 	} else if (pr->verdict == NB_CMP_MISSING || pr->verdict == NB_CMP_INCONCLUSIVE) {
-		sb_puts(out, "\n      <skipped message=\"");
+		sb_lit(out, "\n      <skipped message=\"");
 		xml_text(out, pr->verdict == NB_CMP_MISSING ? "point missing from the new report" : "");
 		if (pr->verdict == NB_CMP_INCONCLUSIVE && failed && failed->error)
 			xml_text(out, failed->error);
-		sb_puts(out, "\"/>\n    ");
+		sb_lit(out, "\"/>\n    ");
 	}
-	sb_puts(out, "</testcase>\n");
+	sb_lit(out, "</testcase>\n");
 }
 
 static void junit_metric_case(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_metric_result *m,
@@ -667,11 +940,11 @@ static void junit_metric_case(struct sbuf *out, const struct nb_cmp_point_result
 {
 	char b[32], n[32], c[24];
 
-	sb_puts(out, "    <testcase classname=\"");
+	sb_lit(out, "    <testcase classname=\"");
 	xml_text(out, pr->id);
-	sb_puts(out, "\" name=\"");
+	sb_lit(out, "\" name=\"");
 	xml_text(out, m->name);
-	sb_puts(out, "\">");
+	sb_lit(out, "\">");
 	if (m->verdict == NB_CMP_REGRESSED || m->verdict == NB_CMP_INCONCLUSIVE || m->verdict == NB_CMP_MISSING) {
 		bool fail = m->verdict == NB_CMP_REGRESSED;
 
@@ -682,12 +955,12 @@ static void junit_metric_case(struct sbuf *out, const struct nb_cmp_point_result
 		if (m->reason != NB_CMP_REASON_NONE) {
 			char reason[128];
 
-			sb_puts(out, ": ");
+			sb_lit(out, ": ");
 			xml_text(out, nb_cmp_reason_text(reason, sizeof(reason), m, opt));
 		}
-		sb_puts(out, "\"/>\n    ");
+		sb_lit(out, "\"/>\n    ");
 	}
-	sb_puts(out, "</testcase>\n");
+	sb_lit(out, "</testcase>\n");
 }
 
 static void junit_body(struct sbuf *out, const struct nb_cmp_result *r)
@@ -695,12 +968,12 @@ static void junit_body(struct sbuf *out, const struct nb_cmp_result *r)
 	struct junit_counts c;
 
 	junit_count(r, &c);
-	sb_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sb_lit(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	sb_printf(out, "<testsuites name=\"nicbench compare\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", c.tests,
 		c.failures, c.skipped);
-	sb_puts(out, "  <testsuite name=\"nicbench compare ");
+	sb_lit(out, "  <testsuite name=\"nicbench compare ");
 	xml_text(out, r->base->kernel_release);
-	sb_puts(out, " -&gt; ");
+	sb_lit(out, " -&gt; ");
 	xml_text(out, r->new->kernel_release);
 	sb_printf(out, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", c.tests, c.failures, c.skipped);
 	for (int i = 0; i < r->n_points; i++) {
@@ -714,16 +987,17 @@ static void junit_body(struct sbuf *out, const struct nb_cmp_result *r)
 			if (pr->metrics[j].gated)
 				junit_metric_case(out, pr, &pr->metrics[j], r->opt);
 		}
+		sb_drain(out);
 	}
-	sb_puts(out, "  </testsuite>\n</testsuites>\n");
+	sb_lit(out, "  </testsuite>\n</testsuites>\n");
 }
 
 int nb_cmp_render_junit(FILE *file, const struct nb_cmp_result *r)
 {
-	struct sbuf b = { 0 };
+	struct sbuf b = { .file = file };
 
 	junit_body(&b, r);
-	return sb_emit(&b, file);
+	return sb_emit(&b);
 }
 
 /* ---- Markdown ---- */
@@ -806,7 +1080,7 @@ static bool md_phrase(struct sbuf *out, const struct nb_cmp_point_result *pr, co
 	else
 		sb_printf(out, "%+.0f%% %s", m->change_pct, what);
 	if (m->verdict == NB_CMP_INCONCLUSIVE)
-		sb_puts(out, " (inconclusive)");
+		sb_lit(out, " (inconclusive)");
 	return true;
 }
 
@@ -816,9 +1090,9 @@ static void md_point(struct sbuf *out, const struct md_tests *tests, const struc
 	const struct nb_cmp_metric_result *thr = find_result(pr, "throughput_bps");
 	bool any;
 
-	sb_puts(out, "- ");
+	sb_lit(out, "- ");
 	md_label(out, tests, pr);
-	sb_puts(out, ": ");
+	sb_lit(out, ": ");
 	switch (pr->verdict) {
 	case NB_CMP_FIXED:
 	case NB_CMP_BROKEN: {
@@ -865,8 +1139,10 @@ static void markdown_body(struct sbuf *out, const struct nb_cmp_result *r)
 		r->base->kernel_release[0] ? r->base->kernel_release : r->base->path,
 		r->new->kernel_release[0] ? r->new->kernel_release : r->new->path, nb_cmp_overall_name(r->verdict));
 	md_count_tests(r, &tests);
-	for (int i = 0; i < r->n_points; i++)
+	for (int i = 0; i < r->n_points; i++) {
 		md_point(out, &tests, &r->points[i]);
+		sb_drain(out);
+	}
 	sb_printf(out, "\nMedians of the runs on each side; \"similar\" is within %g%%, \"inconclusive\" is a larger change "
 		"whose %.0f%% confidence interval (Mann-Whitney) still reaches within %g%%, or fewer than %d runs.\n",
 		opt->min_effect_pct, (1 - opt->alpha) * 100, opt->min_effect_pct, opt->min_runs);
@@ -874,8 +1150,8 @@ static void markdown_body(struct sbuf *out, const struct nb_cmp_result *r)
 
 int nb_cmp_render_markdown(FILE *file, const struct nb_cmp_result *r)
 {
-	struct sbuf b = { 0 };
+	struct sbuf b = { .file = file };
 
 	markdown_body(&b, r);
-	return sb_emit(&b, file);
+	return sb_emit(&b);
 }

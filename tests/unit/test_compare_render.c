@@ -1,6 +1,7 @@
 /* Unit tests for the compare renderers and the command: formats, no NaN/inf, exit codes, one-line errors. */
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -185,6 +186,169 @@ static void test_peer_bound(void)
 	free(text);
 }
 
+/* ---- numbers: the renderers format them without printf, and must match it ---- */
+
+/* Values where rounding is close: halves at 0..4 decimals and 4 significant digits,
+ * a step either side of them, powers of ten, signed zeros, big and tiny values. */
+static int tricky_values(double *v, int cap)
+{
+	static const double seeds[] = { 0.05, 0.15, 0.25, 0.35, 2.675, 1.005, 99.95, 9999.95, 0.00015, 0.0005, 123456.25,
+					1e-4, 1e-3, 0.1, 1, 10, 1000, 9999.5, 10000, 1e9, 1e15, 1e16, 1e300, 5e-324, 0.0,
+					-0.0, 4.35, 8.345, 1234.5, 0.99995, 999.95 };
+	int n = 0;
+	uint64_t x = 88172645463325252u;
+
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]) && n + 6 <= cap; i++) {
+		v[n++] = seeds[i];
+		v[n++] = -seeds[i];
+		v[n++] = nextafter(seeds[i], INFINITY);
+		v[n++] = nextafter(seeds[i], -INFINITY);
+		v[n++] = seeds[i] * 100;
+		v[n++] = seeds[i] / 7;
+	}
+	while (n < cap) { /* xorshift: reproducible, spread over many magnitudes */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v[n++] = ((double)(x >> 11) / 9007199254740992.0 - 0.5) * pow(10, (double)(x % 24) - 8);
+	}
+	return n;
+}
+
+static void test_number_text(void)
+{
+	static double v[20000];
+	int n = tricky_values(v, 20000);
+	struct nb_cmp_options opt;
+
+	nb_cmp_options_init(&opt);
+	for (int i = 0; i < n; i++) {
+		struct nb_cmp_metric_result m = { .name = "cpu_busy_pct", .has_change = true, .change_pct = v[i] };
+		char got[128], want[128], lo[32], hi[32];
+
+		snprintf(want, sizeof(want), "%+.1f%%", v[i]);
+		CHECK_MSG(!strcmp(nb_cmp_format_change(got, sizeof(got), &m), want), "change %a: \"%s\", printf \"%s\"",
+			  v[i], got, want);
+		if (!(fabs(v[i]) < 1e15 && fabs(v[(i + 1) % n]) < 1e15))
+			continue; /* intervals are bounded by the change cap */
+		m.reason = NB_CMP_REASON_SUPPORTED;
+		m.ci_lo_pct = v[i];
+		m.ci_hi_pct = v[(i + 1) % n];
+		m.p_value = fabs(v[(i + 2) % n]);
+		snprintf(lo, sizeof(lo), "%+.1f", m.ci_lo_pct);
+		snprintf(hi, sizeof(hi), "%+.1f", m.ci_hi_pct);
+		snprintf(want, sizeof(want), "90%% interval %s%%..%s%%, p=%.3f", lo, hi, m.p_value);
+		CHECK_MSG(!strcmp(nb_cmp_reason_text(got, sizeof(got), &m, &opt), want), "reason: \"%s\", printf \"%s\"",
+			  got, want);
+		m.reason = NB_CMP_REASON_NOISY;
+		m.min_effect_pct = fabs(v[i]);
+		snprintf(want, sizeof(want), "too noisy: 90%% interval %s%%..%s%% reaches within %.3g%%", lo, hi,
+			 m.min_effect_pct);
+		CHECK_MSG(!strcmp(nb_cmp_reason_text(got, sizeof(got), &m, &opt), want), "reason: \"%s\", printf \"%s\"",
+			  got, want);
+	}
+}
+
+/* A report of n points as JSON text: point i has one metric, whose median is values[i]. */
+static char *median_report(const char *release, const double *values, int n)
+{
+	static const char *const names[] = { "throughput_bps", "cpu_busy_pct", "retransmits" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "{\"schema\":\"nicbench-report/1\",\"created\":\"x\",\"host\":{\"kernel\":{\"release\":\"%s\"}},"
+		   "\"results\":[", release);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s{\"id\":\"p%d\",\"test\":{\"name\":\"t%d\"},\"status\":\"ok\",\"metrics\":{"
+			   "\"%s\":{\"median\":%.17g}}}", i ? "," : "", i, i, names[i % 3], values[i]);
+	fputs("]}", f);
+	fclose(f);
+	return text;
+}
+
+/* Medians render in the text table as printf would, and in JSON as the value rounded
+ * to 10 significant digits. */
+static void test_number_render(void)
+{
+	static double v[600];
+	int n = 0;
+	char *base_text, *new_text, *out = NULL;
+	size_t out_len = 0;
+	struct nb_cmp_report base, new;
+	struct nb_cmp_result r;
+	struct nb_cmp_options opt;
+	struct nb_cmp_render_opts ro = { .all_metrics = true };
+	struct nb_err err = { 0 };
+	static double all[20000];
+	int n_all = tricky_values(all, 20000);
+
+	for (int i = 0; i < n_all && n < 600; i++) {
+		if (fabs(all[i]) < 1e15) /* beyond, the 32-byte table cells cut the digits */
+			v[n++] = all[i];
+	}
+	base_text = median_report("a", v, n);
+	new_text = median_report("b", v, n);
+	nb_cmp_options_init(&opt);
+	CHECK(base_text && new_text);
+	if (!base_text || !new_text || nb_cmp_report_parse(base_text, strlen(base_text), "base", &base, &err) ||
+	    nb_cmp_report_parse(new_text, strlen(new_text), "new", &new, &err)) {
+		CHECK_MSG(false, "parse: %s", err.msg);
+		free(base_text);
+		free(new_text);
+		return;
+	}
+	CHECK(nb_cmp_run(&base, &new, &opt, &r, &err) == 0);
+	for (int f = 0; f < 2; f++) {
+		FILE *mem = open_memstream(&out, &out_len);
+
+		CHECK(mem && (f ? nb_cmp_render_json(mem, &r) : nb_cmp_render_text(mem, &r, &ro)) == 0);
+		fclose(mem);
+		for (int i = 0; i < n && out; i++) {
+			char want[128];
+			double a = fabs(v[i]);
+
+			if (f == 1) {
+				/* "base":X: X parses back to the median rounded to 10 digits, or to
+				 * a whole number from 1e10 to 1e15, which is printed without exponent */
+				char key[32], *at;
+				double expect;
+
+				snprintf(key, sizeof(key), "{\"id\":\"p%d\"", i);
+				at = strstr(out, key);
+				at = at ? strstr(at, "\"base\":") : NULL;
+				snprintf(want, sizeof(want), "%.10g", v[i]);
+				expect = a >= 1e10 && a < 1e15 ? round(v[i]) : strtod(want, NULL);
+				CHECK_MSG(at && strtod(at + 7, NULL) == expect, "JSON median %a: %.40s", v[i],
+					  at ? at : "(missing)");
+				continue;
+			}
+			if (i % 3 == 0 && a >= 1e9)
+				snprintf(want, sizeof(want), " %.2f Gbit/s ", v[i] / 1e9);
+			else if (i % 3 == 0 && a >= 1e6)
+				snprintf(want, sizeof(want), " %.2f Mbit/s ", v[i] / 1e6);
+			else if (i % 3 == 0 && a >= 1e3)
+				snprintf(want, sizeof(want), " %.2f kbit/s ", v[i] / 1e3);
+			else if (i % 3 == 0)
+				snprintf(want, sizeof(want), " %.0f bit/s ", v[i]);
+			else if (i % 3 == 1)
+				snprintf(want, sizeof(want), " %.1f%% ", v[i]);
+			else
+				snprintf(want, sizeof(want), " %.4g ", v[i]);
+			CHECK_MSG(strstr(out, want), "text lacks \"%s\" for %a", want, v[i]);
+		}
+		free(out);
+		out = NULL;
+	}
+	nb_cmp_result_free(&r);
+	nb_cmp_report_free(&new);
+	nb_cmp_report_free(&base);
+	free(base_text);
+	free(new_text);
+}
+
 /* ---- the command: exit codes and one-line errors ---- */
 
 struct cli_case {
@@ -295,6 +459,8 @@ int main(void)
 	test_markdown();
 	test_text();
 	test_peer_bound();
+	test_number_text();
+	test_number_render();
 	test_cli();
 	return nb_test_done("test_compare_render");
 }
