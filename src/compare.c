@@ -25,6 +25,8 @@ static const struct direction_rule direction_rules[] = {
 	{ NB_CMP_EFFICIENCY_METRIC, NULL, NB_CMP_HIGHER_BETTER },
 	{ "iperf_remote_cpu_pct", NULL, NB_CMP_NEUTRAL },
 	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL },
+	/* how much CPU time /proc/stat missed: says how far to trust busy %, not a cost */
+	{ "cpu_unaccounted_pct", NULL, NB_CMP_NEUTRAL },
 	{ "", "_pct", NB_CMP_LOWER_BETTER }, /* CPU shares: busy, user, system, irq, softirq, napi_thread, cpuN */
 	{ "lost_percent", NULL, NB_CMP_LOWER_BETTER },
 	{ "lost_packets", NULL, NB_CMP_LOWER_BETTER },

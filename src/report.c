@@ -18,7 +18,11 @@ struct table_row {
 	bool peer_bound;
 	struct nb_stats tput;
 	double busy, softirq, napi;   /* medians; NAN when absent */
+	double unaccounted;           /* median cpu_unaccounted_pct; NAN when absent */
 };
+
+/* Above this, the table warns that busy % is a lower bound (see cpu_unaccounted_pct). */
+#define NB_UNACCOUNTED_NOTE_PCT 5.0
 
 struct nb_report {
 	json_t *root;
@@ -185,7 +189,7 @@ static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row
 	json_t *agg = json_object();
 	double values[NB_MAX_REPETITIONS];
 
-	row->busy = row->softirq = row->napi = NAN;
+	row->busy = row->softirq = row->napi = row->unaccounted = NAN;
 	for (int r = 0; r < pr->nruns; r++) {
 		const struct nb_metric_set *ms = &pr->runs[r].metrics;
 
@@ -221,6 +225,8 @@ static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row
 				row->softirq = st.median;
 			else if (!strcmp(name, "napi_thread_pct"))
 				row->napi = st.median;
+			else if (!strcmp(name, "cpu_unaccounted_pct"))
+				row->unaccounted = st.median;
 			else if (!strcmp(name, "iperf_remote_cpu_pct"))
 				row->peer_bound = st.median >= NB_PEER_BOUND_PCT;
 		}
@@ -381,6 +387,25 @@ static void format_pct(double v, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+static void print_unaccounted_note(const struct nb_report *r, FILE *out)
+{
+	double worst = 0;
+	int points = 0;
+
+	for (int i = 0; i < r->nrows; i++) {
+		double u = r->rows[i].unaccounted;
+
+		if (u > NB_UNACCOUNTED_NOTE_PCT) {  /* false for NAN */
+			points++;
+			worst = u > worst ? u : worst;
+		}
+	}
+	if (points > 0)
+		fprintf(out, "note: in %d point%s /proc/stat missed up to %.0f%% of the CPU time (interrupt work on idle "
+			"CPUs of a tickless kernel without IRQ time accounting): busy%% there is a lower bound; see "
+			"cpu_unaccounted_pct\n", points, points == 1 ? "" : "s", worst);
+}
+
 void nb_report_print_table(const struct nb_report *r, FILE *out)
 {
 	int idw = 10;
@@ -409,6 +434,7 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %s%s\n", idw, row->id, tput, spread, busy, soft, napi,
 			nb_point_status_name(row->status), row->peer_bound ? " (peer-bound?)" : "");
 	}
+	print_unaccounted_note(r, out);
 }
 
 void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported)

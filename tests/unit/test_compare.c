@@ -543,6 +543,7 @@ static void test_directions(void)
 		{ "retransmits", NB_CMP_LOWER_BETTER },     { "rx_dropped", NB_CMP_LOWER_BETTER },
 		{ "softnet_dropped", NB_CMP_LOWER_BETTER }, { "udp_rcvbuf_errors", NB_CMP_LOWER_BETTER },
 		{ "iperf_remote_cpu_pct", NB_CMP_NEUTRAL }, { "napi_budget_exhausted_pct", NB_CMP_NEUTRAL },
+		{ "cpu_unaccounted_pct", NB_CMP_NEUTRAL },
 		{ "interrupts_per_s", NB_CMP_NEUTRAL },     { "napi_packets_per_poll", NB_CMP_NEUTRAL },
 		{ "net_rx_softirq_ns_per_s", NB_CMP_LOWER_BETTER }, { "something_new", NB_CMP_NEUTRAL },
 	};

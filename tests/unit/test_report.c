@@ -47,6 +47,8 @@ static void fill_run(struct nb_run_record *run, enum nb_run_status st, double tp
 	nb_metrics_put(&run->metrics, "iperf_remote_cpu_pct", with_napi ? 95 : 20);
 	if (with_napi)
 		nb_metrics_put(&run->metrics, "napi_thread_pct", 12.5);
+	/* and /proc/stat missing 12% of the time: the table's note below */
+	nb_metrics_put(&run->metrics, "cpu_unaccounted_pct", with_napi ? 12 : 1);
 	run->iperf_json = strdup("{\"end\": {\"sum_received\": {\"bits_per_second\": 1}}}");
 	run->nsamples = 2;
 	run->samples = calloc(2, sizeof(*run->samples));
@@ -140,6 +142,20 @@ static void test_round_trip(void)
 	CHECK_STR(json_string_value(json_object_get(json_array_get(res, 1), "status")), "failed");
 	CHECK(json_object_get(json_array_get(res, 1), "error") != NULL);
 	json_decref(root);
+
+	/* the table: one row per point, and the note for point 1's median of 12% unaccounted only */
+	char *table = NULL;
+	size_t table_len = 0;
+	FILE *mem = open_memstream(&table, &table_len);
+
+	CHECK(mem != NULL);
+	if (mem) {
+		nb_report_print_table(r, mem);
+		fclose(mem);
+		CHECK(strstr(table, "tcp-rx/threaded=0 ") != NULL && strstr(table, "tcp-rx/threaded=1 ") != NULL);
+		CHECK(strstr(table, "note: in 1 point /proc/stat missed up to 12% of the CPU time") != NULL);
+		free(table);
+	}
 
 	/* an unwritable path fails with the path in the message, and no temp file is left */
 	CHECK(nb_report_write(r, "/nonexistent-dir/report.json", &err) < 0);
