@@ -48,10 +48,11 @@ static void put_shares(struct nb_metric_set *out, const char *const names[5],
 	nb_metrics_put(out, names[4], p->softirq);
 }
 
-/* A tickless kernel without IRQ_TIME_ACCOUNTING measures idle time exactly but busy time by
- * the tick, so interrupt and softirq work that wakes an idle CPU is neither idle nor busy: the
- * columns add up to less than the wall time. The missing share bounds how far cpu_busy_pct
- * falls short (a light UDP load on a VM: 13% missing, 0.3% busy). */
+/* The columns can add up to less than the wall time. A tickless kernel without
+ * IRQ_TIME_ACCOUNTING measures idle time exactly but busy time by the tick, so interrupt and
+ * softirq work that wakes an idle CPU is neither idle nor busy (a light UDP load on a VM: 13%
+ * missing, 0.3% busy); ticks a hypervisor swallowed without reporting steal are missing too.
+ * The missing share bounds how far cpu_busy_pct may fall short. */
 static void put_unaccounted(struct nb_metric_set *out, double ticks, const struct nb_snapshot *b, double dt)
 {
 	double expected = dt * (double)b->clk_tck * b->ncpus_online;

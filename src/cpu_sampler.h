@@ -105,8 +105,8 @@ void nb_sampler_free(struct nb_sampler *s);
  * cpuN_*_pct is percent of that one CPU.
  *   cpu_busy_pct     (total - idle - iowait) / total; steal counts as busy
  *   cpu_unaccounted_pct  wall time x online CPUs that no /proc/stat column holds (tickless
- *                    kernels lose interrupt work taken from idle): cpu_busy_pct may be short
- *                    by up to this much
+ *                    kernels lose interrupt work taken from idle, VMs may lose unreported
+ *                    steal): cpu_busy_pct may be short by up to this much
  *   user_pct         user + nice (guest time is already inside user)
  *   system_pct, irq_pct, softirq_pct
  *   napi_thread_pct  CPU time of the interface's napi/<iface>-N kthreads (it shows as

@@ -401,9 +401,9 @@ static void print_unaccounted_note(const struct nb_report *r, FILE *out)
 		}
 	}
 	if (points > 0)
-		fprintf(out, "note: in %d point%s /proc/stat missed up to %.0f%% of the CPU time (interrupt work on idle "
-			"CPUs of a tickless kernel without IRQ time accounting): busy%% there is a lower bound; see "
-			"cpu_unaccounted_pct\n", points, points == 1 ? "" : "s", worst);
+		fprintf(out, "note: in %d point%s /proc/stat missed up to %.0f%% of the CPU time (interrupts taken "
+			"from idle on a tickless kernel without IRQ time accounting, or unreported steal on a VM): "
+			"busy%% there is a lower bound; see cpu_unaccounted_pct\n", points, points == 1 ? "" : "s", worst);
 }
 
 void nb_report_print_table(const struct nb_report *r, FILE *out)
