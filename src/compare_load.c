@@ -684,29 +684,13 @@ static bool scan_literal(struct scan *s, const char *word)
 
 static int skip_value(struct scan *s);
 
-/* Walk an object: obj_next returns 1 with the next key read, 0 after '}', <0 on bad JSON. */
-static int obj_next(struct scan *s, bool *first, struct key *key)
+/* The next element of an array or object: 1 when there is one, 0 after the closing byte,
+ * <0 on a missing ','. */
+static int list_next(struct scan *s, bool *first, char close)
 {
 	char c = peek(s);
 
-	if (c == '}') {
-		s->p++;
-		return 0;
-	}
-	if (!*first) {
-		if (c != ',')
-			return -EINVAL;
-		s->p++;
-	}
-	*first = false;
-	return scan_key(s, key) ? -EINVAL : 1;
-}
-
-static int arr_next(struct scan *s, bool *first)
-{
-	char c = peek(s);
-
-	if (c == ']') {
+	if (c == close) {
 		s->p++;
 		return 0;
 	}
@@ -717,6 +701,21 @@ static int arr_next(struct scan *s, bool *first)
 	}
 	*first = false;
 	return 1;
+}
+
+/* Walk an object: obj_next returns 1 with the next key read, 0 after '}', <0 on bad JSON. */
+static int obj_next(struct scan *s, bool *first, struct key *key)
+{
+	int ret = list_next(s, first, '}');
+
+	if (ret <= 0)
+		return ret;
+	return scan_key(s, key) ? -EINVAL : 1;
+}
+
+static int arr_next(struct scan *s, bool *first)
+{
+	return list_next(s, first, ']');
 }
 
 static int skip_container(struct scan *s, bool is_object)

@@ -163,14 +163,20 @@ static void sample_snmp(struct nb_sampler *s, struct nb_snapshot *snap)
 			    nb_parse_snmp_udp(s->scratch, snap) == 0;
 }
 
+/* One row of netdev_counters: its open statistics file, read and parsed. */
+static bool read_netdev_counter(struct nb_sampler *s, size_t row, uint64_t *value)
+{
+	return read_whole(s->netdev_fd[row], s->scratch, sizeof(s->scratch)) >= 0 &&
+	       nb_parse_u64(s->scratch, value) == 0;
+}
+
 static void sample_netdev(struct nb_sampler *s, struct nb_snapshot *snap)
 {
 	snap->netdev_present = true;
 	for (size_t i = 0; i < NB_NETDEV_COUNTERS; i++) {
 		uint64_t *field = (uint64_t *)((char *)snap + netdev_counters[i].offset);
 
-		if (read_whole(s->netdev_fd[i], s->scratch, sizeof(s->scratch)) < 0 ||
-		    nb_parse_u64(s->scratch, field) < 0) {
+		if (!read_netdev_counter(s, i, field)) {
 			snap->netdev_present = false;
 			return;
 		}
@@ -281,15 +287,6 @@ int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct n
 	return 0;
 }
 
-/* netdev_counters' first two rows are rx_packets and tx_packets */
-static bool read_packet_counts(struct nb_sampler *s, uint64_t *rx, uint64_t *tx)
-{
-	return read_whole(s->netdev_fd[0], s->scratch, sizeof(s->scratch)) >= 0 &&
-	       nb_parse_u64(s->scratch, rx) == 0 &&
-	       read_whole(s->netdev_fd[1], s->scratch, sizeof(s->scratch)) >= 0 &&
-	       nb_parse_u64(s->scratch, tx) == 0;
-}
-
 void nb_sampler_series_snapshot(struct nb_sampler *s, struct nb_series_snapshot *snap)
 {
 	*snap = (struct nb_series_snapshot){
@@ -303,7 +300,9 @@ void nb_sampler_series_snapshot(struct nb_sampler *s, struct nb_series_snapshot 
 		snap->napi_thread_ticks = napi_thread_ticks(s);
 		snap->napi_threads_present = true;
 	}
-	snap->packets_present = read_packet_counts(s, &snap->rx_packets, &snap->tx_packets);
+	/* netdev_counters' first two rows are rx_packets and tx_packets */
+	snap->packets_present = read_netdev_counter(s, 0, &snap->rx_packets) &&
+				read_netdev_counter(s, 1, &snap->tx_packets);
 }
 
 void nb_sampler_set_sources(struct nb_sampler *s, unsigned int sources)
