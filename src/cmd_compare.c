@@ -9,8 +9,9 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "report_view.h"
 
-enum compare_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_MARKDOWN };
+enum compare_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_MARKDOWN, FORMAT_HTML, FORMAT_KCIDB };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct compare_cli {
@@ -41,7 +42,8 @@ static void compare_usage(FILE *out)
 	      "Derived: bits_per_cpu_second = throughput / (cpu_busy_pct x cpus / 100), per run.\n"
 	      "\n"
 	      "options:\n"
-	      "  -f, --format FMT           text (default), json, junit or markdown\n"
+	      "  -f, --format FMT           text (default), json, junit, markdown, html (one\n"
+	      "                             self-contained page) or kcidb (KCIDB I/O v5.3)\n"
 	      "  -o, --output FILE          write there instead of stdout\n"
 	      "      --gate RULES           which metrics gate the exit code: comma-separated\n"
 	      "                             METRIC[@TESTGLOB][=PCT], or none\n"
@@ -72,7 +74,7 @@ static int usage_error(const char *msg, const char *arg)
 
 static int parse_format(const char *s, enum compare_format *f)
 {
-	static const char *const names[] = { "text", "json", "junit", "markdown" };
+	static const char *const names[] = { "text", "json", "junit", "markdown", "html", "kcidb" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!strcmp(s, names[i])) {
@@ -122,7 +124,7 @@ static int parse_option(struct compare_cli *cli, int c, const char *arg)
 
 	switch (c) {
 	case 'f':
-		return parse_format(arg, &cli->format) ? usage_error("unknown format (text, json, junit, markdown)", arg)
+		return parse_format(arg, &cli->format) ? usage_error("unknown format (text, json, junit, markdown, html, kcidb)", arg)
 						       : -1;
 	case 'o':
 		cli->output = arg;
@@ -206,10 +208,20 @@ static int render(const struct compare_cli *cli, FILE *out, const struct nb_cmp_
 	case FORMAT_JUNIT:
 		return nb_cmp_render_junit(out, r);
 	case FORMAT_MARKDOWN:
-		return nb_cmp_render_markdown(out, r);
+		if (nb_cmp_render_markdown(out, r))
+			return -EIO;
+		nb_rv_render_moved(out, r, true);
+		return ferror(out) ? -EIO : 0;
+	case FORMAT_HTML:
+		return nb_rv_render_html(out, &(struct nb_rv_input){ .rep = r->new, .cmp = r });
+	case FORMAT_KCIDB:
+		return nb_kcidb_render_compare(out, r, &(struct nb_kcidb_opts){ .origin = "nicbench" });
 	default:
 		ro.color = cli->color == COLOR_ALWAYS || (cli->color == COLOR_AUTO && !cli->output && isatty(fileno(out)));
-		return nb_cmp_render_text(out, r, &ro);
+		if (nb_cmp_render_text(out, r, &ro))
+			return -EIO;
+		nb_rv_render_moved(out, r, false);
+		return ferror(out) ? -EIO : 0;
 	}
 }
 

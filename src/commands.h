@@ -16,5 +16,6 @@ int cmd_plan(int argc, char **argv);
 int cmd_knobs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const struct nb_command commands[] = {
 	{ "compare", cmd_compare, "compare two reports with noise-aware verdicts and a CI exit code" },
 	{ "knobs",   cmd_knobs,   "show an interface's knobs, or restore them from a journal" },
 	{ "serve",   cmd_serve,   "the peer side: a supervised iperf3 server that reports its own CPU use" },
+	{ "report",  cmd_report,  "show a report as HTML, text, Markdown or KCIDB, with a bottleneck per point" },
 };
 
 static void print_usage(FILE *out)

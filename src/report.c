@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bottleneck.h"
 #include "stats.h"
 
 struct table_row {
@@ -19,6 +20,7 @@ struct table_row {
 	struct nb_stats tput;
 	double busy, softirq, napi;   /* medians; NAN when absent */
 	double unaccounted;           /* median cpu_unaccounted_pct; NAN when absent */
+	enum nb_bn_code bottleneck;
 };
 
 /* Above this, the table warns that busy % is a lower bound (see cpu_unaccounted_pct). */
@@ -234,6 +236,40 @@ static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row
 	return agg;
 }
 
+/* nb_bn_input.get over the point's aggregated metrics: the bottleneck reads medians. */
+static bool aggregate_median(const void *ctx, const char *name, double *value)
+{
+	json_t *median = json_object_get(json_object_get((const json_t *)ctx, name), "median");
+
+	if (!json_is_number(median))
+		return false;
+	*value = json_number_value(median);
+	return true;
+}
+
+static json_t *bottleneck_json(const struct nb_report *r, const struct nb_point_result *pr, const json_t *agg,
+			       struct table_row *row)
+{
+	struct nb_bn_input in = {
+		.get = aggregate_median,
+		.ctx = agg,
+		.cpus = (int)json_integer_value(json_object_get(json_object_get(r->root, "host"), "cpus")),
+		.link_mbps = (double)json_integer_value(json_object_get(json_object_get(r->root, "interface"),
+									"speed_mbps")),
+		.window_s = pr->point->test->duration_s,
+		.ok = pr->status == NB_POINT_OK,
+	};
+	struct nb_bottleneck bn;
+	json_t *figures = json_object();
+
+	nb_bottleneck_judge(&in, &bn);
+	row->bottleneck = bn.code;
+	for (int i = 0; i < bn.n_figures; i++)
+		json_object_set_new(figures, bn.figures[i].name, json_real(bn.figures[i].value));
+	return json_pack("{s:s, s:s, s:o}", "code", nb_bn_code_name(bn.code), "sentence", bn.sentence, "figures",
+			 figures);
+}
+
 int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
@@ -272,6 +308,7 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 		json_object_set_new(o, "error", json_string(pr->error));
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "metrics", aggregate_json(pr, row));
+	json_object_set_new(o, "bottleneck", bottleneck_json(r, pr, json_object_get(o, "metrics"), row));
 	if (row->peer_bound)
 		json_object_set_new(o, "peer_bound", json_true());
 	if (pr->capture_file[0])
@@ -415,8 +452,8 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 
 		idw = w > idw ? w : idw;
 	}
-	fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %s\n", idw, "test point", "throughput", "spread", "busy%",
-		"softirq%", "napi%", "status");
+	fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s\n", idw, "test point", "throughput", "spread", "busy%",
+		"softirq%", "napi%", "bottleneck", "status");
 	for (int i = 0; i < r->nrows; i++) {
 		const struct table_row *row = &r->rows[i];
 		char tput[32] = "-", spread[16] = "-", busy[16], soft[16], napi[16];
@@ -431,8 +468,9 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 		format_pct(row->busy, busy, sizeof(busy));
 		format_pct(row->softirq, soft, sizeof(soft));
 		format_pct(row->napi, napi, sizeof(napi));
-		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %s%s\n", idw, row->id, tput, spread, busy, soft, napi,
-			nb_point_status_name(row->status), row->peer_bound ? " (peer-bound?)" : "");
+		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s%s\n", idw, row->id, tput, spread, busy, soft, napi,
+			nb_bn_code_name(row->bottleneck), nb_point_status_name(row->status),
+			row->peer_bound ? " (peer-bound?)" : "");
 	}
 	print_unaccounted_note(r, out);
 }

@@ -383,7 +383,7 @@ static const struct cli_case cli_cases[] = {
 	{ "other schema", { "compare/bad-schema.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE, "nicbench-report/2" },
 	{ "no results", { "compare/g2ul-base.json", "compare/bad-no-results.json" }, NB_EXIT_USAGE, "no results" },
 	{ "one report", { "compare/g2ul-base.json" }, NB_EXIT_USAGE, "expected two reports" },
-	{ "bad format", { "--format", "html", "compare/g2ul-base.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE,
+	{ "bad format", { "--format", "pdf", "compare/g2ul-base.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE,
 	  "unknown format" },
 	{ "bad gate", { "--gate", "throughput_bps=x", "compare/g2ul-base.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE,
 	  "not a percentage" },

@@ -1,0 +1,195 @@
+/* nicbench report: one report (optionally against a base) -> an HTML page, text, Markdown or KCIDB JSON. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "report_view.h"
+
+enum report_format { FORMAT_TEXT, FORMAT_HTML, FORMAT_MARKDOWN, FORMAT_KCIDB };
+
+struct report_cli {
+	const char *path, *base_path, *output;
+	enum report_format format;
+	struct nb_kcidb_opts kcidb;
+};
+
+static void report_usage(FILE *out)
+{
+	fputs("usage: nicbench report [OPTIONS] REPORT.json\n"
+	      "\n"
+	      "Show a report: every point with its throughput (median, min .. max of the runs), CPU,\n"
+	      "bits per CPU-second and its bottleneck verdict (the rules are in docs/bottleneck.md);\n"
+	      "per test the settings on the Pareto front of throughput, bits per CPU-second and, for\n"
+	      "rr tests, p99 latency; and the setting best across all tests with its worst-case loss.\n"
+	      "With --base, also the compare view (nicbench compare BASE REPORT, default options) and\n"
+	      "the points whose bottleneck moved.\n"
+	      "\n"
+	      "options:\n"
+	      "  -f, --format FMT     text (default), html (one self-contained page: inline SVG and\n"
+	      "                       CSS, nothing fetched), markdown, or kcidb (KCIDB I/O v5.3 JSON)\n"
+	      "  -o, --output FILE    write there instead of stdout\n"
+	      "  -b, --base BASE      a base report to compare against\n"
+	      "      --origin NAME    kcidb: the submitting CI system ([a-z0-9_]+, default nicbench)\n"
+	      "      --build-id ID    kcidb: the farm's build id (ORIGIN:...) the tests belong to;\n"
+	      "                       without it a checkout and a build named after the kernel are added\n"
+	      "  -h, --help           this help\n"
+	      "\n"
+	      "exit codes: 0 written; 2 usage or input error (unreadable or invalid report, bad option).\n"
+	      "A report does not gate: use nicbench compare for the CI exit code.\n",
+	      out);
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "nicbench report: %s%s%s (try 'nicbench report --help')\n", msg, arg ? ": " : "",
+		arg ? arg : "");
+	return NB_EXIT_USAGE;
+}
+
+static int parse_format(const char *s, enum report_format *f)
+{
+	static const char *const names[] = { "text", "html", "markdown", "kcidb" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*f = (enum report_format)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+enum { OPT_ORIGIN = 256, OPT_BUILD_ID };
+
+static const struct option long_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "base", required_argument, NULL, 'b' },
+	{ "origin", required_argument, NULL, OPT_ORIGIN },
+	{ "build-id", required_argument, NULL, OPT_BUILD_ID },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_cli(struct report_cli *cli, int argc, char **argv)
+{
+	struct nb_err err = { 0 };
+	int c;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->kcidb.origin = "nicbench";
+	optind = 0;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "f:o:b:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (parse_format(optarg, &cli->format))
+				return usage_error("unknown format (text, html, markdown, kcidb)", optarg);
+			break;
+		case 'o':
+			cli->output = optarg;
+			break;
+		case 'b':
+			cli->base_path = optarg;
+			break;
+		case OPT_ORIGIN:
+			if (nb_kcidb_origin_check(optarg, &err))
+				return usage_error(err.msg, NULL);
+			cli->kcidb.origin = optarg;
+			break;
+		case OPT_BUILD_ID:
+			cli->kcidb.build_id = optarg;
+			break;
+		case 'h':
+			report_usage(stdout);
+			return NB_EXIT_OK;
+		default:
+			return usage_error("bad option", NULL);
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("expected one report, REPORT.json", NULL);
+	cli->path = argv[optind];
+	if (cli->kcidb.build_id && nb_kcidb_build_id_check(cli->kcidb.build_id, &err))
+		return usage_error(err.msg, NULL);
+	return -1;
+}
+
+static int render(const struct report_cli *cli, FILE *out, const struct nb_rv_input *in)
+{
+	switch (cli->format) {
+	case FORMAT_HTML:
+		return nb_rv_render_html(out, in);
+	case FORMAT_MARKDOWN:
+		return nb_rv_render_markdown(out, in);
+	case FORMAT_KCIDB:
+		return in->cmp ? nb_kcidb_render_compare(out, in->cmp, &cli->kcidb)
+			       : nb_kcidb_render_report(out, in->rep, &cli->kcidb);
+	default:
+		return nb_rv_render_text(out, in);
+	}
+}
+
+static int write_output(const struct report_cli *cli, const struct nb_rv_input *in)
+{
+	FILE *out = cli->output ? fopen(cli->output, "w") : stdout;
+	int ret;
+
+	if (!out) {
+		fprintf(stderr, "nicbench report: open output %s: %s\n", cli->output, strerror(errno));
+		return -errno;
+	}
+	ret = render(cli, out, in);
+	if (fflush(out) && !ret)
+		ret = -errno;
+	if (cli->output && fclose(out) && !ret)
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, "nicbench report: write %s: %s\n", cli->output ? cli->output : "stdout", strerror(-ret));
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cli cli;
+	struct nb_cmp_report rep = { 0 }, base = { 0 };
+	struct nb_cmp_result result = { 0 };
+	struct nb_cmp_options opt;
+	struct nb_rv_extra extra = { 0 };
+	struct nb_rv_input in = { 0 };
+	struct nb_err err = { 0 };
+	int rc = parse_cli(&cli, argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	rc = NB_EXIT_USAGE;
+	nb_cmp_options_init(&opt);
+	if (cli.base_path ? nb_cmp_reports_load(cli.base_path, cli.path, &base, &rep, &err)
+			  : nb_cmp_report_load(cli.path, &rep, &err)) {
+		fprintf(stderr, "nicbench report: %s\n", err.msg);
+		goto out;
+	}
+	if (cli.base_path && nb_cmp_run(&base, &rep, &opt, &result, &err)) {
+		fprintf(stderr, "nicbench report: compare %s with %s: %s\n", cli.base_path, cli.path, err.msg);
+		goto out;
+	}
+	/* The loader above validated the file; the extras (environment, series) come from the same text. */
+	if (nb_rv_extra_load(cli.path, &extra, &err)) {
+		fprintf(stderr, "nicbench report: %s\n", err.msg);
+		goto out;
+	}
+	in.rep = &rep;
+	in.extra = &extra;
+	in.cmp = cli.base_path ? &result : NULL;
+	if (!write_output(&cli, &in))
+		rc = NB_EXIT_OK;
+out:
+	nb_rv_extra_free(&extra);
+	nb_cmp_result_free(&result);
+	nb_cmp_report_free(&rep);
+	nb_cmp_report_free(&base);
+	return rc;
+}
