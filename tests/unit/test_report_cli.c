@@ -1,0 +1,126 @@
+/* nicbench report's command line: every format on the replays, and bad input as one line and exit 2. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "nb_test.h"
+
+struct cli_case {
+	const char *what;
+	const char *args[8];      /* "compare/..." names a fixture */
+	int rc;
+	const char *stderr_has;   /* NULL: stderr stays empty */
+	const char *stdout_has[3];/* each must be in the output */
+};
+
+static const struct cli_case cases[] = {
+	{ "text", { "compare/g2ul-base.json" }, NB_EXIT_OK, NULL,
+	  { "tcp-rx", "CPU0 saturated (90% busy)", "only one setting: nothing to choose" } },
+	{ "text with a base names the move", { "--base", "compare/g2ul-base.json", "compare/g2ul-new-peer-bound.json" },
+	  NB_EXIT_OK, NULL, { "bottleneck moved", "tcp-rx: base: CPU0 saturated", "new: The peer" } },
+	{ "markdown", { "-f", "markdown", "compare/g2l-new.json" }, NB_EXIT_OK, NULL,
+	  { "| test point | throughput |", "| udp-rx | 948.0 Mbit/s |", "## Which setting to choose" } },
+	{ "html", { "--format", "html", "compare/five-new.json" }, NB_EXIT_OK, NULL,
+	  { "<!DOCTYPE html>", "data-chart=\"throughput\"", "420.0 Mbit/s" } },
+	{ "kcidb", { "--format", "kcidb", "compare/five-base-failed.json" }, NB_EXIT_OK, NULL,
+	  { "\"major\": 5", "\"status\": \"ERROR\"", "\"status\": \"DONE\"" } },
+	{ "no report", { NULL }, NB_EXIT_USAGE, "expected one report", { NULL } },
+	{ "two reports", { "compare/g2ul-base.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE, "expected one report",
+	  { NULL } },
+	{ "missing file", { "compare/no-such-report.json" }, NB_EXIT_USAGE, "no-such-report.json", { NULL } },
+	{ "not JSON", { "compare/bad-not-json.txt" }, NB_EXIT_USAGE, "bad-not-json.txt", { NULL } },
+	{ "truncated", { "compare/bad-truncated.json" }, NB_EXIT_USAGE, "bad-truncated.json", { NULL } },
+	{ "empty", { "compare/bad-empty.json" }, NB_EXIT_USAGE, "bad-empty.json", { NULL } },
+	{ "another schema", { "compare/bad-schema.json" }, NB_EXIT_USAGE, "bad-schema.json", { NULL } },
+	{ "bad base", { "--base", "compare/bad-array.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE, "bad-array.json",
+	  { NULL } },
+	{ "unknown format", { "--format", "pdf", "compare/g2ul-base.json" }, NB_EXIT_USAGE, "unknown format", { NULL } },
+	{ "bad origin", { "--format", "kcidb", "--origin", "My-Lab", "compare/g2ul-base.json" }, NB_EXIT_USAGE,
+	  "[a-z0-9_]+", { NULL } },
+	{ "bad build id", { "--format", "kcidb", "--build-id", ":x", "compare/g2ul-base.json" }, NB_EXIT_USAGE,
+	  "ORIGIN:ID", { NULL } },
+};
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static int run(const struct cli_case *c, const char *out_path, char *err_text, size_t err_len)
+{
+	char *argv[16];
+	char paths[8][1024];
+	int argc = 0, rc, saved;
+	FILE *err_file = tmpfile();
+
+	argv[argc++] = "report";
+	argv[argc++] = "-o";
+	argv[argc++] = (char *)out_path;
+	for (int i = 0; i < 8 && c->args[i]; i++) {
+		const char *a = c->args[i];
+
+		if (!strncmp(a, "compare/", 8)) {
+			snprintf(paths[i], sizeof(paths[i]), "%s", nb_test_fixture(a));
+			a = paths[i];
+		}
+		argv[argc++] = (char *)a;
+	}
+	argv[argc] = NULL;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(err_file), 2);
+	rc = cmd_report(argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(err_file);
+	err_len = fread(err_text, 1, err_len - 1, err_file);
+	err_text[err_len] = '\0';
+	fclose(err_file);
+	return rc;
+}
+
+int main(void)
+{
+	char out_path[] = "/tmp/nb-report-test-XXXXXX";
+	static char out_text[1 << 20];
+	int fd = mkstemp(out_path);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return nb_test_done("report_cli");
+	close(fd);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct cli_case *c = &cases[i];
+		char err_text[4096];
+		FILE *f;
+		size_t n = 0;
+		int rc;
+
+		CHECK(truncate(out_path, 0) == 0);
+		rc = run(c, out_path, err_text, sizeof(err_text));
+		CHECK_MSG(rc == c->rc, "%s: exit %d, expected %d (stderr: %s)", c->what, rc, c->rc, err_text);
+		if (c->stderr_has) {
+			CHECK_MSG(strstr(err_text, c->stderr_has) != NULL, "%s: stderr \"%s\"", c->what, err_text);
+			CHECK_MSG(count_lines(err_text) == 1, "%s: %d lines on stderr", c->what, count_lines(err_text));
+		} else {
+			CHECK_MSG(!err_text[0], "%s: unexpected stderr \"%s\"", c->what, err_text);
+		}
+		f = fopen(out_path, "r");
+		if (f) {
+			n = fread(out_text, 1, sizeof(out_text) - 1, f);
+			fclose(f);
+		}
+		out_text[n] = '\0';
+		for (int k = 0; k < 3 && c->stdout_has[k]; k++)
+			CHECK_MSG(strstr(out_text, c->stdout_has[k]) != NULL, "%s: '%s' not in the output", c->what,
+				  c->stdout_has[k]);
+	}
+	unlink(out_path);
+	return nb_test_done("report_cli");
+}
