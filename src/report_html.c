@@ -36,6 +36,18 @@ static void esc(FILE *out, const char *s)
 	}
 }
 
+/* A long point id may wrap after each '/' (and nowhere else). */
+static void esc_breakable(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		char c[2] = { *s, 0 };
+
+		esc(out, c);
+		if (*s == '/')
+			fputs("<wbr>", out);
+	}
+}
+
 static bool median_of(const struct nb_cmp_point *p, const char *name, double *v)
 {
 	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, name);
@@ -135,7 +147,7 @@ static void section_points(struct page *pg)
 
 	fputs("<section id=\"points\"><h2>Points</h2>\n<table class=\"sortable\"><thead><tr>"
 	      "<th>point</th><th>status</th><th>throughput (median)</th><th>min .. max</th><th>runs</th>"
-	      "<th>busy % (machine)</th><th>bits per CPU-second</th><th>bottleneck</th></tr></thead><tbody>\n",
+	      "<th>busy % (machine)</th><th>throughput per busy CPU (bits per CPU-second)</th><th>bottleneck</th></tr></thead><tbody>\n",
 	      out);
 	for (int i = 0; i < rep->n_points; i++) {
 		const struct nb_cmp_point *p = &rep->points[i];
@@ -146,7 +158,7 @@ static void section_points(struct page *pg)
 
 		nb_rv_bottleneck(rep, p, &bn);
 		fputs("<tr><td class=\"id\">", out);
-		esc(out, p->id);
+		esc_breakable(out, p->id);
 		fprintf(out, "</td><td class=\"st-%s\">%s</td>", nb_cmp_status_name(p->status), nb_cmp_status_name(p->status));
 		if (t && t->n > 0) {
 			double lo = t->values[0], hi = t->values[0];
@@ -166,7 +178,7 @@ static void section_points(struct page *pg)
 		else
 			fputs("<td data-v=\"-1\">absent</td>", out);
 		if (nb_rv_efficiency(rep, p, &v))
-			fprintf(out, "<td data-v=\"%.6g\">%.3g</td>", v, v);
+			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%s</td>", v, nb_rv_bps(a, sizeof(a), v));
 		else
 			fputs("<td data-v=\"-1\">absent</td>", out);
 		fprintf(out, "<td class=\"bnc\"><span class=\"bn bn-%s\">%s</span> ", nb_bn_code_name(bn.code), nb_bn_code_name(bn.code));
@@ -810,7 +822,7 @@ static const char page_css[] =
 	"body{font:14px/1.4 system-ui,sans-serif;color:#111;background:#fff;margin:1.5em auto;max-width:1240px;padding:0 1em}"
 	"h1{font-size:1.5em}h2{border-bottom:1px solid #999;margin-top:1.6em}"
 	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;"
-	"vertical-align:top}th{background:#eee}.sortable th{cursor:pointer}td.id{font-family:monospace;font-size:12px;word-break:break-all}td.nw,#points td.id{white-space:nowrap;word-break:normal}td.bnc{min-width:24em}"
+	"vertical-align:top}th{background:#eee}.sortable th{cursor:pointer}td.id{font-family:monospace;font-size:12px;word-break:break-all}td.nw{white-space:nowrap}#points td.id{word-break:normal}#points table{width:100%}td.bnc{min-width:20em}"
 	"svg.chart{display:block;max-width:100%;height:auto;font-size:11px}svg .lbl{font:10px monospace}svg text{fill:#111}"
 	".axis line{stroke:#444}.unit{font-style:italic}.grid{stroke:#ddd}"
 	".bar{fill:#56B4E9}.bar.front{fill:#0072B2}.whisker{stroke:#111;stroke-width:1.5}.run{fill:#fff;stroke:#111}"

@@ -66,7 +66,7 @@ static void fmt_eff(char *buf, size_t len, const struct nb_cmp_report *rep, cons
 	if (!nb_rv_efficiency(rep, p, &e))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3g", e);
+		nb_rv_bps(buf, len, e);
 }
 
 static void text_header(FILE *out, const struct nb_rv_input *in)
@@ -88,19 +88,19 @@ static void text_points(FILE *out, const struct nb_cmp_report *rep)
 
 	for (int i = 0; i < rep->n_points; i++)
 		idw = (int)strlen(rep->points[i].id) > idw ? (int)strlen(rep->points[i].id) : idw;
-	fprintf(out, "%-*s  %12s  %28s  %6s  %9s  %-13s  %s\n", idw, "test point", "throughput", "min .. max (runs)",
-		"busy%", "bit/CPU-s", "bottleneck", "status");
+	fprintf(out, "%-*s  %12s  %28s  %6s  %12s  %-13s  %s\n", idw, "test point", "throughput", "min .. max (runs)",
+		"busy%", "per CPU-s", "bottleneck", "status");
 	for (int i = 0; i < rep->n_points; i++) {
 		const struct nb_cmp_point *p = &rep->points[i];
 		struct nb_bottleneck bn;
-		char tput[24], range[56], busy[16], eff[16];
+		char tput[24], range[56], busy[16], eff[24];
 
 		nb_rv_bottleneck(rep, p, &bn);
 		fmt_tput(tput, sizeof(tput), p);
 		fmt_range(range, sizeof(range), p);
 		fmt_metric(busy, sizeof(busy), p, "cpu_busy_pct");
 		fmt_eff(eff, sizeof(eff), rep, p);
-		fprintf(out, "%-*s  %12s  %28s  %6s  %9s  %-13s  %s\n", idw, p->id, tput, range, busy, eff,
+		fprintf(out, "%-*s  %12s  %28s  %6s  %12s  %-13s  %s\n", idw, p->id, tput, range, busy, eff,
 			nb_bn_code_name(bn.code), nb_cmp_status_name(p->status));
 		fprintf(out, "%-*s    %s\n", idw, "", bn.sentence);
 	}
@@ -212,12 +212,12 @@ int nb_rv_render_markdown(FILE *out, const struct nb_rv_input *in)
 		}
 		fputc('\n', out);
 	}
-	fprintf(out, "| test point | throughput | min .. max | busy %% | bit/CPU-s | bottleneck |\n"
+	fprintf(out, "| test point | throughput | min .. max | busy %% | throughput per CPU-second | bottleneck |\n"
 		     "|---|---:|---:|---:|---:|---|\n");
 	for (int i = 0; i < rep->n_points; i++) {
 		const struct nb_cmp_point *p = &rep->points[i];
 		struct nb_bottleneck bn;
-		char tput[24], range[56], busy[16], eff[16], bnt[NB_BN_SENTENCE_MAX + 32];
+		char tput[24], range[56], busy[16], eff[24], bnt[NB_BN_SENTENCE_MAX + 32];
 
 		nb_rv_bottleneck(rep, p, &bn);
 		fmt_tput(tput, sizeof(tput), p);

@@ -208,6 +208,17 @@ static double env_number(const struct nb_cmp_report *rep, const char *key)
 	return 0;
 }
 
+/* The point's measured window: its test's duration (compare_load keeps the test object as compact JSON). */
+static double point_window_s(const struct nb_cmp_report *rep, const struct nb_cmp_point *p)
+{
+	json_t *test = p->test_json ? json_loads(p->test_json, 0, NULL) : NULL;
+	json_t *d = json_object_get(test, "duration");
+	double v = json_is_number(d) ? json_number_value(d) : 0;
+
+	json_decref(test);
+	return v > 0 ? v : env_number(rep, "config.duration");
+}
+
 void nb_rv_bottleneck(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, struct nb_bottleneck *out)
 {
 	struct nb_bn_input in = {
@@ -215,7 +226,7 @@ void nb_rv_bottleneck(const struct nb_cmp_report *rep, const struct nb_cmp_point
 		.ctx = p,
 		.cpus = rep->cpus,
 		.link_mbps = env_number(rep, "interface.speed_mbps"),
-		.window_s = env_number(rep, "config.duration"),
+		.window_s = point_window_s(rep, p),
 		.ok = p->status == NB_CMP_STATUS_OK,
 	};
 
@@ -242,9 +253,17 @@ bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point
 
 const struct nb_cmp_samples *nb_rv_p99(const struct nb_cmp_point *p)
 {
-	for (int i = 0; i < p->n_metrics; i++)
-		if (strstr(p->metrics[i].name, "p99") && p->metrics[i].n > 0)
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "rr_latency_p99_us");
+
+	if (s && s->n > 0)
+		return s;
+	/* another p99 in microseconds, but not a p999 */
+	for (int i = 0; i < p->n_metrics; i++) {
+		size_t n = strlen(p->metrics[i].name);
+
+		if (n > 8 && !strcmp(p->metrics[i].name + n - 8, "_p99_us") && p->metrics[i].n > 0)
 			return &p->metrics[i];
+	}
 	return NULL;
 }
 
@@ -279,32 +298,61 @@ static bool tput_of(const struct nb_cmp_point *p, double *v)
 	return true;
 }
 
-/* a dominates b: no worse in every objective and better in one. Missing figures never dominate. */
+/* The "more is better" rate of a point: throughput, or for rr tests transactions per second. */
+static bool rate_of(const struct nb_cmp_point *p, double *v)
+{
+	const struct nb_cmp_samples *s;
+
+	if (p->status != NB_CMP_STATUS_OK)
+		return false;
+	if (tput_of(p, v))
+		return true;
+	s = nb_cmp_point_metric(p, "rr_transactions_per_s");
+	if (!s || s->n <= 0)
+		return false;
+	*v = s->median;
+	return true;
+}
+
+/* Can the point be on a front at all: it ran and has a rate or a p99. */
+static bool judgeable(const struct nb_cmp_point *p)
+{
+	double v;
+
+	return p->status == NB_CMP_STATUS_OK && (rate_of(p, &v) || nb_rv_p99(p));
+}
+
+/* a dominates b: no worse in every objective both have and better in one; without a common objective
+ * neither dominates. Objectives: rate and bits per CPU-second (more is better), p99 (less is better). */
 static bool dominates(const struct nb_cmp_report *rep, const struct nb_cmp_point *a, const struct nb_cmp_point *b,
 		      bool use_p99)
 {
-	double ta, tb, ea = 0, eb = 0;
-	bool has_e, better = false;
+	double ra, rb, ea, eb;
+	bool common = false, better = false;
 
-	if (!tput_of(a, &ta) || !tput_of(b, &tb))
-		return false;
-	if (ta < tb)
-		return false;
-	better = ta > tb;
-	has_e = nb_rv_efficiency(rep, a, &ea) && nb_rv_efficiency(rep, b, &eb);
-	if (has_e) {
+	if (rate_of(a, &ra) && rate_of(b, &rb)) {
+		if (ra < rb)
+			return false;
+		better = ra > rb;
+		common = true;
+	}
+	if (nb_rv_efficiency(rep, a, &ea) && nb_rv_efficiency(rep, b, &eb)) {
 		if (ea < eb)
 			return false;
 		better = better || ea > eb;
+		common = true;
 	}
 	if (use_p99) {
 		const struct nb_cmp_samples *la = nb_rv_p99(a), *lb = nb_rv_p99(b);
 
-		if (!la || !lb || la->median > lb->median)
-			return false;
-		better = better || la->median < lb->median;
+		if (la && lb) {
+			if (la->median > lb->median)
+				return false;
+			better = better || la->median < lb->median;
+			common = true;
+		}
 	}
-	return better;
+	return common && better;
 }
 
 static int test_index(struct nb_rv_choice *c, const char *test)
@@ -332,7 +380,7 @@ static double change_in(const struct nb_rv_test_front *t, const char *setting, c
 	const struct nb_cmp_point *a = point_of(t, setting), *r = point_of(t, reference);
 	double ta, tr;
 
-	if (!a || !r || !tput_of(a, &ta) || !tput_of(r, &tr) || tr <= 0)
+	if (!a || !r || !rate_of(a, &ta) || !rate_of(r, &tr) || tr <= 0)
 		return NAN;
 	return 100.0 * (ta - tr) / tr;
 }
@@ -365,9 +413,7 @@ void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out)
 		struct nb_rv_test_front *f = &out->tests[t];
 
 		for (int i = 0; i < f->n_points; i++) {
-			double tp;
-
-			f->on_front[i] = tput_of(f->points[i], &tp);
+			f->on_front[i] = judgeable(f->points[i]);
 			for (int j = 0; j < f->n_points && f->on_front[i]; j++)
 				if (j != i && dominates(rep, f->points[j], f->points[i], f->has_p99))
 					f->on_front[i] = false;

@@ -242,6 +242,34 @@ static const char choice_report[] =
 	"]}";
 #undef PT
 
+/* rr points: transactions per second up, p99 down; the front keeps the trade-off and drops the loser. */
+static const char rr_report[] =
+	"{\"schema\":\"nicbench-report/1\",\"host\":{\"cpus\":2,\"kernel\":{\"release\":\"t\"}},\"results\":["
+#define RR(set, tps, p99) \
+	"{\"id\":\"tcp-rr/" set "\",\"test\":{\"name\":\"tcp-rr\"},\"knobs\":{},\"status\":\"ok\",\"runs\":[]," \
+	"\"metrics\":{\"rr_transactions_per_s\":{\"median\":" #tps ",\"n\":3,\"values\":[" #tps "," #tps "," #tps "]}," \
+	"\"rr_latency_p999_us\":{\"median\":1,\"n\":3,\"values\":[1,1,1]}," \
+	"\"rr_latency_p99_us\":{\"median\":" #p99 ",\"n\":3,\"values\":[" #p99 "," #p99 "," #p99 "]}}}"
+	RR("threaded=0", 10000, 100) "," RR("threaded=1", 9000, 50) "," RR("threaded=2", 8000, 120)
+	"]}";
+#undef RR
+
+static void test_choice_rr(void)
+{
+	struct nb_cmp_report rep = { 0 };
+	struct nb_err err = { 0 };
+	struct nb_rv_choice c;
+
+	CHECK_MSG(nb_cmp_report_parse(rr_report, sizeof(rr_report) - 1, "rr", &rep, &err) == 0, "%s", err.msg);
+	nb_rv_choose(&rep, &c);
+	CHECK(c.n_tests == 1 && c.tests[0].has_p99);
+	CHECK(c.tests[0].on_front[0] && c.tests[0].on_front[1] && !c.tests[0].on_front[2]);
+	/* p99, not p999: the p999 of 1 us would make every point equal */
+	CHECK(rep.n_points == 3 && nb_rv_p99(&rep.points[1]) && nb_rv_p99(&rep.points[1])->median == 50);
+	CHECK(c.best && !strcmp(c.best, "threaded=0"));
+	nb_cmp_report_free(&rep);
+}
+
 static void test_choice(void)
 {
 	struct nb_cmp_report rep = { 0 };
@@ -272,5 +300,6 @@ int main(void)
 	test_replays();
 	test_replay_moves();
 	test_choice();
+	test_choice_rr();
 	return nb_test_done("bottleneck");
 }
