@@ -198,6 +198,18 @@ static int check_environment(const struct compare_cli *cli, const struct nb_cmp_
 	return cli->strict_env && (r->n_env_diffs || r->n_test_diffs) ? -EINVAL : 0;
 }
 
+/* The page shows the new report's environment and series too; without them it still has the compare view. */
+static int render_html(const struct compare_cli *cli, FILE *out, const struct nb_cmp_result *r)
+{
+	struct nb_rv_extra extra = { 0 };
+	struct nb_err err = { 0 };
+	bool have = !nb_rv_extra_load(cli->new_path, &extra, &err);
+	int ret = nb_rv_render_html(out, &(struct nb_rv_input){ .rep = r->new, .extra = have ? &extra : NULL, .cmp = r });
+
+	nb_rv_extra_free(&extra);
+	return ret;
+}
+
 static int render(const struct compare_cli *cli, FILE *out, const struct nb_cmp_result *r)
 {
 	struct nb_cmp_render_opts ro = { .all_metrics = cli->all_metrics };
@@ -213,7 +225,7 @@ static int render(const struct compare_cli *cli, FILE *out, const struct nb_cmp_
 		nb_rv_render_moved(out, r, true);
 		return ferror(out) ? -EIO : 0;
 	case FORMAT_HTML:
-		return nb_rv_render_html(out, &(struct nb_rv_input){ .rep = r->new, .cmp = r });
+		return render_html(cli, out, r);
 	case FORMAT_KCIDB:
 		return nb_kcidb_render_compare(out, r, &(struct nb_kcidb_opts){ .origin = "nicbench" });
 	default:

@@ -682,13 +682,22 @@ static void compare_table(FILE *out, const struct nb_cmp_result *r)
 	fputs("</tbody></table>\n", out);
 }
 
-/* Forest plot of the gated metrics: the change with its interval, the minimum effect as a band. */
+/* Forest plot of the gated metrics. The scale is symmetric-logarithmic: +500% and the 5% minimum effect
+ * both stay readable on one axis. */
+static double fx(double v, double lim)
+{
+	double c = fmax(-lim, fmin(lim, v));
+
+	return (c < 0 ? -1 : 1) * log1p(fabs(c) / 5) / log1p(lim / 5);
+}
+
 static void compare_chart(struct page *pg, const struct nb_cmp_result *r)
 {
+	static const double ticks[] = { 0, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000 };
 	FILE *out = pg->out;
-	double lim = 10, step;
+	const double x0 = LABEL_W, x1 = W - 20, mid = (x0 + x1) / 2, half = (x1 - x0) / 2;
+	double lim = 10, y = 10;
 	int rows = 0, h;
-	double y = 10;
 
 	for (int i = 0; i < r->n_points; i++)
 		for (int m = 0; m < r->points[i].n_metrics; m++) {
@@ -703,8 +712,12 @@ static void compare_chart(struct page *pg, const struct nb_cmp_result *r)
 		}
 	if (!rows)
 		return;
-	lim = fmin(nice_max(lim, &step), 1000);
-	step = lim / 5;
+	for (size_t t = 0; t < sizeof(ticks) / sizeof(ticks[0]); t++)
+		if (ticks[t] >= lim) {
+			lim = ticks[t];
+			break;
+		}
+	lim = fmin(lim, 10000);
 	h = 10 + rows * 20 + 44;
 	fprintf(out, "<figure><figcaption>Gated metrics: change of the median (dot) and its 90%% interval (line); "
 		     "the grey band is the minimum effect</figcaption>\n<svg class=\"chart\" data-chart=\"compare\" "
@@ -714,36 +727,41 @@ static void compare_chart(struct page *pg, const struct nb_cmp_result *r)
 
 		for (int m = 0; m < pr->n_metrics; m++) {
 			const struct nb_cmp_metric_result *mr = &pr->metrics[m];
-			double x0 = LABEL_W, x1 = W - 20, mid = (x0 + x1) / 2, k = (x1 - x0) / 2 / lim;
 			char label[NB_POINT_ID_MAX + NB_METRIC_NAME_MAX + 4];
+			double band;
 
-#define CLAMP(v) fmax(-lim, fmin(lim, (v)))
 			if (!mr->gated || !mr->has_change)
 				continue;
 			snprintf(label, sizeof(label), "%s %s", pr->id, mr->name);
+			band = half * fx(mr->min_effect_pct, lim);
 			fprintf(out, "<g class=\"row v-%s\"><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"lbl\">",
 				verdict_class(mr->verdict), LABEL_W - 6, y + 12);
 			esc(out, label);
 			fprintf(out, "</text><rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"16\"/>",
-				mid - k * fmin(mr->min_effect_pct, lim), y, 2 * k * fmin(mr->min_effect_pct, lim));
+				mid - band, y, 2 * band);
 			if (mr->has_ci)
 				fprintf(out, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
-					mid + k * CLAMP(mr->ci_lo_pct), mid + k * CLAMP(mr->ci_hi_pct), y + 8, y + 8);
-			fprintf(out, "<circle class=\"chg\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%s: %s</title></circle></g>\n",
-				mid + k * CLAMP(mr->change_pct), y + 8, mr->name, nb_cmp_verdict_name(mr->verdict));
-#undef CLAMP
+					mid + half * fx(mr->ci_lo_pct, lim), mid + half * fx(mr->ci_hi_pct, lim), y + 8, y + 8);
+			fprintf(out, "<circle class=\"chg\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%s: %+.1f%%, %s</title>"
+				     "</circle></g>\n",
+				mid + half * fx(mr->change_pct, lim), y + 8, mr->name, mr->change_pct,
+				nb_cmp_verdict_name(mr->verdict));
 			y += 20;
 		}
 	}
-	fprintf(out, "<g class=\"axis\"><line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>", LABEL_W, W - 20, y, y);
-	for (double v = -lim; v <= lim + step / 2; v += step) {
-		double x = LABEL_W + (W - 20 - LABEL_W) * (v + lim) / (2 * lim);
+	fprintf(out, "<g class=\"axis\"><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x0, x1, y, y);
+	for (size_t t = 0; t < sizeof(ticks) / sizeof(ticks[0]) && ticks[t] <= lim; t++) {
+		for (int sign = -1; sign <= 1; sign += 2) {
+			double x = mid + sign * half * fx(ticks[t], lim);
 
-		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
-			     "text-anchor=\"middle\">%+g</text>", x, x, y, y + 4, x, y + 16, v);
+			if (ticks[t] == 0 && sign < 0)
+				continue;
+			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
+				     "text-anchor=\"middle\">%+g</text>", x, x, y, y + 4, x, y + 16, sign * ticks[t]);
+		}
 	}
 	fprintf(out, "<text class=\"unit\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">change against the base, %% "
-		     "(clipped at &#177;%g)</text></g>\n</svg></figure>\n", (LABEL_W + W - 20) / 2.0, y + 32, lim);
+		     "(symmetric log scale, clipped at &#177;%g)</text></g>\n</svg></figure>\n", mid, y + 32, lim);
 	pg->charts++;
 }
 
@@ -837,15 +855,17 @@ static const char page_css[] =
 	"vertical-align:middle;border:1px solid #333}"
 	".bn{font-family:monospace;font-weight:bold;padding:0 3px;border:1px solid #666}"
 	".st-failed,.st-timeout,.err{color:#D55E00}.note{color:#444}"
-	"@media print{details{display:block}details>*{display:block}body{max-width:none}section{break-inside:avoid}}";
+	"@media print{body{max-width:none}figure,tr{break-inside:avoid}}";
 
-/* Click a header to sort by that column (numbers by data-v); nothing else runs. */
+/* Click a header to sort by that column (numbers by data-v); printing opens every <details>. */
 static const char page_js[] =
 	"document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',"
 	"function(){var tb=th.closest('table').tBodies[0],up=th.dataset.up!=='1';th.dataset.up=up?'1':'0';"
 	"Array.from(tb.rows).sort(function(a,b){var x=a.cells[i],y=b.cells[i],p=parseFloat(x.dataset.v),"
 	"q=parseFloat(y.dataset.v),c=isNaN(p)||isNaN(q)?x.textContent.localeCompare(y.textContent):p-q;"
-	"return up?c:-c;}).forEach(function(r){tb.appendChild(r);});});});";
+	"return up?c:-c;}).forEach(function(r){tb.appendChild(r);});});});"
+	"window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach("
+	"function(d){d.open=true;});});";
 
 int nb_rv_render_html(FILE *out, const struct nb_rv_input *in)
 {
