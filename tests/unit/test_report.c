@@ -141,6 +141,13 @@ static void test_round_trip(void)
 	CHECK(json_object_get(json_array_get(res, 1), "peer_bound") == NULL);
 	CHECK_STR(json_string_value(json_object_get(json_array_get(res, 1), "status")), "failed");
 	CHECK(json_object_get(json_array_get(res, 1), "error") != NULL);
+	/* every point has a bottleneck: point 1's peer at 95% of a core, point 2 failed and is not judged */
+	m = json_object_get(json_array_get(res, 0), "bottleneck");
+	CHECK_STR(json_string_value(json_object_get(m, "code")), "peer");
+	CHECK(strstr(json_string_value(json_object_get(m, "sentence")), "95% of a core") != NULL);
+	CHECK_NEAR(json_number_value(json_object_get(json_object_get(m, "figures"), "iperf_remote_cpu_pct")), 95, 1e-9);
+	CHECK_STR(json_string_value(json_object_get(json_object_get(json_array_get(res, 1), "bottleneck"), "code")),
+		  "no-data");
 	json_decref(root);
 
 	/* the table: one row per point, and the note for point 1's median of 12% unaccounted only */
@@ -154,6 +161,8 @@ static void test_round_trip(void)
 		fclose(mem);
 		CHECK(strstr(table, "tcp-rx/threaded=0 ") != NULL && strstr(table, "tcp-rx/threaded=1 ") != NULL);
 		CHECK(strstr(table, "note: in 1 point /proc/stat missed up to 12% of the CPU time") != NULL);
+		CHECK(strstr(table, "bottleneck") != NULL && strstr(table, " peer ") != NULL &&
+		      strstr(table, " no-data ") != NULL);
 		free(table);
 	}
 
