@@ -19,6 +19,36 @@ static const char *or_dash(const char *s)
 	return s && s[0] ? s : "-";
 }
 
+/* Text in Markdown: '|' would end a table cell, and HTML in a report's strings must stay text. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '|': fputs("\\|", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static void md_cell(FILE *out, const char *s)
+{
+	fputs("| ", out);
+	md_text(out, s);
+	fputc(' ', out);
+}
+
+/* A string in text or Markdown output. */
+static void put_text(FILE *out, const char *s, bool md)
+{
+	if (md)
+		md_text(out, s);
+	else
+		fputs(s, out);
+}
+
 static void fmt_tput(char *buf, size_t len, const struct nb_cmp_point *p)
 {
 	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "throughput_bps");
@@ -107,9 +137,12 @@ static void text_points(FILE *out, const struct nb_cmp_report *rep)
 }
 
 /* The choice in words, shared by text and Markdown: "SETTING: tcp-tx +3.0%, ... (worst: udp-tx -24.0%)". */
-static void choice_line(FILE *out, const struct nb_rv_choice *c)
+static void choice_line(FILE *out, const struct nb_rv_choice *c, bool md)
 {
-	fprintf(out, "%s against %s:", c->best, c->reference);
+	put_text(out, c->best, md);
+	fputs(" against ", out);
+	put_text(out, c->reference, md);
+	fputc(':', out);
 	for (int t = 0; t < c->n_tests; t++) {
 		if (isnan(c->change_pct[t]))
 			fprintf(out, "%s %s n/a", t ? "," : "", c->tests[t].test);
@@ -138,13 +171,15 @@ static void text_choice(FILE *out, const struct nb_cmp_report *rep, bool md)
 			if (!f->on_front[i])
 				continue;
 			fmt_tput(tput, sizeof(tput), f->points[i]);
-			fprintf(out, "%s %s (%s)", shown++ ? "," : "", nb_rv_setting(f->points[i]), tput);
+			fprintf(out, "%s ", shown++ ? "," : "");
+			put_text(out, nb_rv_setting(f->points[i]), md);
+			fprintf(out, " (%s)", tput);
 		}
 		fprintf(out, "%s\n", shown ? "" : " none (no throughput measured)");
 	}
 	if (c.best) {
 		fprintf(out, md ? "\n**Best across tests** (geometric mean of throughput): " : "  best across tests (geometric mean of throughput): ");
-		choice_line(out, &c);
+		choice_line(out, &c, md);
 		fprintf(out, "\n");
 	} else {
 		fprintf(out, md ? "\nOnly one setting: nothing to choose.\n" : "  only one setting: nothing to choose\n");
@@ -186,17 +221,7 @@ int nb_rv_render_text(FILE *out, const struct nb_rv_input *in)
 	return ferror(out) ? -EIO : 0;
 }
 
-/* Markdown cells: a '|' would end the cell. */
-static void md_cell(FILE *out, const char *s)
-{
-	fputs("| ", out);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-	fputc(' ', out);
-}
+
 
 int nb_rv_render_markdown(FILE *out, const struct nb_rv_input *in)
 {

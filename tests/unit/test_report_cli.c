@@ -12,34 +12,41 @@ struct cli_case {
 	int rc;
 	const char *stderr_has;   /* NULL: stderr stays empty */
 	const char *stdout_has[3];/* each must be in the output */
+	const char *absent[3];    /* none may be in it */
 };
 
 static const struct cli_case cases[] = {
 	{ "text", { "compare/g2ul-base.json" }, NB_EXIT_OK, NULL,
-	  { "tcp-rx", "CPU0 saturated (90% busy)", "only one setting: nothing to choose" } },
+	  { "tcp-rx", "CPU0 saturated (90% busy)", "only one setting: nothing to choose" }, { NULL } },
 	{ "text with a base names the move", { "--base", "compare/g2ul-base.json", "compare/g2ul-new-peer-bound.json" },
-	  NB_EXIT_OK, NULL, { "bottleneck moved", "tcp-rx: base: CPU0 saturated", "new: The peer" } },
+	  NB_EXIT_OK, NULL, { "bottleneck moved", "tcp-rx: base: CPU0 saturated", "new: The peer" }, { NULL } },
 	{ "markdown", { "-f", "markdown", "compare/g2l-new.json" }, NB_EXIT_OK, NULL,
-	  { "| test point | throughput |", "| udp-rx | 948.0 Mbit/s |", "## Which setting to choose" } },
+	  { "| test point | throughput |", "| udp-rx | 948.0 Mbit/s |", "## Which setting to choose" }, { NULL } },
 	{ "html", { "--format", "html", "compare/five-new.json" }, NB_EXIT_OK, NULL,
-	  { "<!DOCTYPE html>", "data-chart=\"throughput\"", "420.0 Mbit/s" } },
+	  { "<!DOCTYPE html>", "data-chart=\"throughput\"", "420.0 Mbit/s" }, { NULL } },
 	{ "kcidb", { "--format", "kcidb", "compare/five-base-failed.json" }, NB_EXIT_OK, NULL,
-	  { "\"major\": 5", "\"status\": \"ERROR\"", "\"status\": \"DONE\"" } },
-	{ "no report", { NULL }, NB_EXIT_USAGE, "expected one report", { NULL } },
+	  { "\"major\": 5", "\"status\": \"ERROR\"", "\"status\": \"DONE\"" }, { NULL } },
+	/* strings from a report are text in every format, never markup */
+	{ "html escapes", { "-f", "html", "report/hostile.json" }, NB_EXIT_OK, NULL,
+	  { "&lt;script&gt;alert('host')&lt;/script&gt;", "&lt;img src=x onerror=alert(2)&gt;", "a &amp; b &lt;/td&gt;" },
+	  { "<script>alert", "<img src=x", "<b>1</b>" } },
+	{ "markdown escapes", { "-f", "markdown", "report/hostile.json" }, NB_EXIT_OK, NULL,
+	  { "&lt;script&gt;alert('host')", "knob=&lt;b&gt;1&lt;/b&gt;" }, { "<script>", "<b>1</b>", "</table>" } },
+	{ "no report", { NULL }, NB_EXIT_USAGE, "expected one report", { NULL }, { NULL } },
 	{ "two reports", { "compare/g2ul-base.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE, "expected one report",
-	  { NULL } },
-	{ "missing file", { "compare/no-such-report.json" }, NB_EXIT_USAGE, "no-such-report.json", { NULL } },
-	{ "not JSON", { "compare/bad-not-json.txt" }, NB_EXIT_USAGE, "bad-not-json.txt", { NULL } },
-	{ "truncated", { "compare/bad-truncated.json" }, NB_EXIT_USAGE, "bad-truncated.json", { NULL } },
-	{ "empty", { "compare/bad-empty.json" }, NB_EXIT_USAGE, "bad-empty.json", { NULL } },
-	{ "another schema", { "compare/bad-schema.json" }, NB_EXIT_USAGE, "bad-schema.json", { NULL } },
+	  { NULL }, { NULL } },
+	{ "missing file", { "compare/no-such-report.json" }, NB_EXIT_USAGE, "no-such-report.json", { NULL }, { NULL } },
+	{ "not JSON", { "compare/bad-not-json.txt" }, NB_EXIT_USAGE, "bad-not-json.txt", { NULL }, { NULL } },
+	{ "truncated", { "compare/bad-truncated.json" }, NB_EXIT_USAGE, "bad-truncated.json", { NULL }, { NULL } },
+	{ "empty", { "compare/bad-empty.json" }, NB_EXIT_USAGE, "bad-empty.json", { NULL }, { NULL } },
+	{ "another schema", { "compare/bad-schema.json" }, NB_EXIT_USAGE, "bad-schema.json", { NULL }, { NULL } },
 	{ "bad base", { "--base", "compare/bad-array.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE, "bad-array.json",
-	  { NULL } },
-	{ "unknown format", { "--format", "pdf", "compare/g2ul-base.json" }, NB_EXIT_USAGE, "unknown format", { NULL } },
+	  { NULL }, { NULL } },
+	{ "unknown format", { "--format", "pdf", "compare/g2ul-base.json" }, NB_EXIT_USAGE, "unknown format", { NULL }, { NULL } },
 	{ "bad origin", { "--format", "kcidb", "--origin", "My-Lab", "compare/g2ul-base.json" }, NB_EXIT_USAGE,
-	  "[a-z0-9_]+", { NULL } },
+	  "[a-z0-9_]+", { NULL }, { NULL } },
 	{ "bad build id", { "--format", "kcidb", "--build-id", ":x", "compare/g2ul-base.json" }, NB_EXIT_USAGE,
-	  "ORIGIN:ID", { NULL } },
+	  "ORIGIN:ID", { NULL }, { NULL } },
 };
 
 static int count_lines(const char *s)
@@ -64,7 +71,7 @@ static int run(const struct cli_case *c, const char *out_path, char *err_text, s
 	for (int i = 0; i < 8 && c->args[i]; i++) {
 		const char *a = c->args[i];
 
-		if (!strncmp(a, "compare/", 8)) {
+		if (!strncmp(a, "compare/", 8) || !strncmp(a, "report/", 7)) {
 			snprintf(paths[i], sizeof(paths[i]), "%s", nb_test_fixture(a));
 			a = paths[i];
 		}
@@ -120,6 +127,8 @@ int main(void)
 		for (int k = 0; k < 3 && c->stdout_has[k]; k++)
 			CHECK_MSG(strstr(out_text, c->stdout_has[k]) != NULL, "%s: '%s' not in the output", c->what,
 				  c->stdout_has[k]);
+		for (int k = 0; k < 3 && c->absent[k]; k++)
+			CHECK_MSG(strstr(out_text, c->absent[k]) == NULL, "%s: '%s' in the output", c->what, c->absent[k]);
 	}
 	unlink(out_path);
 	return nb_test_done("report_cli");
