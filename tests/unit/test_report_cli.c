@@ -26,6 +26,10 @@ static const struct cli_case cases[] = {
 	  { "<!DOCTYPE html>", "data-chart=\"throughput\"", "420.0 Mbit/s" }, { NULL } },
 	{ "kcidb", { "--format", "kcidb", "compare/five-base-failed.json" }, NB_EXIT_OK, NULL,
 	  { "\"major\": 5", "\"status\": \"ERROR\"", "\"status\": \"DONE\"" }, { NULL } },
+	/* the example: the seed's UDP TX with threaded NAPI on one core */
+	{ "seed UDP TX move", { "--base", "report/seed-udptx-base.json", "report/seed-udptx-new.json" }, NB_EXIT_OK, NULL,
+	  { "udp-tx: base: CPU0 saturated (96% busy) by softirq 92%; new: CPU0 saturated (97% busy), shared by NAPI "
+	    "thread 48% and traffic process 47%" }, { NULL } },
 	/* strings from a report are text in every format, never markup */
 	{ "html escapes", { "-f", "html", "report/hostile.json" }, NB_EXIT_OK, NULL,
 	  { "&lt;script&gt;alert('host')&lt;/script&gt;", "&lt;img src=x onerror=alert(2)&gt;", "a &amp; b &lt;/td&gt;" },
