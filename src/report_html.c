@@ -291,7 +291,7 @@ static void section_cpu(struct page *pg)
 	static const int kcolors[] = { 0, 1, 2, 3 };
 	static const int pcolors[] = { 4, 5 };
 	static const char *const pnames[] = { "NAPI thread", "traffic process" };
-	int rows = 0, h;
+	int rows = 0, points = 0, h;
 	double y = 10;
 
 	for (int i = 0; i < rep->n_points; i++) {
@@ -301,6 +301,7 @@ static void section_cpu(struct page *pg)
 
 		if (p->status != NB_CMP_STATUS_OK || !median_of(p, "cpu_busy_pct", &v))
 			continue;
+		points++;
 		rows += 1 + (median_of(p, "napi_thread_pct", &v) || median_of(p, "traffic_proc_pct", &v));
 		for (int c = 0; c < 256; c++) {
 			snprintf(name, sizeof(name), "cpu%d_busy_pct", c);
@@ -317,7 +318,7 @@ static void section_cpu(struct page *pg)
 	}
 	legend(out, kind_names, 4, 0);
 	legend(out, pnames, 2, 4);
-	h = 10 + rows * 20 + 44;
+	h = 10 + rows * 20 + points * 8 + 44;
 	fprintf(out, "<figure><figcaption>Per point: the machine's busy time by kind (%% of all CPUs), the NAPI "
 		     "thread and the traffic process (%% of all CPUs), then each CPU by kind (%% of that CPU)"
 		     "</figcaption>\n<svg class=\"chart\" data-chart=\"cpu\" viewBox=\"0 0 %d %d\" width=\"%d\" "
@@ -360,6 +361,7 @@ static void section_cpu(struct page *pg)
 			stacked_row(out, y, label, v, kcolors, kind_names, 4);
 			y += 20;
 		}
+		y += 8; /* a gap between points */
 	}
 	x_axis(out, LABEL_W, W - 20, y, 100, 20, 1, "busy, % (machine rows: of all CPUs; CPUn rows: of that CPU)");
 	fputs("</svg></figure></section>\n", out);
