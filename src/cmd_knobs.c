@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -162,8 +163,95 @@ static int check_iface(const char *iface, const char *what)
 	return 0;
 }
 
+static void print_napis_text(const struct nb_napi_table *tab)
+{
+	if (!tab->listed) {
+		printf("NAPIs: not listed: %s\n", tab->why);
+		return;
+	}
+	printf("NAPIs (napi-get; knobs set %s):\n", tab->per_napi_set ? "per NAPI with napi-set" :
+	       "through sysfs, device-wide");
+	if (!tab->per_napi_set && tab->why[0])
+		printf("  (%s)\n", tab->why);
+	if (tab->n == 0)
+		printf("  none (veth has NAPI only while up with GRO on)\n");
+	else
+		printf("  %-8s %-6s %-9s %-8s %-6s %-8s %-10s %-6s %-10s %s\n", "id", "irq", "irq-cpus", "pid",
+		       "cpu", "threaded", "gro-flush", "defer", "irq-susp", "queues");
+	for (int i = 0; i < tab->n; i++) {
+		const struct nb_napi_info *ni = &tab->napi[i];
+		char irq[16] = "-", pid[16] = "-", cpu[16] = "-", thr[16] = "-", gro[24] = "-", defer[16] = "-",
+		     susp[24] = "-", queues[128] = "";
+		size_t used = 0;
+
+		if (ni->n.has_irq)
+			snprintf(irq, sizeof(irq), "%u", ni->n.irq);
+		if (ni->n.has_pid)
+			snprintf(pid, sizeof(pid), "%u", ni->n.pid);
+		if (ni->thread_cpu >= 0)
+			snprintf(cpu, sizeof(cpu), "%d", ni->thread_cpu);
+		if (ni->n.has_threaded)
+			snprintf(thr, sizeof(thr), "%u", ni->n.threaded);
+		if (ni->n.has_gro)
+			snprintf(gro, sizeof(gro), "%llu", (unsigned long long)ni->n.gro_flush_timeout);
+		if (ni->n.has_defer)
+			snprintf(defer, sizeof(defer), "%u", ni->n.defer_hard_irqs);
+		if (ni->n.has_suspend)
+			snprintf(susp, sizeof(susp), "%llu", (unsigned long long)ni->n.irq_suspend_timeout);
+		for (int q = 0; q < ni->nrx && used < sizeof(queues) - 16; q++)
+			used += (size_t)snprintf(queues + used, sizeof(queues) - used, "%srx%u", used ? "," : "",
+						 ni->rx_queues[q]);
+		for (int q = 0; q < ni->ntx && used < sizeof(queues) - 16; q++)
+			used += (size_t)snprintf(queues + used, sizeof(queues) - used, "%stx%u", used ? "," : "",
+						 ni->tx_queues[q]);
+		printf("  %-8u %-6s %-9s %-8s %-6s %-8s %-10s %-6s %-10s %s\n", ni->n.id, irq,
+		       ni->irq_cpus[0] ? ni->irq_cpus : "-", pid, cpu, thr, gro, defer, susp, used ? queues : "-");
+	}
+}
+
+static void json_uint_or_null(FILE *out, const char *key, bool has, unsigned long long v, bool last)
+{
+	if (has)
+		fprintf(out, "\"%s\": %llu%s", key, v, last ? "" : ", ");
+	else
+		fprintf(out, "\"%s\": null%s", key, last ? "" : ", ");
+}
+
+static void print_napis_json(const struct nb_napi_table *tab)
+{
+	printf(",\n  \"napi\": {\"listed\": %s, \"per_napi_set\": %s", tab->listed ? "true" : "false",
+	       tab->per_napi_set ? "true" : "false");
+	if (tab->why[0]) {
+		printf(", \"note\": ");
+		json_string(stdout, tab->why);
+	}
+	printf(", \"instances\": [");
+	for (int i = 0; i < tab->n; i++) {
+		const struct nb_napi_info *ni = &tab->napi[i];
+
+		printf("%s\n    {\"id\": %u, ", i ? "," : "", ni->n.id);
+		json_uint_or_null(stdout, "irq", ni->n.has_irq, ni->n.irq, false);
+		printf("\"irq_cpus\": ");
+		if (ni->irq_cpus[0])
+			json_string(stdout, ni->irq_cpus);
+		else
+			printf("null");
+		printf(", ");
+		json_uint_or_null(stdout, "pid", ni->n.has_pid, ni->n.pid, false);
+		json_uint_or_null(stdout, "thread_cpu", ni->thread_cpu >= 0, (unsigned long long)ni->thread_cpu, false);
+		json_uint_or_null(stdout, "threaded", ni->n.has_threaded, ni->n.threaded, false);
+		json_uint_or_null(stdout, "gro_flush_timeout", ni->n.has_gro, ni->n.gro_flush_timeout, false);
+		json_uint_or_null(stdout, "napi_defer_hard_irqs", ni->n.has_defer, ni->n.defer_hard_irqs, false);
+		json_uint_or_null(stdout, "irq_suspend_timeout", ni->n.has_suspend, ni->n.irq_suspend_timeout, true);
+		printf("}");
+	}
+	printf("]}");
+}
+
 static int knobs_show(const struct knobs_options *o)
 {
+	struct nb_napi_table *tab;
+	struct nb_err nerr = { 0 };
 	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = o->iface };
 	int failures = 0;
 
@@ -194,8 +282,20 @@ static int knobs_show(const struct knobs_options *o)
 			printf("  %-21s %s: %s\n", name, nb_knob_unsupported(rc) ? "unsupported" : "error",
 			       reason_only(&err, name, o->iface));
 	}
+	tab = malloc(sizeof(*tab));
+	if (!tab || nb_napi_table_read(&t, tab, &nerr) < 0) {
+		if (!o->json)
+			printf("NAPIs: error: %s\n", tab ? nerr.msg : "out of memory");
+		failures++;
+	} else if (o->json) {
+		printf("\n  }");
+		print_napis_json(tab);
+	} else {
+		print_napis_text(tab);
+	}
 	if (o->json)
-		printf("\n  }\n}\n");
+		printf("%s\n}\n", tab && !nerr.code ? "" : "\n  }");
+	free(tab);
 	return failures ? NB_EXIT_FAIL : NB_EXIT_OK;
 }
 
@@ -235,7 +335,10 @@ static int knobs_restore(const struct knobs_options *o)
 		const char *knob, *value;
 
 		nb_journal_entry(j, i, &knob, &value);
-		printf("  %-21s %s\n", knob, value);
+		if (nb_journal_entry_via(j, i))
+			printf("  %-21s %s (via %s)\n", knob, value, nb_journal_entry_via(j, i));
+		else
+			printf("  %-21s %s\n", knob, value);
 	}
 	fflush(stdout);
 	if (nb_journal_finish(j, &err)) {

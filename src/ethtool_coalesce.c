@@ -1,5 +1,6 @@
 /* SIOCETHTOOL coalescing get/set, and the seam that lets tests replace it. */
 #include "ethtool_coalesce.h"
+#include "napi_knobs.h"
 
 #include <errno.h>
 #include <linux/sockios.h>
@@ -63,4 +64,9 @@ int nb_coalesce_get(const char *iface, struct ethtool_coalesce *ec)
 int nb_coalesce_set(const char *iface, const struct ethtool_coalesce *ec)
 {
 	return active_ops->set(active_ops->ctx, iface, ec);
+}
+
+int nb_coalesce_last_via(void)
+{
+	return NB_VIA_IOCTL;
 }

@@ -20,4 +20,7 @@ void nb_coalesce_set_ops(const struct nb_coalesce_ops *ops);
 int nb_coalesce_get(const char *iface, struct ethtool_coalesce *ec);
 int nb_coalesce_set(const char *iface, const struct ethtool_coalesce *ec);
 
+/* The path the last nb_coalesce_get/set took (an enum nb_knob_via value). */
+int nb_coalesce_last_via(void);
+
 #endif
