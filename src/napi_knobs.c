@@ -62,6 +62,14 @@ static int napi_read(const struct knob_row *row, const struct nb_knob_target *t,
 		     char *value, size_t len, struct nb_err *err);
 static int napi_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 		      const char *value, struct nb_err *err);
+/* Where a coalescing error came from, for the message. */
+static const char *coalesce_where(int set)
+{
+	if (nb_coalesce_last_via() == NB_VIA_ETHTOOL_NL)
+		return set ? "ethtool netlink ETHTOOL_MSG_COALESCE_SET" : "ethtool netlink ETHTOOL_MSG_COALESCE_GET";
+	return set ? "SIOCETHTOOL ETHTOOL_SCOALESCE" : "SIOCETHTOOL ETHTOOL_GCOALESCE";
+}
+
 static int coalesce_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			 char *value, size_t len, struct nb_err *err);
 static int coalesce_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
@@ -352,10 +360,12 @@ static int coalesce_read(const struct knob_row *row, const struct nb_knob_target
 	int ret = nb_coalesce_get(t->iface, &ec);
 
 	(void)c;
-	if (ret) {
-		snprintf(what, sizeof(what), "read %s", row->name);
-		return knob_error(err, ret, what, row, t, "SIOCETHTOOL ETHTOOL_GCOALESCE");
-	}
+	snprintf(what, sizeof(what), "read %s", row->name);
+	if (ret)
+		return knob_error(err, ret, what, row, t, coalesce_where(0));
+	if (nb_coalesce_supported(row->coalesce_offset) == 0)
+		return nb_err_set(err, -EOPNOTSUPP, "%s on %s: %s (ETHTOOL_MSG_COALESCE_GET: the driver does not "
+				  "offer this parameter)", what, t->iface, strerror(EOPNOTSUPP));
 	snprintf(value, len, "%u", (unsigned)*coalesce_field(&ec, row));
 	return 0;
 }
@@ -372,11 +382,15 @@ static int coalesce_write(const struct knob_row *row, const struct nb_knob_targe
 	snprintf(what, sizeof(what), "set %s=%s", row->name, value);
 	ret = nb_coalesce_get(t->iface, &ec);
 	if (ret)
-		return knob_error(err, ret, what, row, t, "SIOCETHTOOL ETHTOOL_GCOALESCE");
+		return knob_error(err, ret, what, row, t, coalesce_where(0));
+	/* The netlink answer lists the driver's parameters: "unsupported" is known before any write. */
+	if (nb_coalesce_supported(row->coalesce_offset) == 0)
+		return nb_err_set(err, -EOPNOTSUPP, "%s on %s: %s (ETHTOOL_MSG_COALESCE_GET: the driver does not "
+				  "offer this parameter)", what, t->iface, strerror(EOPNOTSUPP));
 	*coalesce_field(&ec, row) = (__u32)strtoul(value, NULL, 10);
 	ret = nb_coalesce_set(t->iface, &ec);
 	if (ret)
-		return knob_error(err, ret, what, row, t, "SIOCETHTOOL ETHTOOL_SCOALESCE");
+		return knob_error(err, ret, what, row, t, coalesce_where(1));
 	return 0;
 }
 

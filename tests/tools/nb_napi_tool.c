@@ -1,6 +1,6 @@
 /* Test helper: list or set an interface's NAPIs over netdev netlink, independently of
  * nicbench's knob code, so integration tests can pre-set and check per-NAPI values.
- * usage: nb_napi_tool list IFACE            -> "ID gro defer suspend threaded" per NAPI
+ * usage: nb_napi_tool list IFACE            -> "ID gro defer suspend threaded" per NAPI ("-": not given)
  *        nb_napi_tool set ID gro defer suspend */
 #include <net/if.h>
 #include <stdio.h>
@@ -8,6 +8,15 @@
 #include <string.h>
 
 #include "netdev_nl.h"
+
+/* An attribute the kernel did not send prints as "-" (6.12 lists NAPIs without values). */
+static void field(bool has, unsigned long long v)
+{
+	if (has)
+		printf(" %llu", v);
+	else
+		printf(" -");
+}
 
 int main(int argc, char **argv)
 {
@@ -27,9 +36,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "nb_napi_tool: %s\n", err.msg);
 			return 1;
 		}
-		for (int i = 0; i < k && i < 64; i++)
-			printf("%u %llu %u %llu %u\n", n[i].id, (unsigned long long)n[i].gro_flush_timeout,
-			       n[i].defer_hard_irqs, (unsigned long long)n[i].irq_suspend_timeout, n[i].threaded);
+		for (int i = 0; i < k && i < 64; i++) {
+			printf("%u", n[i].id);
+			field(n[i].has_gro, n[i].gro_flush_timeout);
+			field(n[i].has_defer, n[i].defer_hard_irqs);
+			field(n[i].has_suspend, n[i].irq_suspend_timeout);
+			field(n[i].has_threaded, n[i].threaded);
+			printf("\n");
+		}
 		return 0;
 	}
 	if (argc == 6 && !strcmp(argv[1], "set")) {
