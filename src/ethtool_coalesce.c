@@ -58,6 +58,13 @@ static int ioctl_set(void *ctx, const char *iface, const struct ethtool_coalesce
 
 /* ---- ethtool netlink ---- */
 
+static int last_via = NB_VIA_IOCTL;
+/* Fields the last netlink GET answered for: the kernel leaves out a parameter the driver
+ * does not support (unless it is non-zero), so an absent one is unsupported. -1: unknown. */
+static long long last_supported = -1;
+
+#ifndef NICBENCH_NO_LIBMNL
+
 /* ETHTOOL_A_COALESCE_* attribute <-> struct ethtool_coalesce field. */
 static const struct {
 	uint16_t attr;
@@ -81,11 +88,6 @@ static const struct {
 #undef F
 };
 #define NL_FIELDS ((int)(sizeof(nl_fields) / sizeof(nl_fields[0])))
-
-static int last_via = NB_VIA_IOCTL;
-/* Fields the last netlink GET answered for: the kernel leaves out a parameter the driver
- * does not support (unless it is non-zero), so an absent one is unsupported. -1: unknown. */
-static long long last_supported = -1;
 
 struct nl_get {
 	struct ethtool_coalesce *ec;
@@ -166,6 +168,25 @@ static int nl_set(const char *iface, const struct ethtool_coalesce *ec, long lon
 	nb_genl_close(&g);
 	return ret;
 }
+
+#else /* NICBENCH_NO_LIBMNL: the ioctl only */
+
+#define NL_FIELDS 0
+static const struct { size_t offset; } nl_fields[1];
+
+static int nl_get(const char *iface, struct ethtool_coalesce *ec, long long *present)
+{
+	(void)iface; (void)ec; (void)present;
+	return -ENOENT;
+}
+
+static int nl_set(const char *iface, const struct ethtool_coalesce *ec, long long supported)
+{
+	(void)iface; (void)ec; (void)supported;
+	return -ENOENT;
+}
+
+#endif
 
 static int kernel_get(void *ctx, const char *iface, struct ethtool_coalesce *ec)
 {

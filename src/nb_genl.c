@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#ifndef NICBENCH_NO_LIBMNL
+
 /* Big enough for a dump batch; the kernel sizes dump skbs to the reader's buffer (up to 32k). */
 #define NB_GENL_BUF (32 * 1024)
 
@@ -242,3 +244,18 @@ void nb_genl_close(struct nb_genl *g)
 	g->nl = NULL;
 	g->buf = NULL;
 }
+
+#else /* NICBENCH_NO_LIBMNL: a static build without libmnl.a has no netlink at all */
+
+int nb_genl_open(struct nb_genl *g, const char *name, struct nb_err *err)
+{
+	memset(g, 0, sizeof(*g));
+	return nb_err_set(err, -ENOENT, "no generic netlink family %s: nicbench was built without libmnl", name);
+}
+
+void nb_genl_close(struct nb_genl *g)
+{
+	(void)g;
+}
+
+#endif

@@ -19,6 +19,8 @@ const char *const nb_qstat_names[NB_QSTAT_COUNT] = {
 
 #define NETDEV_GENL_VERSION 1
 
+#ifndef NICBENCH_NO_LIBMNL
+
 /* ---- pure parsers ---- */
 
 /* Walk attributes of a payload that is not inside a netlink message (tests pass raw bytes). */
@@ -331,6 +333,42 @@ static int kernel_napi_set(void *ctx, const struct nb_napi_set *req, struct nb_e
 	nb_genl_close(&g);
 	return ret;
 }
+
+#else /* NICBENCH_NO_LIBMNL */
+
+static int kernel_probe(void *ctx, struct nb_netdev_caps *caps, struct nb_err *err)
+{
+	(void)ctx; (void)err;
+	memset(caps, 0, sizeof(*caps));
+	snprintf(caps->why, sizeof(caps->why), "nicbench was built without libmnl (static build): no netdev netlink");
+	return 0;
+}
+
+static int kernel_napi_dump(void *ctx, uint32_t ifindex, struct nb_napi *out, int max, struct nb_err *err)
+{
+	(void)ctx; (void)ifindex; (void)out; (void)max;
+	return nb_err_set(err, -EOPNOTSUPP, "napi-get: nicbench was built without libmnl");
+}
+
+static int kernel_napi_set(void *ctx, const struct nb_napi_set *req, struct nb_err *err)
+{
+	(void)ctx; (void)req;
+	return nb_err_set(err, -EOPNOTSUPP, "napi-set: nicbench was built without libmnl");
+}
+
+static int kernel_queue_dump(void *ctx, uint32_t ifindex, struct nb_netdev_queue *out, int max, struct nb_err *err)
+{
+	(void)ctx; (void)ifindex; (void)out; (void)max;
+	return nb_err_set(err, -EOPNOTSUPP, "queue-get: nicbench was built without libmnl");
+}
+
+static int kernel_qstats_dump(void *ctx, uint32_t ifindex, struct nb_qstats *out, int max, struct nb_err *err)
+{
+	(void)ctx; (void)ifindex; (void)out; (void)max;
+	return nb_err_set(err, -EOPNOTSUPP, "qstats-get: nicbench was built without libmnl");
+}
+
+#endif
 
 static const struct nb_netdev_ops kernel_ops = {
 	.probe = kernel_probe, .napi_dump = kernel_napi_dump, .napi_set = kernel_napi_set,
