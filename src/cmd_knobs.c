@@ -248,8 +248,14 @@ static void print_napis_json(const struct nb_napi_table *tab)
 		json_uint_or_null(stdout, "threaded", ni->n.has_threaded, ni->n.threaded, false);
 		json_uint_or_null(stdout, "gro_flush_timeout", ni->n.has_gro, ni->n.gro_flush_timeout, false);
 		json_uint_or_null(stdout, "napi_defer_hard_irqs", ni->n.has_defer, ni->n.defer_hard_irqs, false);
-		json_uint_or_null(stdout, "irq_suspend_timeout", ni->n.has_suspend, ni->n.irq_suspend_timeout, true);
-		printf("}");
+		json_uint_or_null(stdout, "irq_suspend_timeout", ni->n.has_suspend, ni->n.irq_suspend_timeout, false);
+		printf("\"rx_queues\": [");
+		for (int q = 0; q < ni->nrx; q++)
+			printf("%s%u", q ? ", " : "", ni->rx_queues[q]);
+		printf("], \"tx_queues\": [");
+		for (int q = 0; q < ni->ntx; q++)
+			printf("%s%u", q ? ", " : "", ni->tx_queues[q]);
+		printf("]}");
 	}
 	printf("]}");
 }
