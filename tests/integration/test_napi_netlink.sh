@@ -138,5 +138,13 @@ in_a "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --duration 1 --o
 expect "@queue0 on veth (no queue->NAPI link)" "$(jq -r '.results[0].status' "$TMP/q.json")" unsupported
 grep -q "linked to no NAPI" "$TMP/q.json" && ok "the reason is given" || fail "reason: $(jq -r '.results[0].error' "$TMP/q.json")"
 
+echo "== threaded per NAPI: the thread's pid and CPU in the report"
+in_a "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --duration 1 --omit 0 --repetitions 1 \
+	--settle 0.2 --knob threaded=1 -o "$TMP/thr.json" --journal "$TMP/thr.journal" --no-raw >"$TMP/thr.out" 2>&1
+expect "exit code with threaded=1" "$?" 0
+expect "threaded path" "$(jq -r '.results[0].knob_paths.threaded' "$TMP/thr.json")" napi-netlink
+expect "NAPI thread listed" "$(jq -r '.results[0].napi.instances[0] | (.pid != null and .thread_cpu != null)' "$TMP/thr.json")" true
+expect "NAPI $id after the threaded run" "$(napi_line)" "$id 4444 3 1000 0"
+
 [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
 echo PASS
