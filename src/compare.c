@@ -36,6 +36,14 @@ static const struct direction_rule direction_rules[] = {
 	{ "time_squeeze", NULL, NB_CMP_LOWER_BETTER },
 	{ "udp_", "_errors", NB_CMP_LOWER_BETTER },
 	{ "net_", "_softirq_ns_per_s", NB_CMP_LOWER_BETTER },
+	/* qstats-get counts over the window: losses and stalls are costs, the rest is volume */
+	{ "qstats_rx_alloc_fail", NULL, NB_CMP_LOWER_BETTER },
+	{ "qstats_", "_drops", NB_CMP_LOWER_BETTER },
+	{ "qstats_", "_overruns", NB_CMP_LOWER_BETTER },
+	{ "qstats_", "_ratelimits", NB_CMP_LOWER_BETTER },
+	{ "qstats_", "_errors", NB_CMP_LOWER_BETTER },
+	{ "qstats_rx_csum_bad", NULL, NB_CMP_LOWER_BETTER },
+	{ "qstats_tx_stop", NULL, NB_CMP_LOWER_BETTER },
 };
 
 static bool rule_matches(const struct direction_rule *r, const char *name)

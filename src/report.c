@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bottleneck.h"
+#include "report_napi.h"
 #include "stats.h"
 
 struct table_row {
@@ -68,10 +69,13 @@ void nb_point_result_release(struct nb_point_result *pr)
 	for (int i = 0; i < pr->nruns; i++) {
 		free(pr->runs[i].iperf_json);
 		free(pr->runs[i].samples);
+		free(pr->runs[i].qstats);
 	}
 	free(pr->runs);
 	pr->runs = NULL;
 	pr->nruns = 0;
+	free(pr->napis);
+	pr->napis = NULL;
 }
 
 static void rfc3339_now(char *buf, size_t len)
@@ -177,6 +181,8 @@ static json_t *run_json(const struct nb_run_record *run)
 	json_object_set_new(o, "metrics", metrics);
 	if (run->nsamples > 0)
 		json_object_set_new(o, "samples", samples_json(run));
+	if (run->qstats)
+		json_object_set_new(o, "qstats", nb_report_qstats_json(run->qstats));
 	if (run->iperf_json) {
 		json_t *raw = json_loads(run->iperf_json, 0, NULL);
 
@@ -303,6 +309,7 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 	json_object_set_new(o, "id", json_string(p->id));
 	json_object_set_new(o, "test", test_json(p->test));
 	json_object_set_new(o, "knobs", knobs);
+	nb_report_napi_json(o, pr);
 	json_object_set_new(o, "status", json_string(nb_point_status_name(pr->status)));
 	if (pr->status != NB_POINT_OK)
 		json_object_set_new(o, "error", json_string(pr->error));

@@ -10,8 +10,10 @@
 #include "iperf_driver.h"
 #include "kprofile.h"
 #include "metrics.h"
+#include "napi_knobs.h"
 #include "nb_error.h"
 #include "plan.h"
+#include "qstats.h"
 #include "sysinfo.h"
 
 #define NB_REPORT_SCHEMA "nicbench-report/1"
@@ -29,6 +31,7 @@ struct nb_run_record {
 	char *iperf_json;               /* raw iperf output, owned; NULL when dropped */
 	int nsamples;
 	struct nb_sample *samples;      /* owned */
+	struct nb_qstats_delta *qstats; /* per-queue counters over the window, owned; NULL: not taken */
 };
 
 enum nb_point_status { NB_POINT_OK, NB_POINT_FAILED, NB_POINT_TIMEOUT, NB_POINT_UNSUPPORTED };
@@ -46,6 +49,8 @@ struct nb_point_result {
 	struct nb_profile profile;      /* top kernel symbols of the point's last ok run; n = 0: none */
 	char capture_file[4096];        /* .pcap of the first run's window; empty: none */
 	int capture_packets;
+	char knob_via[NB_MAX_POINT_KNOBS][16]; /* path each readback knob was set through; "" none */
+	struct nb_napi_table *napis;    /* NAPIs after the knobs were applied, owned; NULL: not read */
 };
 
 const char *nb_point_status_name(enum nb_point_status s);

@@ -17,6 +17,7 @@
 #include "napi_knobs.h"
 #include "napi_trace.h"
 #include "nb_time.h"
+#include "qstats.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -70,6 +71,7 @@ struct runner {
 	struct nb_snapshot *snap_open, *snap_now;
 	/* the raw series between the window's edges; swapped, not copied */
 	struct nb_series_snapshot series_a, series_b, *series_prev, *series_now;
+	struct nb_qstats_snap *qs_open, *qs_now;  /* per-queue counters at the window's edges */
 };
 
 /* ---- knobs ---- */
@@ -87,7 +89,7 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 	for (int k = 0; k < p->nknobs; k++) {
 		const struct nb_knob_setting *want = &p->knobs[k];
 		struct nb_knob_setting *got = &pr->readback[pr->nknobs];
-		char original[NB_KNOB_VALUE_MAX];
+		enum nb_knob_via via = NB_VIA_ANY;
 		struct nb_err err = { 0 };
 		int rc;
 
@@ -98,17 +100,23 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 			pr->nknobs++;
 			continue;
 		}
-		rc = nb_knob_read(&rn->target, want->name, original, sizeof(original), &err);
+		rc = nb_journal_remember_current(rn->journal, want->name, &err);
 		if (rc == 0)
-			rc = nb_journal_remember(rn->journal, want->name, original, &err);
-		if (rc == 0)
-			rc = nb_knob_apply(&rn->target, want->name, want->value, got->value, sizeof(got->value), &err);
+			rc = nb_knob_apply_via(&rn->target, want->name, want->value, got->value, sizeof(got->value), &via,
+					       &err);
 		if (rc < 0) {
 			pr->status = is_unsupported(rc) ? NB_POINT_UNSUPPORTED : NB_POINT_FAILED;
 			snprintf(pr->error, sizeof(pr->error), "%s", err.msg);
 			return;
 		}
+		snprintf(pr->knob_via[pr->nknobs], sizeof(pr->knob_via[0]), "%s", nb_knob_via_name(via));
 		pr->nknobs++;
+	}
+	/* the NAPIs as the point leaves them: per-NAPI values read back, IRQ, thread CPU */
+	pr->napis = malloc(sizeof(*pr->napis));
+	if (pr->napis && nb_napi_table_read(&rn->target, pr->napis, &(struct nb_err){ 0 }) < 0) {
+		free(pr->napis);
+		pr->napis = NULL;
 	}
 }
 
@@ -176,6 +184,8 @@ static void window_open(struct runner *rn, struct window *w)
 	if (w->capture_path)
 		nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err);
 	nb_sampler_snapshot(rn->sampler, rn->snap_open, &err);
+	if (rn->qs_open)
+		nb_qstats_snapshot(&rn->target, rn->qs_open);
 	nb_series_from_snapshot(rn->snap_open, rn->series_prev);
 	if (rn->trace)
 		nb_trace_begin(rn->trace, &err);
@@ -188,10 +198,16 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	struct nb_err err = { 0 };
 
 	nb_sampler_snapshot(rn->sampler, rn->snap_now, &err);
+	if (rn->qs_open && (run->qstats = malloc(sizeof(*run->qstats)))) {
+		nb_qstats_snapshot(&rn->target, rn->qs_now);
+		nb_qstats_delta(rn->qs_open, rn->qs_now, run->qstats);
+	}
 	if (w->capture_path)
 		nb_capture_stop(rn->capture);
 	nb_snapshot_delta(rn->snap_open, rn->snap_now, &sampled);
 	nb_metrics_merge(&run->metrics, &sampled);
+	if (run->qstats)
+		nb_qstats_metrics(run->qstats, &run->metrics);
 	if (rn->trace) {
 		nb_trace_end(rn->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err);
 		nb_metrics_merge(&run->metrics, &w->trace_metrics);
@@ -275,6 +291,8 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 				nb_trace_end(rn->trace, 0, &w.trace_metrics, NULL, &err);
 			free(run->samples);
 			run->samples = NULL;
+			free(run->qstats);
+			run->qstats = NULL;
 			run->nsamples = 0;
 			cap = 0;
 			window_reset(&w, started, t, cfg->interval_ms);
@@ -446,6 +464,10 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rn->snap_now = calloc(1, sizeof(struct nb_snapshot));
 	if (!rn->snap_open || !rn->snap_now)
 		return nb_err_set(err, -ENOMEM, "allocate sampler snapshots: out of memory");
+	rn->qs_open = malloc(sizeof(*rn->qs_open));
+	rn->qs_now = malloc(sizeof(*rn->qs_now));
+	if (!rn->qs_open || !rn->qs_now)
+		return nb_err_set(err, -ENOMEM, "allocate qstats snapshots: out of memory");
 	rc = nb_sampler_new(&st, &rn->sampler, err);
 	if (rc < 0)
 		return rc;
@@ -476,6 +498,8 @@ static void runner_close(struct runner *rn)
 	nb_sampler_free(rn->sampler);
 	free(rn->snap_open);
 	free(rn->snap_now);
+	free(rn->qs_open);
+	free(rn->qs_now);
 }
 
 int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, struct nb_err *err)
