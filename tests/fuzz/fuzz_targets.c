@@ -91,27 +91,38 @@ static int fuzz_cmdline(const uint8_t *data, size_t size)
 	return 0;
 }
 
-/* A report through compare's loader, then compared with itself and rendered as JSON. */
+/* One report, or two separated by a NUL (base, then new), through compare's loader, then
+ * compared (a report alone with itself) and rendered in every format. */
 static int fuzz_report(const uint8_t *data, size_t size)
 {
-	struct nb_cmp_report rep;
+	static FILE *null;
+	const uint8_t *nul = memchr(data, '\0', size);
+	size_t base_len = nul ? (size_t)(nul - data) : size;
+	struct nb_cmp_report base, new;
+	struct nb_cmp_render_opts ro = { .all_metrics = true };
 	struct nb_cmp_options opt;
 	struct nb_cmp_result r;
 	struct nb_err err = { 0 };
-	FILE *null;
 
-	if (nb_cmp_report_parse((const char *)data, size, "fuzz", &rep, &err))
+	if (!null && !(null = fopen("/dev/null", "w")))
+		abort();
+	if (nb_cmp_report_parse((const char *)data, base_len, "base", &base, &err))
 		return 0;
+	if (nul && nb_cmp_report_parse((const char *)nul + 1, size - base_len - 1, "new", &new, &err)) {
+		nb_cmp_report_free(&base);
+		return 0;
+	}
 	nb_cmp_options_init(&opt);
-	if (nb_cmp_run(&rep, &rep, &opt, &r, &err) == 0) {
-		null = fopen("/dev/null", "w");
-		if (null) {
-			nb_cmp_render_json(null, &r);
-			fclose(null);
-		}
+	if (nb_cmp_run(&base, nul ? &new : &base, &opt, &r, &err) == 0) {
+		nb_cmp_render_text(null, &r, &ro);
+		nb_cmp_render_json(null, &r);
+		nb_cmp_render_junit(null, &r);
+		nb_cmp_render_markdown(null, &r);
 		nb_cmp_result_free(&r);
 	}
-	nb_cmp_report_free(&rep);
+	nb_cmp_report_free(&base);
+	if (nul)
+		nb_cmp_report_free(&new);
 	return 0;
 }
 
