@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What each fuzz target feeds its parser: configs, command lines, reports, journals, /proc and /sys text, iperf JSON. */
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,30 @@ static int fuzz_config(const uint8_t *data, size_t size)
 
 #define MAX_ARGS 64
 
+/* Enter (or leave) an empty directory that no longer exists, so that a relative path in
+ * an input (--config FILE) meets no file and nothing can be created; the caller's cwd
+ * (where libFuzzer writes its findings) comes back afterwards. */
+static void in_empty_dir(bool enter)
+{
+	static int empty = -1, home = -1;
+
+	if (empty < 0) {
+		char dir[] = "/tmp/nb-fuzz-XXXXXX";
+
+		if (!mkdtemp(dir) || (empty = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || rmdir(dir))
+			abort();
+	}
+	if (enter) {
+		home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (home < 0 || fchdir(empty))
+			abort();
+	} else {
+		if (fchdir(home))
+			abort();
+		close(home);
+	}
+}
+
 /* `nicbench run` arguments, NUL-separated. */
 static int fuzz_cmdline(const uint8_t *data, size_t size)
 {
@@ -82,7 +108,9 @@ static int fuzz_cmdline(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < size && argc <= MAX_ARGS; i += strlen(text + i) + 1)
 		args[argc++] = text + i;
 	args[argc] = NULL;
+	in_empty_dir(true);
 	nb_run_options_parse(argc, args, &cfg, &err);
+	in_empty_dir(false);
 	free(text);
 	/* Whatever came before, a good command line parses: getopt keeps state between calls,
 	 * inside glibc where ASan does not look. */
