@@ -104,7 +104,7 @@ static int parse_serve_args(int argc, char **argv, struct serve_opts *o)
 	int c;
 
 	*o = serve_defaults;
-	optind = 1;
+	optind = 0; /* 0, not 1: makes GNU getopt start afresh */
 	while ((c = getopt_long(argc, argv, "B:p:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':

@@ -104,123 +104,12 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* ---- numbers without printf ----
- * printf's exact float path was most of the text and JSON time. These helpers give
- * the same bytes: each scales by an exact power of ten (one rounding), rounds, and
- * prints an integer; when that rounding could differ from printf's exact one (the
- * scaled value within a hair of .5) or the value is out of their range, they call
- * snprintf. */
+/* ---- numbers ----
+ * Named helpers over snprintf, so every renderer spells a figure the same way. */
 
-static const double pow10_table[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
-				      1e15 };
-
-/* Decimal exponent of a in [1e-4, 1e16): 10^e <= a < 10^(e + 1). Exact: the doubles
- * nearest 1e-1 .. 1e-4 lie above the true powers, so no double falls between. */
-static int decimal_exponent(double a)
-{
-	static const double small[] = { 1e-1, 1e-2, 1e-3, 1e-4 };
-	int e = 0;
-
-	if (a < 1) {
-		while (e < 3 && a < small[e])
-			e++;
-		return -e - 1;
-	}
-	while (e < 15 && a >= pow10_table[e + 1])
-		e++;
-	return e;
-}
-
-static const char digit_pairs[] = "0001020304050607080910111213141516171819"
-				  "2021222324252627282930313233343536373839"
-				  "4041424344454647484950515253545556575859"
-				  "6061626364656667686970717273747576777879"
-				  "8081828384858687888990919293949596979899";
-
-/* The n last digits of m (zeros in front when m is shorter) written backwards, two
- * per division, ending at end; returns where they start. m /= 10^n. */
-static char *put_last_digits(char *end, unsigned long long *m, int n)
-{
-	for (; n >= 2; n -= 2) {
-		unsigned pair = (unsigned)(*m % 100) * 2;
-
-		*m /= 100;
-		*--end = digit_pairs[pair + 1];
-		*--end = digit_pairs[pair];
-	}
-	if (n) {
-		*--end = (char)('0' + *m % 10);
-		*m /= 10;
-	}
-	return end;
-}
-
-static const unsigned long long ten_to[] = {
-	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000, 10000000000,
-	100000000000, 1000000000000, 10000000000000, 100000000000000, 1000000000000000,
-	10000000000000000, 100000000000000000, 1000000000000000000, 10000000000000000000u,
-};
-
-static int count_digits(unsigned long long m)
-{
-	int n = 1;
-
-	while (n < 20 && m >= ten_to[n])
-		n++;
-	return n;
-}
-
-/* round(a * 10^decimals) as printf would round it: false when that is not certain. */
-static bool scaled_round(double a, int decimals, unsigned long long *r)
-{
-	double x = a * pow10_table[decimals], whole, frac;
-
-	if (!(x < 0x1p52))
-		return false;
-	whole = floor(x);
-	frac = x - whole; /* exact */
-	/* x carries a relative error of at most 2^-53: stay well clear of the half. */
-	if (fabs(frac - 0.5) <= x * 0x1p-50)
-		return false;
-	*r = (unsigned long long)whole + (frac > 0.5);
-	return true;
-}
-
-/* r / 10^decimals with its sign, like "%.<decimals>f", into buf (room for 24 bytes,
- * no NUL); returns the length. Written from the last digit backwards. */
-static int put_scaled(char *buf, bool neg, bool plus, unsigned long long r, int decimals)
-{
-	int digits = count_digits(r), whole = digits > decimals ? digits - decimals : 1;
-	int len = (neg || plus) + whole + (decimals ? decimals + 1 : 0);
-	char *p = put_last_digits(buf + len, &r, decimals);
-
-	if (decimals)
-		*--p = '.';
-	p = put_last_digits(p, &r, whole);
-	if (neg || plus)
-		*--p = neg ? '-' : '+';
-	return len;
-}
-
-/* Copy a formatted text of n bytes into buf when it fits, as snprintf would. */
-static bool fits(char *buf, size_t len, const char *text, int n)
-{
-	if ((size_t)n >= len)
-		return false;
-	memcpy(buf, text, (size_t)n);
-	buf[n] = '\0';
-	return true;
-}
-
-/* snprintf(buf, len, plus ? "%+.*f" : "%.*f", decimals, v) for decimals <= 4. */
+/* snprintf(buf, len, plus ? "%+.*f" : "%.*f", decimals, v) */
 static const char *fmt_fixed(char *buf, size_t len, double v, int decimals, bool plus)
 {
-	char tmp[32];
-	unsigned long long r;
-
-	if (fabs(v) < 1e15 && scaled_round(fabs(v), decimals, &r) &&
-	    fits(buf, len, tmp, put_scaled(tmp, signbit(v), plus, r, decimals)))
-		return buf;
 	snprintf(buf, len, plus ? "%+.*f" : "%.*f", decimals, v);
 	return buf;
 }
@@ -228,91 +117,42 @@ static const char *fmt_fixed(char *buf, size_t len, double v, int decimals, bool
 /* snprintf(buf, len, plus ? "%+.1f%%" : "%.1f%%", v) */
 static const char *fmt_pct(char *buf, size_t len, double v, bool plus)
 {
-	size_t n = strlen(fmt_fixed(buf, len, v, 1, plus));
-
-	if (n + 1 < len) {
-		buf[n] = '%';
-		buf[n + 1] = '\0';
-	} else {
-		snprintf(buf, len, plus ? "%+.1f%%" : "%.1f%%", v); /* cut where printf cuts it */
-	}
+	snprintf(buf, len, plus ? "%+.1f%%" : "%.1f%%", v);
 	return buf;
 }
 
-/* snprintf(buf, len, "%.*g", prec, v) for prec 1 .. 6. %g rounds to prec significant
- * digits, takes the fixed form for exponents -4 .. prec - 1 and drops the fraction's
- * trailing zeros. */
 static const char *fmt_g(char *buf, size_t len, double v, int prec)
 {
-	char tmp[32];
-	double a = fabs(v);
-	unsigned long long r;
-	int decimals;
-
-	if (!(a >= 1e-4 && a < pow10_table[prec]))
-		goto slow;
-	decimals = prec - 1 - decimal_exponent(a);
-	if (!scaled_round(a, decimals, &r))
-		goto slow;
-	if (r >= ten_to[prec]) { /* rounded up to the next power of ten: one decimal fewer */
-		if (decimals == 0 || !scaled_round(a, --decimals, &r))
-			goto slow;
-	}
-	if (r < ten_to[prec - 1] || r >= ten_to[prec])
-		goto slow;
-	while (decimals > 0 && r % 10 == 0) {
-		r /= 10;
-		decimals--;
-	}
-	if (fits(buf, len, tmp, put_scaled(tmp, signbit(v), false, r, decimals)))
-		return buf;
-slow:
 	snprintf(buf, len, "%.*g", prec, v);
 	return buf;
 }
 
-/* floor(log10(a)) as libm computes it; the exact exponent wherever the two agree,
- * that is everywhere but within a hair of a power of ten. */
-static int log10_floor(double a)
-{
-	int e = decimal_exponent(a);
-	double p = e >= 0 ? pow10_table[e] : 1 / pow10_table[-e];
-
-	if (a / p < 1 + 1e-9 || a / p > 10 - 1e-8)
-		return (int)floor(log10(a));
-	return e;
-}
-
 /* A finite number with 10 significant digits, like "%.10g" but without its exponent
- * form for large integers; magnitudes outside 1e-4..1e15 take printf's path. */
+ * form for large integers (counts, whole bits per second keep their digits);
+ * magnitudes outside 1e-4..1e15 take "%.10g" as they are. */
 static void sb_number(struct sbuf *b, double v)
 {
 	double a = fabs(v);
-	int e, decimals = 0;
-	unsigned long long m;
+	char tmp[64];
+	int n, decimals;
 
 	if (a == 0) {
-		sb_put(b, "0", 1);
+		sb_lit(b, "0");
 		return;
 	}
 	if (!(a >= 1e-4 && a < 1e15)) {
 		sb_printf(b, "%.10g", v);
 		return;
 	}
-	if (a == floor(a)) {
-		m = (unsigned long long)a; /* counts, whole bits per second: the digits as they are */
-	} else {
-		e = log10_floor(a);
-		decimals = 9 - e < 0 ? 0 : 9 - e;
-		m = (unsigned long long)llround(a * pow10_table[decimals]);
-		while (m && decimals > 0 && m % 10 == 0) { /* trailing zeros of the fraction */
-			m /= 10;
-			decimals--;
-		}
+	decimals = a == floor(a) ? 0 : 9 - (int)floor(log10(a));
+	n = snprintf(tmp, sizeof(tmp), "%.*f", decimals < 0 ? 0 : decimals, v);
+	if (decimals > 0) { /* the fraction's trailing zeros, and its point when nothing is left */
+		while (tmp[n - 1] == '0')
+			n--;
+		if (tmp[n - 1] == '.')
+			n--;
 	}
-	sb_reserve(b, 24);
-	if (!b->failed)
-		b->len += (size_t)put_scaled(b->p + b->len, v < 0, false, m, decimals);
+	sb_put(b, tmp, (size_t)n);
 }
 
 static void sb_string(struct sbuf *b, const char *s)

@@ -225,7 +225,7 @@ int nb_run_options_parse(int argc, char **argv, struct nb_config *cfg, struct nb
 	nb_config_defaults(cfg);
 	/* pass 1: --help, --config and unknown options */
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then forgets a short-option cluster left half-read by a return */
 	while ((opt = getopt_long(argc, argv, ":i:o:h", long_options, NULL)) != -1) {
 		if (opt == 'h')
 			return 1;
@@ -245,7 +245,7 @@ int nb_run_options_parse(int argc, char **argv, struct nb_config *cfg, struct nb
 			return rc;
 	}
 	/* pass 2: every flag on top of the file */
-	optind = 1;
+	optind = 0;
 	while ((opt = getopt_long(argc, argv, ":i:o:h", long_options, NULL)) != -1) {
 		int rc = apply_option(cfg, opt, optarg, err);
 

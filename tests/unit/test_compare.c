@@ -397,8 +397,10 @@ static void test_verdicts(void)
 	}
 }
 
-/* The results scanner against hand-written JSON: escapes, number forms, junk to skip, and
- * the files it must refuse with a line-and-column message from jansson. */
+/* The loader against hand-written JSON: escapes, number forms, junk to skip, and the files
+ * it must refuse with a line-and-column message from jansson or a message naming the value. */
+#define Z50 "00000000000000000000000000000000000000000000000000"
+#define NAME60 "a_metric_name_that_is_longer_than_forty_seven_bytes_abcdefg_"
 #define REPORT_HEAD "{\"schema\":\"nicbench-report/1\",\"host\":{\"cpus\":1},\"results\":["
 
 struct load_case {
@@ -416,8 +418,16 @@ static const struct load_case load_cases[] = {
 	{ "raw UTF-8", REPORT_HEAD "{\"id\":\"r\xc3\xa9seau\"}]}", 0, "r\xc3\xa9seau", NULL, 0, 0 },
 	{ "exponent forms", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":{\"median\":1.5E-3,\"values\":[1e3,-0.5,2E+2]}}}]}", 0,
 	  "a", "x", 1.5e-3, 3 },
-	{ "non-numbers in values are skipped", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":{\"values\":[1,\"x\",null,2,{\"a\":[1]},3]}}}]}",
-	  0, "a", "x", 2, 3 },
+	{ "a non-number in values is named", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":{\"values\":[1,\"x\",2]}}}]}",
+	  -EINVAL, "results[0] (\"a\") metric \"x\" values[1] is a string", NULL, 0, 0 },
+	{ "a string metric is named", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":\"12\"}}]}", -EINVAL,
+	  "metric \"x\" is a string, expected a number or an object", NULL, 0, 0 },
+	{ "a null metric is missing", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":null,\"y\":1}}]}", 0, "a", "y", 1, 0 },
+	{ "invalid UTF-8 is refused", REPORT_HEAD "{\"id\":\"a\xff\"}]}", -EINVAL, "not valid JSON (line 1", NULL, 0, 0 },
+	{ "a 200-digit number", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":0.5" Z50 Z50 Z50 Z50 "}}]}", 0, "a", "x",
+	  0.5, 0 },
+	{ "a 60-byte metric name is kept whole", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"" NAME60 "x\":1,\"" NAME60 "y\":2}}]}",
+	  0, "a", NAME60 "y", 2, 0 },
 	{ "bare number metric", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":0.1}}]}", 0, "a", "x", 0.1, 0 },
 	{ "18-digit integer", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":123456789012345678}}]}", 0, "a", "x",
 	  123456789012345678.0, 0 },
@@ -462,18 +472,29 @@ static void test_loader(void)
 		}
 		nb_cmp_report_free(&rep);
 	}
-	/* Nesting beyond the scanner's depth is valid JSON it does not read: said so, not crashed. */
-	char deep[4096];
-	size_t used = (size_t)snprintf(deep, sizeof(deep), "%s{\"id\":\"a\",\"x\":", REPORT_HEAD);
-	struct nb_cmp_report rep;
-	struct nb_err err = { 0 };
+	/* Deep nesting loads up to jansson's limit (2048) and is refused with its message beyond. */
+	static const struct {
+		int depth, ret;
+	} deep_cases[] = { { 600, 0 }, { 3000, -EINVAL } };
 
-	for (int i = 0; i < 600; i++)
-		deep[used++] = '[';
-	for (int i = 0; i < 600; i++)
-		deep[used++] = ']';
-	used += (size_t)snprintf(deep + used, sizeof(deep) - used, "}]}");
-	CHECK(nb_cmp_report_parse(deep, used, "deep", &rep, &err) == -EINVAL && strstr(err.msg, "unsupported JSON"));
+	for (size_t i = 0; i < sizeof(deep_cases) / sizeof(deep_cases[0]); i++) {
+		char deep[8192];
+		size_t used = (size_t)snprintf(deep, sizeof(deep), "%s{\"id\":\"a\",\"x\":", REPORT_HEAD);
+		struct nb_cmp_report rep;
+		struct nb_err err = { 0 };
+		int ret;
+
+		for (int d = 0; d < deep_cases[i].depth; d++)
+			deep[used++] = '[';
+		for (int d = 0; d < deep_cases[i].depth; d++)
+			deep[used++] = ']';
+		used += (size_t)snprintf(deep + used, sizeof(deep) - used, "}]}");
+		ret = nb_cmp_report_parse(deep, used, "deep", &rep, &err);
+		CHECK_MSG(ret == deep_cases[i].ret && (!ret || strstr(err.msg, "maximum parsing depth")),
+			  "depth %d: %d (%s)", deep_cases[i].depth, ret, err.msg);
+		if (!ret)
+			nb_cmp_report_free(&rep);
+	}
 }
 
 struct parse_case {
