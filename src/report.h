@@ -9,6 +9,7 @@
 #include "cpu_sampler.h"
 #include "iperf_driver.h"
 #include "kprofile.h"
+#include "latency_hist.h"
 #include "metrics.h"
 #include "nb_error.h"
 #include "plan.h"
@@ -29,6 +30,7 @@ struct nb_run_record {
 	char *iperf_json;               /* raw iperf output, owned; NULL when dropped */
 	int nsamples;
 	struct nb_sample *samples;      /* owned */
+	struct nb_hist *rr_hist;        /* tcp-rr/udp-rr latency of the window, all flows; owned; NULL otherwise */
 };
 
 enum nb_point_status { NB_POINT_OK, NB_POINT_FAILED, NB_POINT_TIMEOUT, NB_POINT_UNSUPPORTED };
