@@ -858,9 +858,10 @@ char *nb_config_to_json(const struct nb_config *cfg)
 	json_object_set_new(root, "promiscuous", json_boolean(cfg->promiscuous));
 	json_object_set_new(root, "capture", json_pack("{s:i, s:i}", "packets", cfg->capture_packets,
 						       "snaplen", cfg->capture_snaplen));
-	json_object_set_new(root, "rr", json_pack("{s:i, s:i, s:i, s:f, s:i, s:i}", "flows", cfg->rr.flows,
+	/* the rate is parsed as whole transactions per second: written back as an integer, as a file takes it */
+	json_object_set_new(root, "rr", json_pack("{s:i, s:i, s:i, s:I, s:i, s:i}", "flows", cfg->rr.flows,
 						  "request", cfg->rr.request, "response", cfg->rr.response,
-						  "rate", cfg->rr.rate_tps, "timeout_ms", cfg->rr.timeout_ms,
+						  "rate", (json_int_t)llround(cfg->rr.rate_tps), "timeout_ms", cfg->rr.timeout_ms,
 						  "port", cfg->rr.port));
 	if (cfg->description[0])
 		json_object_set_new(root, "description", json_string(cfg->description));
