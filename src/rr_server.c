@@ -160,6 +160,20 @@ static int open_socket(const struct nb_rr_serve_params *p, int type, char *why, 
 		fd = -1;
 	}
 	freeaddrinfo(res);
+	if (fd < 0 && !p->bind && hints.ai_family == AF_INET6) {
+		/* a kernel without IPv6: the IPv4 any address then */
+		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)p->port) };
+
+		fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (fd >= 0) {
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+			if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || (type == SOCK_STREAM && listen(fd, 128) < 0)) {
+				e = errno;
+				close(fd);
+				fd = -1;
+			}
+		}
+	}
 	if (fd < 0) {
 		snprintf(why, whylen, "listen on %s port %d (%s): %s", p->bind ? p->bind : "all addresses", p->port,
 			 type == SOCK_STREAM ? "TCP" : "UDP", strerror(e));
