@@ -72,11 +72,12 @@ start_serve --rr-think 200
 jq -r --slurpfile b "$work/base.json" '.results[] as $n | ($b[0].results[] | select(.id == $n.id)) as $o |
 	"\($n.id): p50 \($o.metrics.rr_latency_p50_us.median | floor) -> \($n.metrics.rr_latency_p50_us.median | floor) us, +\(($n.metrics.rr_latency_p50_us.median - $o.metrics.rr_latency_p50_us.median) | floor) us"' \
 	"$work/think.json"
-# measured here: +200..+330 us (the timer wake-up on a loaded 2-vCPU VM adds to the 200)
+# measured here: +247..+269 us over the four points (the server's timer wake-up on a loaded 2-vCPU VM
+# adds 50-70 us to the 200); the window below leaves room for a noisier machine
 bad=$(jq --slurpfile b "$work/base.json" '[.results[] as $n | ($b[0].results[] | select(.id == $n.id)) as $o |
 	($n.metrics.rr_latency_p50_us.median - $o.metrics.rr_latency_p50_us.median) | select(. < 170 or . > 450)] | length' \
 	"$work/think.json")
-expect "points whose p50 rose by 170..450 us" "$bad" 0
+expect "points whose p50 rise is outside 170..450 us" "$bad" 0
 rc=0
 "$NB_BIN" compare "$work/base.json" "$work/think.json" >"$work/cmp.txt" || rc=$?
 cat "$work/cmp.txt"
