@@ -44,6 +44,15 @@ static const struct direction_rule direction_rules[] = {
 	{ "qstats_", "_errors", NB_CMP_LOWER_BETTER },
 	{ "qstats_rx_csum_bad", NULL, NB_CMP_LOWER_BETTER },
 	{ "qstats_tx_stop", NULL, NB_CMP_LOWER_BETTER },
+	/* request/response tests: latency and CPU per transaction cost, transactions are work done;
+	 * interrupts and polls per transaction describe batching, like the rates above */
+	{ "rr_transactions_per_s", NULL, NB_CMP_HIGHER_BETTER },
+	{ "rr_latency_", "_us", NB_CMP_LOWER_BETTER },
+	{ "rr_lost_transactions", NULL, NB_CMP_LOWER_BETTER },
+	{ "rr_late_transactions", NULL, NB_CMP_LOWER_BETTER },
+	{ "rr_unsent_transactions", NULL, NB_CMP_LOWER_BETTER },
+	{ "cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER },
+	{ "tcp_rtt_", "_us", NB_CMP_LOWER_BETTER },
 };
 
 static bool rule_matches(const struct direction_rule *r, const char *name)
@@ -99,7 +108,7 @@ void nb_cmp_options_init(struct nb_cmp_options *opt)
 	opt->alpha = 0.10;
 	opt->min_runs = 3;
 	opt->change_cap_pct = 10000;
-	nb_cmp_gate_parse(opt, "throughput_bps,cpu_busy_pct@*-rx", NULL);
+	nb_cmp_gate_parse(opt, "throughput_bps,cpu_busy_pct@*-rx,rr_latency_p99_us@*-rr,rr_transactions_per_s@*-rr", NULL);
 }
 
 static int parse_pct(const char *text, double *out)

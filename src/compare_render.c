@@ -353,6 +353,7 @@ static void put_verdict(struct sbuf *out, enum nb_cmp_verdict v, bool color, boo
 static const char *const headline_metrics[] = {
 	"throughput_bps", "cpu_busy_pct", NB_CMP_EFFICIENCY_METRIC, "softirq_pct", "napi_thread_pct",
 	"lost_percent", "retransmits",
+	"rr_transactions_per_s", "rr_latency_p50_us", "rr_latency_p99_us", "cpu_us_per_transaction",
 };
 
 static bool text_shows(const struct nb_cmp_metric_result *m, const struct nb_cmp_render_opts *ro)
@@ -956,6 +957,8 @@ static void md_point(struct sbuf *out, const struct md_tests *tests, const struc
 		break;
 	}
 	any = md_phrase(out, pr, "throughput_bps", "bandwidth", true);
+	any |= md_phrase(out, pr, "rr_transactions_per_s", "transactions/s", !any);
+	any |= md_phrase(out, pr, "rr_latency_p99_us", "p99 latency", !any);
 	any |= md_phrase(out, pr, "cpu_busy_pct", "CPU", !any);
 	{
 		const struct nb_cmp_metric_result *eff = find_result(pr, NB_CMP_EFFICIENCY_METRIC);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nb_paths.h"
+#include "rr_proto.h"
 
 static const char *const known_tests[] = { "tcp-tx", "tcp-rx", "udp-tx", "udp-rx" };
 
@@ -31,6 +32,11 @@ void nb_config_defaults(struct nb_config *cfg)
 	cfg->trace = true;
 	cfg->profile = true;
 	cfg->capture_snaplen = 128;
+	cfg->rr.flows = 1;
+	cfg->rr.request = 64;
+	cfg->rr.response = 64;
+	cfg->rr.timeout_ms = 100;
+	cfg->rr.port = NB_RR_DEFAULT_PORT;
 	for (size_t i = 0; i < sizeof(known_tests) / sizeof(known_tests[0]); i++)
 		nb_test_from_name(&cfg->tests[cfg->ntests++], known_tests[i]);
 	for (int i = 0; i < cfg->ntests; i++) {
@@ -45,6 +51,12 @@ void nb_config_defaults(struct nb_config *cfg)
 
 int nb_test_from_name(struct nb_test_spec *t, const char *name)
 {
+	if (!strcmp(name, "tcp-rr") || !strcmp(name, "udp-rr")) {
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		t->proto = name[0] == 't' ? NB_PROTO_TCP : NB_PROTO_UDP;
+		t->dir = NB_DIR_RR;
+		return 0;
+	}
 	if (strlen(name) != 6 || (strncmp(name, "tcp-", 4) && strncmp(name, "udp-", 4)) ||
 	    (strcmp(name + 4, "tx") && strcmp(name + 4, "rx")))
 		return -EINVAL;
@@ -61,6 +73,8 @@ static void test_take_defaults(const struct nb_config *cfg, struct nb_test_spec 
 	t->streams = cfg->test_defaults.streams;
 	t->rate_bps = t->proto == NB_PROTO_UDP ? cfg->test_defaults.rate_bps : 0;
 	t->length = t->proto == NB_PROTO_UDP ? cfg->test_defaults.length : 0;
+	if (t->dir == NB_DIR_RR)  /* sizes and rate come from cfg->rr */
+		t->rate_bps = 0, t->length = 0;
 }
 
 void nb_config_set_test_field(struct nb_config *cfg, enum nb_test_field field, uint64_t value)
@@ -69,7 +83,7 @@ void nb_config_set_test_field(struct nb_config *cfg, enum nb_test_field field, u
 		struct nb_test_spec *t = i < 0 ? &cfg->test_defaults : &cfg->tests[i];
 		bool udp_only = field == NB_FIELD_RATE || field == NB_FIELD_LENGTH;
 
-		if (i >= 0 && udp_only && t->proto != NB_PROTO_UDP)
+		if (i >= 0 && udp_only && (t->proto != NB_PROTO_UDP || t->dir == NB_DIR_RR))
 			continue;
 		switch (field) {
 		case NB_FIELD_DURATION: t->duration_s = (int)value; break;
@@ -166,6 +180,18 @@ int nb_config_set_peer(struct nb_config *cfg, const char *hostport, struct nb_er
 	}
 	memcpy(cfg->peer_host, host, hostlen);
 	cfg->peer_host[hostlen] = '\0';
+	return 0;
+}
+
+int nb_config_set_rr_rate(struct nb_config *cfg, const char *text, struct nb_err *err)
+{
+	uint64_t tps;
+
+	/* the same k/M suffixes as a bit rate, but counting transactions */
+	if (nb_parse_rate(text, &tps) < 0 || tps > 10000000)
+		return nb_err_set(err, -EINVAL, "--rr-rate '%s': expected transactions per second 0..10M "
+				  "(0 = closed loop), e.g. 20000 or 20k", text);
+	cfg->rr.rate_tps = (double)tps;
 	return 0;
 }
 
@@ -544,6 +570,48 @@ static int load_capture(const struct key_ctx *k, struct nb_config *cfg, json_t *
 	return 0;
 }
 
+/* "rr": {"flows", "request", "response", "rate", "timeout_ms", "port"}: the tcp-rr / udp-rr tests. */
+static int load_rr(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
+{
+	const char *key;
+	json_t *item;
+	long n;
+
+	if (!json_is_object(v))
+		return bad_key(k, "rr", "expected {\"flows\": N, \"request\": BYTES, \"response\": BYTES, \"rate\": TPS, ...}");
+	json_object_foreach(v, key, item) {
+		int rc = 0;
+
+		if (!strcmp(key, "flows")) {
+			rc = get_int(k, item, "rr.flows", 1, 256, &n);
+			cfg->rr.flows = (int)n;
+		} else if (!strcmp(key, "request")) {
+			rc = get_int(k, item, "rr.request", NB_RR_MIN_LEN, NB_RR_MAX_LEN, &n);
+			cfg->rr.request = (int)n;
+		} else if (!strcmp(key, "response")) {
+			rc = get_int(k, item, "rr.response", NB_RR_MIN_LEN, NB_RR_MAX_LEN, &n);
+			cfg->rr.response = (int)n;
+		} else if (!strcmp(key, "rate")) {
+			char text[64];
+
+			rc = value_text(k, item, "rr.rate", text, sizeof(text));
+			if (rc == 0 && nb_config_set_rr_rate(cfg, text, k->err) < 0)
+				rc = bad_key(k, "rr.rate", "expected transactions per second, 0 (closed loop) .. 10M");
+		} else if (!strcmp(key, "timeout_ms")) {
+			rc = get_int(k, item, "rr.timeout_ms", 1, 60000, &n);
+			cfg->rr.timeout_ms = (int)n;
+		} else if (!strcmp(key, "port")) {
+			rc = get_int(k, item, "rr.port", 1, 65535, &n);
+			cfg->rr.port = (int)n;
+		} else {
+			rc = bad_key(k, "rr", "unknown key inside (known: flows, request, response, rate, timeout_ms, port)");
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* Documentation-only board description in board profiles: accepted, kept in the report. */
 static int check_board(const struct key_ctx *k, json_t *v)
 {
@@ -664,6 +732,8 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 			rc = load_capture(k, cfg, v);
 		} else if (!strcmp(key, "board")) {
 			rc = check_board(k, v);
+		} else if (!strcmp(key, "rr")) {
+			rc = load_rr(k, cfg, v);
 		} else if (!strcmp(key, "$schema") || !strcmp(key, "comment")) {
 			continue;
 		} else {
@@ -723,6 +793,10 @@ int nb_config_validate(const struct nb_config *cfg, struct nb_err *err)
 	}
 	if (cfg->repetitions < 1 || cfg->repetitions > NB_MAX_REPETITIONS)
 		return nb_err_set(err, -EINVAL, "repetitions must be 1..%d", NB_MAX_REPETITIONS);
+	if (cfg->rr.flows < 1 || cfg->rr.flows > 256 || cfg->rr.request < NB_RR_MIN_LEN ||
+	    cfg->rr.request > NB_RR_MAX_LEN || cfg->rr.response < NB_RR_MIN_LEN || cfg->rr.response > NB_RR_MAX_LEN)
+		return nb_err_set(err, -EINVAL, "rr: flows must be 1..256, request and response %d..%d bytes",
+				  NB_RR_MIN_LEN, NB_RR_MAX_LEN);
 	if (cfg->interval_ms < 10 || cfg->interval_ms > 10000)
 		return nb_err_set(err, -EINVAL, "interval must be 10..10000 ms");
 	if (cfg->settle_s < 0 || cfg->settle_s > 600)
@@ -735,7 +809,7 @@ static json_t *test_to_json(const struct nb_test_spec *t)
 	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:I, s:i}",
 			 "name", t->name,
 			 "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
-			 "direction", t->dir == NB_DIR_TX ? "tx" : "rx",
+			 "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
 			 "duration", t->duration_s, "omit", t->omit_s, "streams", t->streams,
 			 "rate", (json_int_t)t->rate_bps, "length", t->length);
 }
@@ -784,6 +858,11 @@ char *nb_config_to_json(const struct nb_config *cfg)
 	json_object_set_new(root, "promiscuous", json_boolean(cfg->promiscuous));
 	json_object_set_new(root, "capture", json_pack("{s:i, s:i}", "packets", cfg->capture_packets,
 						       "snaplen", cfg->capture_snaplen));
+	/* the rate is parsed as whole transactions per second: written back as an integer, as a file takes it */
+	json_object_set_new(root, "rr", json_pack("{s:i, s:i, s:i, s:I, s:i, s:i}", "flows", cfg->rr.flows,
+						  "request", cfg->rr.request, "response", cfg->rr.response,
+						  "rate", (json_int_t)llround(cfg->rr.rate_tps), "timeout_ms", cfg->rr.timeout_ms,
+						  "port", cfg->rr.port));
 	if (cfg->description[0])
 		json_object_set_new(root, "description", json_string(cfg->description));
 	if (cfg->config_file[0])

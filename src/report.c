@@ -20,6 +20,8 @@ struct table_row {
 	bool peer_bound;
 	struct nb_stats tput;
 	double busy, softirq, napi;   /* medians; NAN when absent */
+	bool rr;                      /* a tcp-rr/udp-rr point: the rr table shows it */
+	double rr_tps, rr_p50, rr_p90, rr_p99, rr_p999;  /* medians; NAN when absent */
 	double unaccounted;           /* median cpu_unaccounted_pct; NAN when absent */
 	enum nb_bn_code bottleneck;
 };
@@ -70,6 +72,7 @@ void nb_point_result_release(struct nb_point_result *pr)
 		free(pr->runs[i].iperf_json);
 		free(pr->runs[i].samples);
 		free(pr->runs[i].qstats);
+		free(pr->runs[i].rr_hist);
 	}
 	free(pr->runs);
 	pr->runs = NULL;
@@ -137,7 +140,8 @@ static json_t *test_json(const struct nb_test_spec *t)
 {
 	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:I, s:i, s:i}", "name", t->name,
 			 "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
-			 "direction", t->dir == NB_DIR_TX ? "tx" : "rx", "duration", t->duration_s,
+			 "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
+			 "duration", t->duration_s,
 			 "omit", t->omit_s, "rate", (json_int_t)t->rate_bps, "length", t->length,
 			 "streams", t->streams);
 }
@@ -168,6 +172,25 @@ static json_t *samples_json(const struct nb_run_record *run)
 	return cols;
 }
 
+/* The latency histogram as its non-empty buckets [lo_ns, hi_ns, count], hi exclusive. */
+static json_t *hist_json(const struct nb_hist *h)
+{
+	json_t *buckets = json_array();
+
+	for (int i = 0; i < NB_HIST_BUCKETS; i++) {
+		uint64_t lo, hi;
+
+		if (!h->buckets[i])
+			continue;
+		nb_hist_bucket_range(i, &lo, &hi);
+		json_array_append_new(buckets, json_pack("[I, I, I]", (json_int_t)lo, (json_int_t)hi,
+							 (json_int_t)h->buckets[i]));
+	}
+	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:o}", "unit", "ns", "relative_error", NB_HIST_REL_ERROR,
+			 "count", (json_int_t)h->count, "sum", (json_int_t)h->sum_ns, "min", (json_int_t)h->min_ns,
+			 "max", (json_int_t)h->max_ns, "buckets", buckets);
+}
+
 static json_t *run_json(const struct nb_run_record *run)
 {
 	json_t *o = json_object();
@@ -188,6 +211,8 @@ static json_t *run_json(const struct nb_run_record *run)
 
 		json_object_set_new(o, "iperf", raw ? raw : json_string(run->iperf_json));
 	}
+	if (run->rr_hist)
+		json_object_set_new(o, "rr_latency_histogram", hist_json(run->rr_hist));
 	return o;
 }
 
@@ -198,6 +223,7 @@ static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row
 	double values[NB_MAX_REPETITIONS];
 
 	row->busy = row->softirq = row->napi = row->unaccounted = NAN;
+	row->rr_tps = row->rr_p50 = row->rr_p90 = row->rr_p99 = row->rr_p999 = NAN;
 	for (int r = 0; r < pr->nruns; r++) {
 		const struct nb_metric_set *ms = &pr->runs[r].metrics;
 
@@ -237,6 +263,16 @@ static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row
 				row->unaccounted = st.median;
 			else if (!strcmp(name, "iperf_remote_cpu_pct"))
 				row->peer_bound = st.median >= NB_PEER_BOUND_PCT;
+			else if (!strcmp(name, "rr_transactions_per_s"))
+				row->rr_tps = st.median;
+			else if (!strcmp(name, "rr_latency_p50_us"))
+				row->rr_p50 = st.median;
+			else if (!strcmp(name, "rr_latency_p90_us"))
+				row->rr_p90 = st.median;
+			else if (!strcmp(name, "rr_latency_p99_us"))
+				row->rr_p99 = st.median;
+			else if (!strcmp(name, "rr_latency_p999_us"))
+				row->rr_p999 = st.median;
 		}
 	}
 	return agg;
@@ -301,6 +337,7 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 	memset(row, 0, sizeof(*row));
 	snprintf(row->id, sizeof(row->id), "%s", p->id);
 	row->status = pr->status;
+	row->rr = p->test->dir == NB_DIR_RR;
 
 	for (int k = 0; k < pr->nknobs; k++)
 		json_object_set_new(knobs, pr->readback[k].name, json_string(pr->readback[k].value));
@@ -450,6 +487,39 @@ static void print_unaccounted_note(const struct nb_report *r, FILE *out)
 			"busy%% there is a lower bound; see cpu_unaccounted_pct\n", points, points == 1 ? "" : "s", worst);
 }
 
+static void format_rr(double v, int decimals, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", decimals, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The request/response points again, with what they are about: transactions and latency. */
+static void print_rr_table(const struct nb_report *r, int idw, FILE *out)
+{
+	bool header = false;
+
+	for (int i = 0; i < r->nrows; i++) {
+		const struct table_row *row = &r->rows[i];
+		char tps[24], p50[16], p90[16], p99[16], p999[16];
+
+		if (!row->rr)
+			continue;
+		if (!header) {
+			fprintf(out, "\n%-*s  %12s  %9s  %9s  %9s  %9s  (latency: medians over runs, us)\n", idw,
+				"rr point", "trans/s", "p50", "p90", "p99", "p99.9");
+			header = true;
+		}
+		format_rr(row->rr_tps, 0, tps, sizeof(tps));
+		format_rr(row->rr_p50, 1, p50, sizeof(p50));
+		format_rr(row->rr_p90, 1, p90, sizeof(p90));
+		format_rr(row->rr_p99, 1, p99, sizeof(p99));
+		format_rr(row->rr_p999, 1, p999, sizeof(p999));
+		fprintf(out, "%-*s  %12s  %9s  %9s  %9s  %9s\n", idw, row->id, tps, p50, p90, p99, p999);
+	}
+}
+
 void nb_report_print_table(const struct nb_report *r, FILE *out)
 {
 	int idw = 10;
@@ -480,6 +550,7 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 			row->peer_bound ? " (peer-bound?)" : "");
 	}
 	print_unaccounted_note(r, out);
+	print_rr_table(r, idw, out);
 }
 
 void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported)

@@ -9,6 +9,7 @@
 #include "cpu_sampler.h"
 #include "iperf_driver.h"
 #include "kprofile.h"
+#include "latency_hist.h"
 #include "metrics.h"
 #include "napi_knobs.h"
 #include "nb_error.h"
@@ -32,6 +33,7 @@ struct nb_run_record {
 	int nsamples;
 	struct nb_sample *samples;      /* owned */
 	struct nb_qstats_delta *qstats; /* per-queue counters over the window, owned; NULL: not taken */
+	struct nb_hist *rr_hist;        /* tcp-rr/udp-rr latency of the window, all flows; owned; NULL otherwise */
 };
 
 enum nb_point_status { NB_POINT_OK, NB_POINT_FAILED, NB_POINT_TIMEOUT, NB_POINT_UNSUPPORTED };

@@ -13,7 +13,7 @@ enum {
 	OPT_PEER = 256, OPT_TESTS, OPT_DURATION, OPT_OMIT, OPT_STREAMS, OPT_RATE, OPT_LENGTH, OPT_REPS,
 	OPT_SETTLE, OPT_INTERVAL, OPT_KNOB, OPT_CONFIG, OPT_JSON, OPT_NO_RAW, OPT_JOURNAL, OPT_GRACE,
 	OPT_CONNECT_TIMEOUT, OPT_NO_TRACE, OPT_NO_PROFILE, OPT_DESCRIPTION, OPT_PROMISC, OPT_CAPTURE,
-	OPT_SNAPLEN,
+	OPT_SNAPLEN, OPT_RR_FLOWS, OPT_RR_REQUEST, OPT_RR_RESPONSE, OPT_RR_RATE, OPT_RR_TIMEOUT, OPT_RR_PORT,
 };
 
 static const struct option long_options[] = {
@@ -42,6 +42,12 @@ static const struct option long_options[] = {
 	{ "promisc", no_argument, NULL, OPT_PROMISC },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
+	{ "rr-flows", required_argument, NULL, OPT_RR_FLOWS },
+	{ "rr-request", required_argument, NULL, OPT_RR_REQUEST },
+	{ "rr-response", required_argument, NULL, OPT_RR_RESPONSE },
+	{ "rr-rate", required_argument, NULL, OPT_RR_RATE },
+	{ "rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT },
+	{ "rr-port", required_argument, NULL, OPT_RR_PORT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -64,7 +70,8 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"  -i, --interface IFACE   the interface under test (in this network namespace)\n"
 		"      --peer HOST[:PORT]  the iperf3 server (default port 5201)\n"
 		"      --tests LIST        comma-separated: tcp-tx,tcp-rx,udp-tx,udp-rx (default: all four;\n"
-		"                          tx = this host sends, rx = the peer sends, iperf3 -R)\n"
+		"                          tx = this host sends, rx = the peer sends, iperf3 -R), and the\n"
+		"                          request/response tests tcp-rr,udp-rr (latency; need `nicbench serve`)\n"
 		"      --duration S        measured seconds per run (default 10)\n"
 		"      --omit S            warm-up seconds excluded from the figures (default 2)\n"
 		"      --streams N         parallel streams (default 1)\n"
@@ -75,6 +82,17 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"      --interval MS       sampling period while traffic flows (default 100)\n"
 		"      --grace S           past duration + omit + grace a run is killed: timeout (default 5)\n"
 		"      --connect-timeout S time a run may take to start, retries included (default 10)\n"
+		"\n"
+		"request/response tests (tcp-rr, udp-rr; the peer runs `nicbench serve`):\n"
+		"      --rr-flows N        flows, each with one transaction in flight in closed loop (default 1)\n"
+		"      --rr-request BYTES  request size, 16..65507 (default 64)\n"
+		"      --rr-response BYTES response size, 16..65507 (default 64)\n"
+		"      --rr-rate TPS       open loop: transactions per second across all flows, sent on a\n"
+		"                          fixed schedule; latency counts from the scheduled time, so a stall\n"
+		"                          is not hidden (default 0 = closed loop: next request on each answer)\n"
+		"      --rr-timeout MS     udp-rr: a request unanswered this long is lost; one answered later\n"
+		"                          is late (default 100)\n"
+		"      --rr-port PORT      the peer's rr port, TCP and UDP (default 5301, as nicbench serve)\n"
 		"\n"
 		"the knob matrix (swept as a cross product; knob settings are the outer loop):\n"
 		"      --knob NAME=V1,V2   repeatable, e.g. --knob threaded=0,1 --knob gro_flush_timeout=0,20000\n"
@@ -211,6 +229,27 @@ static int apply_option(struct nb_config *cfg, int opt, const char *arg, struct 
 	case OPT_SNAPLEN:
 		rc = parse_int("--snaplen", arg, 14, 65535, &n, err);
 		cfg->capture_snaplen = (int)n;
+		break;
+	case OPT_RR_FLOWS:
+		rc = parse_int("--rr-flows", arg, 1, 256, &n, err);
+		cfg->rr.flows = (int)n;
+		break;
+	case OPT_RR_REQUEST:
+		rc = parse_int("--rr-request", arg, 16, 65507, &n, err);
+		cfg->rr.request = (int)n;
+		break;
+	case OPT_RR_RESPONSE:
+		rc = parse_int("--rr-response", arg, 16, 65507, &n, err);
+		cfg->rr.response = (int)n;
+		break;
+	case OPT_RR_RATE: rc = nb_config_set_rr_rate(cfg, arg, err); break;
+	case OPT_RR_TIMEOUT:
+		rc = parse_int("--rr-timeout", arg, 1, 60000, &n, err);
+		cfg->rr.timeout_ms = (int)n;
+		break;
+	case OPT_RR_PORT:
+		rc = parse_int("--rr-port", arg, 1, 65535, &n, err);
+		cfg->rr.port = (int)n;
 		break;
 	default: break;
 	}

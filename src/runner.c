@@ -18,6 +18,7 @@
 #include "napi_trace.h"
 #include "nb_time.h"
 #include "qstats.h"
+#include "rr_client.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -248,6 +249,75 @@ static int next_wake_ms(const struct window *w, int interval_ms)
 	return next * 1000 > interval_ms ? interval_ms : (int)ceil(next * 1000);
 }
 
+/* The traffic child of a run: libiperf for the throughput tests, the rr client for tcp-rr and
+ * udp-rr. Both are watched children with the same life cycle. */
+struct traffic {
+	struct nb_iperf_run *iperf;
+	struct nb_rr_run *rr;
+};
+
+static int traffic_wait(struct traffic *tr, int ms)
+{
+	return tr->rr ? nb_rr_wait(tr->rr, ms) : nb_iperf_wait(tr->iperf, ms);
+}
+
+static double traffic_started_at(const struct traffic *tr)
+{
+	return tr->rr ? nb_rr_started_at(tr->rr) : nb_iperf_started_at(tr->iperf);
+}
+
+static void traffic_kill(struct traffic *tr)
+{
+	if (tr->rr)
+		nb_rr_kill(tr->rr);
+	else
+		nb_iperf_kill(tr->iperf);
+}
+
+static int traffic_start(struct runner *rn, const struct nb_point *p, const struct nb_iperf_params *ip,
+			 struct traffic *tr, struct nb_err *err)
+{
+	const struct nb_config *cfg = rn->o->cfg;
+	struct nb_rr_params rp = {
+		.host = cfg->peer_host, .port = cfg->rr.port, .udp = p->test->proto == NB_PROTO_UDP,
+		.flows = cfg->rr.flows, .request = cfg->rr.request, .response = cfg->rr.response,
+		.rate_tps = cfg->rr.rate_tps, .timeout_ms = cfg->rr.timeout_ms,
+		.duration_s = p->test->duration_s, .omit_s = p->test->omit_s, .cpu = ip->cpu,
+		.connect_timeout_ms = ip->connect_timeout_ms, .grace_ms = ip->grace_ms,
+	};
+	int rc;
+
+	memset(tr, 0, sizeof(*tr));
+	if (p->test->dir != NB_DIR_RR)
+		return nb_iperf_start(ip, &tr->iperf, err);
+	rc = nb_rr_start(&rp, &tr->rr, err);
+	if (rc == 0)
+		nb_sampler_set_traffic_pid(rn->sampler, nb_rr_pid(tr->rr));
+	return rc;
+}
+
+/* The rr client's result into the run; per-transaction metrics need the window's metrics. */
+static void finish_rr(struct traffic *tr, struct nb_run_record *run)
+{
+	struct nb_rr_result res;
+	struct nb_err err = { 0 };
+
+	nb_rr_finish(tr->rr, &res, &err);
+	run->status = res.status;
+	if (stop_signal && res.status == NB_RUN_OK) {
+		run->status = NB_RUN_FAILED;
+		snprintf(res.error, sizeof(res.error), "interrupted by signal %d", (int)stop_signal);
+	}
+	snprintf(run->error, sizeof(run->error), "%s", res.error);
+	nb_metrics_merge(&run->metrics, &res.metrics);
+	if (run->status == NB_RUN_OK) {
+		nb_rr_derive_metrics(&run->metrics);
+		run->rr_hist = res.hist;
+		res.hist = NULL;
+	}
+	nb_rr_result_release(&res);
+}
+
 static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_record *run,
 		     struct nb_point_result *pr, bool capture)
 {
@@ -261,28 +331,29 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		.connect_timeout_ms = cfg->connect_timeout_s * 1000, .grace_ms = cfg->grace_s * 1000,
 	};
 	struct nb_iperf_result res;
-	struct nb_iperf_run *child = NULL;
+	struct traffic tr;
 	struct nb_err err = { 0 };
 	struct window w;
 	int cap = 0;
 
 	memset(run, 0, sizeof(*run));
 	memset(&res, 0, sizeof(res));
-	if (nb_iperf_start(&params, &child, &err) < 0) {
+	if (traffic_start(rn, p, &params, &tr, &err) < 0) {
 		run->status = NB_RUN_FAILED;
 		snprintf(run->error, sizeof(run->error), "%s", err.msg);
 		return;
 	}
-	nb_sampler_set_traffic_pid(rn->sampler, nb_iperf_pid(child));
+	if (tr.iperf)
+		nb_sampler_set_traffic_pid(rn->sampler, nb_iperf_pid(tr.iperf));
 	window_reset(&w, -1, t, cfg->interval_ms);
 	w.capture_path = capture ? pr->capture_file : NULL;
 	for (;;) {
-		int done = nb_iperf_wait(child, next_wake_ms(&w, cfg->interval_ms));
-		double started = nb_iperf_started_at(child);
+		int done = traffic_wait(&tr, next_wake_ms(&w, cfg->interval_ms));
+		double started = traffic_started_at(&tr);
 		double now = nb_monotonic_s();
 
 		if (stop_signal) {
-			nb_iperf_kill(child);
+			traffic_kill(&tr);
 			break;
 		}
 		if (started >= 0 && started != w.start_marker) {
@@ -319,7 +390,15 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		nb_trace_end(rn->trace, 0, &w.trace_metrics, NULL, &err);
 	nb_sampler_set_traffic_pid(rn->sampler, 0);
 
-	nb_iperf_finish(child, &res, &err);
+	if (tr.rr) {
+		finish_rr(&tr, run);
+		if (w.capture_path)
+			pr->capture_packets = nb_capture_stop(rn->capture);
+		if (run->status == NB_RUN_OK && w.profile.n > 0)
+			pr->profile = w.profile;
+		return;
+	}
+	nb_iperf_finish(tr.iperf, &res, &err);
 	run->status = res.status;
 	if (stop_signal && res.status == NB_RUN_OK) {
 		run->status = NB_RUN_FAILED;
@@ -366,6 +445,13 @@ static void progress(struct runner *rn, const struct nb_point *p, int rep, const
 		snprintf(figure, sizeof(figure), "%s", nb_run_status_name(run->status));
 	else if (nb_metrics_get(&run->metrics, "throughput_bps", &tput))
 		snprintf(figure, sizeof(figure), "%.1f Mbit/s", tput / 1e6);
+	else if (nb_metrics_get(&run->metrics, "rr_transactions_per_s", &tput)) {
+		double p50 = NAN, p99 = NAN;
+
+		nb_metrics_get(&run->metrics, "rr_latency_p50_us", &p50);
+		nb_metrics_get(&run->metrics, "rr_latency_p99_us", &p99);
+		snprintf(figure, sizeof(figure), "%.0f trans/s, p50 %.1f us, p99 %.1f us", tput, p50, p99);
+	}
 	if (run->status == NB_RUN_OK && nb_metrics_get(&run->metrics, "cpu_busy_pct", &busy)) {
 		size_t used = strlen(figure);
 
