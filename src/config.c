@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nb_paths.h"
 
@@ -334,9 +335,14 @@ struct key_ctx {
 	struct nb_err *err;
 };
 
+/* `why` is often k->err->msg, a reason a helper (axis_add_value, set_peer) just wrote: it is
+ * copied first, since formatting a buffer from itself is undefined (and printed the prefix twice). */
 static int bad_key(const struct key_ctx *k, const char *key, const char *why)
 {
-	return nb_err_set(k->err, -EINVAL, "config %s: key \"%s\": %s", k->file, key, why);
+	char reason[sizeof(k->err->msg)];
+
+	snprintf(reason, sizeof(reason), "%s", why);
+	return nb_err_set(k->err, -EINVAL, "config %s: key \"%s\": %s", k->file, key, reason);
 }
 
 static int get_int(const struct key_ctx *k, json_t *v, const char *key, long min, long max, long *out)
@@ -423,16 +429,28 @@ static int load_test(const struct key_ctx *k, struct nb_config *cfg, json_t *ite
 	json_t *v;
 
 	if (json_is_string(item)) {
-		if (nb_test_from_name(t, json_string_value(item)) < 0)
-			return bad_key(k, "tests", "unknown test name (known: tcp-tx, tcp-rx, udp-tx, udp-rx)");
+		if (nb_test_from_name(t, json_string_value(item)) < 0) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "unknown test name '%.64s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx)",
+				 json_string_value(item));
+			return bad_key(k, "tests", why);
+		}
 		test_take_defaults(cfg, t);
 		return 0;
 	}
 	if (!json_is_object(item))
 		return bad_key(k, "tests", "each test is a name or an object with \"name\"");
 	v = json_object_get(item, "name");
-	if (!json_is_string(v) || nb_test_from_name(t, json_string_value(v)) < 0)
+	if (!json_is_string(v))
 		return bad_key(k, "tests[].name", "expected one of tcp-tx, tcp-rx, udp-tx, udp-rx");
+	if (nb_test_from_name(t, json_string_value(v)) < 0) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "unknown test name '%.64s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx)",
+			 json_string_value(v));
+		return bad_key(k, "tests[].name", why);
+	}
 	test_take_defaults(cfg, t);
 	json_object_foreach(item, key, v) {
 		bool handled;
@@ -486,7 +504,7 @@ static int load_knobs(const struct key_ctx *k, struct nb_config *cfg, json_t *ob
 		}
 		rc = config_add_axis(cfg, &axis, k->err);
 		if (rc < 0)
-			return rc;
+			return bad_key(k, "knobs", k->err->msg);
 	}
 	return 0;
 }
@@ -678,10 +696,14 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 int nb_config_load_file(struct nb_config *cfg, const char *path, struct nb_err *err)
 {
 	struct key_ctx k = { .file = path, .err = err };
+	struct stat st;
 	json_error_t jerr;
 	json_t *root;
 	int rc;
 
+	/* jansson reads a directory as an empty stream ("'[' or '{' expected"): say what it is */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return nb_err_set(err, -EISDIR, "config %s: is a directory, not a JSON config file (such as configs/demo-veth.json)", path);
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (jerr.line <= 0)
