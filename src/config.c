@@ -32,6 +32,7 @@ void nb_config_defaults(struct nb_config *cfg)
 	cfg->trace = true;
 	cfg->profile = true;
 	cfg->capture_snaplen = 128;
+	cfg->idle_check_s = 1.0;
 	for (size_t i = 0; i < sizeof(known_tests) / sizeof(known_tests[0]); i++)
 		nb_test_from_name(&cfg->tests[cfg->ntests++], known_tests[i]);
 	for (int i = 0; i < cfg->ntests; i++) {
@@ -674,6 +675,17 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 				cfg->trace = json_is_true(v);
 			else
 				cfg->profile = json_is_true(v);
+		} else if (!strcmp(key, "peer_local") || !strcmp(key, "redact")) {
+			if (!json_is_boolean(v))
+				return bad_key(k, key, "expected true or false");
+			if (!strcmp(key, "peer_local"))
+				cfg->peer_local = json_is_true(v);
+			else
+				cfg->redact = json_is_true(v);
+		} else if (!strcmp(key, "idle_check")) {
+			if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 60)
+				return bad_key(k, key, "expected seconds, 0..60 (0: no check)");
+			cfg->idle_check_s = json_number_value(v);
 		} else if (!strcmp(key, "promiscuous")) {
 			if (!json_is_boolean(v))
 				return bad_key(k, key, "expected true or false");
@@ -804,6 +816,9 @@ char *nb_config_to_json(const struct nb_config *cfg)
 	json_object_set_new(root, "trace", json_boolean(cfg->trace));
 	json_object_set_new(root, "profile", json_boolean(cfg->profile));
 	json_object_set_new(root, "promiscuous", json_boolean(cfg->promiscuous));
+	json_object_set_new(root, "peer_local", json_boolean(cfg->peer_local));
+	json_object_set_new(root, "idle_check", json_real(cfg->idle_check_s));
+	json_object_set_new(root, "redact", json_boolean(cfg->redact));
 	json_object_set_new(root, "capture", json_pack("{s:i, s:i}", "packets", cfg->capture_packets,
 						       "snaplen", cfg->capture_snaplen));
 	if (cfg->description[0])

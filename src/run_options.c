@@ -13,7 +13,7 @@ enum {
 	OPT_PEER = 256, OPT_TESTS, OPT_DURATION, OPT_OMIT, OPT_STREAMS, OPT_RATE, OPT_LENGTH, OPT_REPS,
 	OPT_SETTLE, OPT_INTERVAL, OPT_KNOB, OPT_CONFIG, OPT_JSON, OPT_NO_RAW, OPT_JOURNAL, OPT_GRACE,
 	OPT_CONNECT_TIMEOUT, OPT_NO_TRACE, OPT_NO_PROFILE, OPT_DESCRIPTION, OPT_PROMISC, OPT_CAPTURE,
-	OPT_SNAPLEN,
+	OPT_SNAPLEN, OPT_PEER_LOCAL, OPT_IDLE_CHECK, OPT_REDACT,
 };
 
 static const struct option long_options[] = {
@@ -42,6 +42,9 @@ static const struct option long_options[] = {
 	{ "promisc", no_argument, NULL, OPT_PROMISC },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
+	{ "peer-local", no_argument, NULL, OPT_PEER_LOCAL },
+	{ "idle-check", required_argument, NULL, OPT_IDLE_CHECK },
+	{ "redact", no_argument, NULL, OPT_REDACT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -212,6 +215,9 @@ static int apply_option(struct nb_config *cfg, int opt, const char *arg, struct 
 		rc = parse_int("--snaplen", arg, 14, 65535, &n, err);
 		cfg->capture_snaplen = (int)n;
 		break;
+	case OPT_PEER_LOCAL: cfg->peer_local = true; break;
+	case OPT_IDLE_CHECK: rc = parse_seconds("--idle-check", arg, 60, &cfg->idle_check_s, err); break;
+	case OPT_REDACT: cfg->redact = true; break;
 	default: break;
 	}
 	return rc;
