@@ -63,6 +63,10 @@ static void test_config_files(void)
 		{ "{\"description\": [1]}", -EINVAL, "\"description\"", "expected a string" },
 		{ "{\"trace\": 1}", -EINVAL, "\"trace\"", "expected true or false" },
 		{ "{\"promiscuous\": \"yes\"}", -EINVAL, "\"promiscuous\"", "expected true or false" },
+		{ "{\"peer_local\": true, \"redact\": true, \"idle_check\": 0.5}", 0, NULL, NULL },
+		{ "{\"peer_local\": 1}", -EINVAL, "\"peer_local\"", "expected true or false" },
+		{ "{\"redact\": \"yes\"}", -EINVAL, "\"redact\"", "expected true or false" },
+		{ "{\"idle_check\": 61}", -EINVAL, "\"idle_check\"", "expected seconds, 0..60" },
 		{ "{\"tests\": [\"tcp-tx\", \"sctp-rx\"]}", -EINVAL, "\"tests\"", "unknown test name 'sctp-rx'" },
 		{ "{\"tests\": []}", -EINVAL, "\"tests\"", "expected a list of 1..16 tests" },
 		{ "{\"tests\": [3]}", -EINVAL, "\"tests\"", "each test is a name or an object" },
@@ -175,6 +179,9 @@ static void test_flags(void)
 		{ { "run", "--rate", "1.5G" }, 0 },
 		{ { "run", "--frobnicate" }, -EINVAL },
 		{ { "run", "stray" }, -EINVAL },
+		{ { "run", "--idle-check", "0" }, 0 },
+		{ { "run", "--idle-check", "-1" }, -EINVAL },
+		{ { "run", "--peer-local", "--redact" }, 0 },
 		{ { "run", "--help" }, 1 },
 	};
 
