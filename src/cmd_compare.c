@@ -185,9 +185,18 @@ static int parse_cli(struct compare_cli *cli, int argc, char **argv)
 }
 
 /* Warnings go to stderr in every format so JSON/JUnit on stdout stay clean. */
+static const char *load_text(double pct, char *buf, size_t len)
+{
+	if (isnan(pct))
+		return "(not measured)";
+	snprintf(buf, len, "%.0f%%", pct);
+	return buf;
+}
+
 static int check_environment(const struct compare_cli *cli, const struct nb_cmp_result *r)
 {
 	const char *level = cli->strict_env ? "error" : "warning";
+	char lb[16], ln[16];
 
 	for (int i = 0; i < r->n_env_diffs; i++)
 		fprintf(stderr, "nicbench compare: %s: the reports differ in more than the kernel: %s is %s in %s, %s in %s\n",
@@ -196,6 +205,12 @@ static int check_environment(const struct compare_cli *cli, const struct nb_cmp_
 	if (r->n_test_diffs)
 		fprintf(stderr, "nicbench compare: %s: the test settings of %d point(s) differ, e.g. %s\n", level,
 			r->n_test_diffs, r->test_diff_id);
+	/* not an environment setting, so never an error: a reason to distrust, and rerun */
+	if (r->other_differs)
+		fprintf(stderr, "nicbench compare: warning: foreign load differs: other programs took up to %s in %s "
+			"and up to %s in %s (cpu_other_pct, %% of all CPUs): changes may come from them\n",
+			load_text(r->other_base_pct, lb, sizeof(lb)), cli->base_path,
+			load_text(r->other_new_pct, ln, sizeof(ln)), cli->new_path);
 	return cli->strict_env && (r->n_env_diffs || r->n_test_diffs) ? -EINVAL : 0;
 }
 

@@ -27,6 +27,8 @@ static const struct direction_rule direction_rules[] = {
 	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL },
 	/* how much CPU time /proc/stat missed: says how far to trust busy %, not a cost */
 	{ "cpu_unaccounted_pct", NULL, NB_CMP_NEUTRAL },
+	/* other programs' CPU: says whether the run was disturbed, not what the driver costs */
+	{ "cpu_other_pct", NULL, NB_CMP_NEUTRAL },
 	{ "", "_pct", NB_CMP_LOWER_BETTER }, /* CPU shares: busy, user, system, irq, softirq, napi_thread, cpuN */
 	{ "lost_percent", NULL, NB_CMP_LOWER_BETTER },
 	{ "lost_packets", NULL, NB_CMP_LOWER_BETTER },
@@ -751,6 +753,36 @@ static void check_env(struct nb_cmp_result *r)
 	}
 }
 
+/* The worst point's median cpu_other_pct; NAN when no point has it (reports before it). */
+static double worst_other(const struct nb_cmp_report *rep)
+{
+	double worst = NAN;
+
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_samples *s = nb_cmp_point_metric(&rep->points[i], "cpu_other_pct");
+
+		if (s && s->n > 0 && !(s->median <= worst))
+			worst = s->median;
+	}
+	return worst;
+}
+
+/* Foreign load on one side only (another program took a CPU) moves every figure: warn when
+ * either side reached NB_FOREIGN_LOAD_PCT and the two differ by half of it or more. */
+static void check_foreign_load(struct nb_cmp_result *r)
+{
+	double b = worst_other(r->base), n = worst_other(r->new);
+
+	r->other_base_pct = b;
+	r->other_new_pct = n;
+	if (isnan(b) && isnan(n))
+		return;
+	if (isnan(b) || isnan(n))
+		r->other_differs = (isnan(b) ? n : b) >= NB_FOREIGN_LOAD_PCT;
+	else
+		r->other_differs = fmax(b, n) >= NB_FOREIGN_LOAD_PCT && fabs(b - n) >= NB_FOREIGN_LOAD_PCT / 2;
+}
+
 static void tally(struct nb_cmp_result *r)
 {
 	bool regression = false, inconclusive = false;
@@ -825,6 +857,7 @@ int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new
 		goto out;
 	}
 	check_env(out);
+	check_foreign_load(out);
 	tally(out);
 out:
 	free(base_idx.slot);

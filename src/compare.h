@@ -134,6 +134,10 @@ struct nb_cmp_result {
 	int n_test_diffs;
 	int count[NB_CMP_CHANGED + 1]; /* points per verdict */
 	struct nb_cmp_metric_result *metric_pool; /* owns every point's metrics array */
+	/* Foreign load: the worst point's median cpu_other_pct per side (NAN when the report has
+	 * none) and whether the two differ enough to explain a change (nb_cmp_run sets it). */
+	double other_base_pct, other_new_pct;
+	bool other_differs;
 };
 
 /* Compare two reports. Both reports and opt must outlive the result. Returns 0, or

@@ -391,6 +391,17 @@ static void text_peer_bound(struct sbuf *out, const char *side, const struct nb_
 			  side, peer->median);
 }
 
+/* The same for a TX point whose own iperf3 child (host_total) was near a full core. */
+static void text_sender_bound(struct sbuf *out, const char *side, const struct nb_cmp_point *p)
+{
+	const struct nb_cmp_samples *host = p && !strcmp(p->direction, "tx") ?
+					    nb_cmp_point_metric(p, "iperf_host_cpu_pct") : NULL;
+
+	if (host && host->n > 0 && host->median >= NB_PEER_BOUND_PCT)
+		sb_printf(out, "    %s: sender CPU %.0f%% of a core: the tool may have set this figure (sender-bound)\n",
+			  side, host->median);
+}
+
 static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt,
 		       const struct nb_cmp_render_opts *ro)
 {
@@ -405,6 +416,8 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 		sb_printf(out, "    new %s: %s\n", nb_cmp_status_name(pr->new->status), pr->new->error);
 	text_peer_bound(out, "base", pr->base);
 	text_peer_bound(out, "new", pr->new);
+	text_sender_bound(out, "base", pr->base);
+	text_sender_bound(out, "new", pr->new);
 	for (int i = 0; i < pr->n_metrics; i++) {
 		const struct nb_cmp_metric_result *m = &pr->metrics[i];
 
@@ -467,6 +480,16 @@ static void text_body(struct sbuf *out, const struct nb_cmp_result *r, const str
 	if (r->n_test_diffs)
 		sb_printf(out, "  environment differs: test settings of %d point(s), e.g. %s\n", r->n_test_diffs,
 			r->test_diff_id);
+	if (r->other_differs) {
+		char lb[24] = "not measured", ln[24] = "not measured";
+
+		if (!isnan(r->other_base_pct))
+			snprintf(lb, sizeof(lb), "%.0f%%", r->other_base_pct);
+		if (!isnan(r->other_new_pct))
+			snprintf(ln, sizeof(ln), "%.0f%%", r->other_new_pct);
+		sb_printf(out, "  foreign load differs: other programs took up to %s -> %s of the CPU (cpu_other_pct)\n",
+			  lb, ln);
+	}
 	for (int i = 0; i < r->n_points; i++) {
 		text_point(out, &r->points[i], opt, ro);
 		sb_drain(out);

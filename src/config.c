@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nb_paths.h"
 #include "rr_proto.h"
@@ -37,6 +38,7 @@ void nb_config_defaults(struct nb_config *cfg)
 	cfg->rr.response = 64;
 	cfg->rr.timeout_ms = 100;
 	cfg->rr.port = NB_RR_DEFAULT_PORT;
+	cfg->idle_check_s = 1.0;
 	for (size_t i = 0; i < sizeof(known_tests) / sizeof(known_tests[0]); i++)
 		nb_test_from_name(&cfg->tests[cfg->ntests++], known_tests[i]);
 	for (int i = 0; i < cfg->ntests; i++) {
@@ -131,14 +133,14 @@ int nb_config_set_tests(struct nb_config *cfg, const char *list, struct nb_err *
 
 		if (nb_test_from_name(&t, tok) < 0)
 			return nb_err_set(err, -EINVAL,
-					  "--tests: unknown test '%s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx)", tok);
+					  "--tests: unknown test '%s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr)", tok);
 		if (n >= NB_MAX_TESTS)
 			return nb_err_set(err, -EINVAL, "--tests: more than %d tests", NB_MAX_TESTS);
 		test_take_defaults(cfg, &t);
 		cfg->tests[n++] = t;
 	}
 	if (n == 0)
-		return nb_err_set(err, -EINVAL, "--tests: empty list (known: tcp-tx, tcp-rx, udp-tx, udp-rx)");
+		return nb_err_set(err, -EINVAL, "--tests: empty list (known: tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr)");
 	cfg->ntests = n;
 	return 0;
 }
@@ -360,9 +362,14 @@ struct key_ctx {
 	struct nb_err *err;
 };
 
+/* `why` is often k->err->msg, a reason a helper (axis_add_value, set_peer) just wrote: it is
+ * copied first, since formatting a buffer from itself is undefined (and printed the prefix twice). */
 static int bad_key(const struct key_ctx *k, const char *key, const char *why)
 {
-	return nb_err_set(k->err, -EINVAL, "config %s: key \"%s\": %s", k->file, key, why);
+	char reason[sizeof(k->err->msg)];
+
+	snprintf(reason, sizeof(reason), "%s", why);
+	return nb_err_set(k->err, -EINVAL, "config %s: key \"%s\": %s", k->file, key, reason);
 }
 
 static int get_int(const struct key_ctx *k, json_t *v, const char *key, long min, long max, long *out)
@@ -449,16 +456,28 @@ static int load_test(const struct key_ctx *k, struct nb_config *cfg, json_t *ite
 	json_t *v;
 
 	if (json_is_string(item)) {
-		if (nb_test_from_name(t, json_string_value(item)) < 0)
-			return bad_key(k, "tests", "unknown test name (known: tcp-tx, tcp-rx, udp-tx, udp-rx)");
+		if (nb_test_from_name(t, json_string_value(item)) < 0) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "unknown test name '%.64s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr)",
+				 json_string_value(item));
+			return bad_key(k, "tests", why);
+		}
 		test_take_defaults(cfg, t);
 		return 0;
 	}
 	if (!json_is_object(item))
 		return bad_key(k, "tests", "each test is a name or an object with \"name\"");
 	v = json_object_get(item, "name");
-	if (!json_is_string(v) || nb_test_from_name(t, json_string_value(v)) < 0)
-		return bad_key(k, "tests[].name", "expected one of tcp-tx, tcp-rx, udp-tx, udp-rx");
+	if (!json_is_string(v))
+		return bad_key(k, "tests[].name", "expected one of tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr");
+	if (nb_test_from_name(t, json_string_value(v)) < 0) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "unknown test name '%.64s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr)",
+			 json_string_value(v));
+		return bad_key(k, "tests[].name", why);
+	}
 	test_take_defaults(cfg, t);
 	json_object_foreach(item, key, v) {
 		bool handled;
@@ -512,7 +531,7 @@ static int load_knobs(const struct key_ctx *k, struct nb_config *cfg, json_t *ob
 		}
 		rc = config_add_axis(cfg, &axis, k->err);
 		if (rc < 0)
-			return rc;
+			return bad_key(k, "knobs", k->err->msg);
 	}
 	return 0;
 }
@@ -724,6 +743,17 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 				cfg->trace = json_is_true(v);
 			else
 				cfg->profile = json_is_true(v);
+		} else if (!strcmp(key, "peer_local") || !strcmp(key, "redact")) {
+			if (!json_is_boolean(v))
+				return bad_key(k, key, "expected true or false");
+			if (!strcmp(key, "peer_local"))
+				cfg->peer_local = json_is_true(v);
+			else
+				cfg->redact = json_is_true(v);
+		} else if (!strcmp(key, "idle_check")) {
+			if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 60)
+				return bad_key(k, key, "expected seconds, 0..60 (0: no check)");
+			cfg->idle_check_s = json_number_value(v);
 		} else if (!strcmp(key, "promiscuous")) {
 			if (!json_is_boolean(v))
 				return bad_key(k, key, "expected true or false");
@@ -748,10 +778,14 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 int nb_config_load_file(struct nb_config *cfg, const char *path, struct nb_err *err)
 {
 	struct key_ctx k = { .file = path, .err = err };
+	struct stat st;
 	json_error_t jerr;
 	json_t *root;
 	int rc;
 
+	/* jansson reads a directory as an empty stream ("'[' or '{' expected"): say what it is */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return nb_err_set(err, -EISDIR, "config %s: is a directory, not a JSON config file (such as configs/demo-veth.json)", path);
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (jerr.line <= 0)
@@ -856,6 +890,9 @@ char *nb_config_to_json(const struct nb_config *cfg)
 	json_object_set_new(root, "trace", json_boolean(cfg->trace));
 	json_object_set_new(root, "profile", json_boolean(cfg->profile));
 	json_object_set_new(root, "promiscuous", json_boolean(cfg->promiscuous));
+	json_object_set_new(root, "peer_local", json_boolean(cfg->peer_local));
+	json_object_set_new(root, "idle_check", json_real(cfg->idle_check_s));
+	json_object_set_new(root, "redact", json_boolean(cfg->redact));
 	json_object_set_new(root, "capture", json_pack("{s:i, s:i}", "packets", cfg->capture_packets,
 						       "snaplen", cfg->capture_snaplen));
 	/* the rate is parsed as whole transactions per second: written back as an integer, as a file takes it */

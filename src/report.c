@@ -18,6 +18,9 @@ struct table_row {
 	char id[NB_POINT_ID_MAX];
 	enum nb_point_status status;
 	bool peer_bound;
+	bool sender_bound;            /* a TX point whose own iperf3 child used >= NB_PEER_BOUND_PCT of a core */
+	int disturbed_runs, ok_runs;  /* runs with cpu_other_pct >= NB_FOREIGN_LOAD_PCT, of the ok runs */
+	double other;                 /* worst cpu_other_pct of the point's runs; NAN when absent */
 	struct nb_stats tput;
 	double busy, softirq, napi;   /* medians; NAN when absent */
 	bool rr;                      /* a tcp-rr/udp-rr point: the rr table shows it */
@@ -34,6 +37,8 @@ struct nb_report {
 	json_t *results;
 	int nrows, cap;
 	struct table_row *rows;
+	bool idle_warned;             /* the idle check before the first point found the machine busy */
+	double idle_busy_pct;
 };
 
 const char *nb_point_status_name(enum nb_point_status s)
@@ -110,17 +115,22 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 	cfg_json = cfg_text ? json_loads(cfg_text, 0, NULL) : NULL;
 	free(cfg_text);
 	rfc3339_now(created, sizeof(created));
+	/* --redact: a report to publish need not tell the boot arguments or the machine's name */
 	kernel = json_pack("{s:s, s:s, s:s}", "release", host->release, "version", host->version,
-			   "cmdline", host->cmdline);
+			   "cmdline", cfg->redact ? NB_REDACTED : host->cmdline);
 	json_object_set_new(kernel, "config_hash", str_or_null(host->config_hash));
 	r->results = json_array();
 	r->root = json_object();
 	json_object_set_new(r->root, "schema", json_string(NB_REPORT_SCHEMA));
 	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "nicbench", "version", NICBENCH_VERSION));
 	json_object_set_new(r->root, "created", json_string(created));
-	json_object_set_new(r->root, "host", json_pack("{s:s, s:o, s:i, s:o}", "hostname", host->hostname,
+	json_object_set_new(r->root, "host", json_pack("{s:s, s:o, s:i, s:o}", "hostname",
+						       cfg->redact ? NB_REDACTED : host->hostname,
 						       "kernel", kernel, "cpus", host->cpus,
 						       "cpu_model", str_or_null(host->cpu_model)));
+	if (cfg->redact)
+		json_object_set_new(json_object_get(r->root, "host"), "redacted",
+				    json_pack("[s, s]", "hostname", "kernel.cmdline"));
 	json_object_set_new(r->root, "interface",
 			    json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name", iface->name,
 				      "driver", str_or_null(iface->driver),
@@ -191,6 +201,14 @@ static json_t *hist_json(const struct nb_hist *h)
 			 "max", (json_int_t)h->max_ns, "buckets", buckets);
 }
 
+/* Other programs took enough CPU in this run to move its figures (see cpu_other_pct). */
+static bool run_disturbed(const struct nb_run_record *run)
+{
+	double other;
+
+	return nb_metrics_get(&run->metrics, "cpu_other_pct", &other) && other >= NB_FOREIGN_LOAD_PCT;
+}
+
 static json_t *run_json(const struct nb_run_record *run)
 {
 	json_t *o = json_object();
@@ -202,6 +220,8 @@ static json_t *run_json(const struct nb_run_record *run)
 	for (int i = 0; i < run->metrics.n; i++)
 		json_object_set_new(metrics, run->metrics.m[i].name, json_real(run->metrics.m[i].value));
 	json_object_set_new(o, "metrics", metrics);
+	if (run_disturbed(run))
+		json_object_set_new(o, "disturbed", json_true());
 	if (run->nsamples > 0)
 		json_object_set_new(o, "samples", samples_json(run));
 	if (run->qstats)
@@ -222,13 +242,19 @@ static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row
 	json_t *agg = json_object();
 	double values[NB_MAX_REPETITIONS];
 
-	row->busy = row->softirq = row->napi = row->unaccounted = NAN;
+	row->busy = row->softirq = row->napi = row->unaccounted = row->other = NAN;
 	row->rr_tps = row->rr_p50 = row->rr_p90 = row->rr_p99 = row->rr_p999 = NAN;
 	for (int r = 0; r < pr->nruns; r++) {
 		const struct nb_metric_set *ms = &pr->runs[r].metrics;
+		double other;
 
 		if (pr->runs[r].status != NB_RUN_OK)
 			continue;
+		row->ok_runs++;
+		row->disturbed_runs += run_disturbed(&pr->runs[r]);
+		/* the worst run; the first comparison with NAN is false */
+		if (nb_metrics_get(ms, "cpu_other_pct", &other) && !(other <= row->other))
+			row->other = other;
 		for (int m = 0; m < ms->n; m++) {
 			const char *name = ms->m[m].name;
 			struct nb_stats st;
@@ -273,6 +299,8 @@ static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row
 				row->rr_p99 = st.median;
 			else if (!strcmp(name, "rr_latency_p999_us"))
 				row->rr_p999 = st.median;
+			else if (!strcmp(name, "iperf_host_cpu_pct"))
+				row->sender_bound = pr->point->test->dir == NB_DIR_TX && st.median >= NB_PEER_BOUND_PCT;
 		}
 	}
 	return agg;
@@ -355,6 +383,10 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 	json_object_set_new(o, "bottleneck", bottleneck_json(r, pr, json_object_get(o, "metrics"), row));
 	if (row->peer_bound)
 		json_object_set_new(o, "peer_bound", json_true());
+	if (row->sender_bound)
+		json_object_set_new(o, "sender_bound", json_true());
+	if (row->disturbed_runs)
+		json_object_set_new(o, "disturbed_runs", json_integer(row->disturbed_runs));
 	if (pr->capture_file[0])
 		json_object_set_new(o, "capture", json_pack("{s:s, s:i}", "file", pr->capture_file,
 							    "packets", pr->capture_packets));
@@ -520,6 +552,49 @@ static void print_rr_table(const struct nb_report *r, int idw, FILE *out)
 	}
 }
 
+/* Flags in the status column are explained once, below the table. */
+static void print_flag_notes(const struct nb_report *r, FILE *out)
+{
+	int peer = 0, sender = 0, disturbed = 0;
+	double worst = 0;
+
+	for (int i = 0; i < r->nrows; i++) {
+		peer += r->rows[i].peer_bound;
+		sender += r->rows[i].sender_bound;
+		if (r->rows[i].disturbed_runs) {
+			disturbed++;
+			worst = r->rows[i].other > worst ? r->rows[i].other : worst;
+		}
+	}
+	if (peer)
+		fprintf(out, "peer-bound?: the peer's iperf3 used >= %.0f%% of a core (iperf_remote_cpu_pct): the peer, "
+			"not the device, may have set the throughput\n", NB_PEER_BOUND_PCT);
+	if (sender)
+		fprintf(out, "sender-bound?: this host's iperf3 used >= %.0f%% of a core while sending "
+			"(iperf_host_cpu_pct): the tool, not the driver, may have set the throughput\n", NB_PEER_BOUND_PCT);
+	if (disturbed)
+		fprintf(out, "warning: in %d point%s other programs took up to %.0f%% of the CPU (cpu_other_pct >= %.0f%% "
+			"in the runs marked disturbed): their figures may be low; find the program (top) and run again\n",
+			disturbed, disturbed == 1 ? "" : "s", worst, NB_FOREIGN_LOAD_PCT);
+	if (r->idle_warned)
+		fprintf(out, "warning: the machine was %.0f%% busy before the first point (idle check)\n",
+			r->idle_busy_pct);
+}
+
+void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic)
+{
+	json_t *busiest = json_array();
+
+	for (int i = 0; i < ic->nbusiest; i++)
+		json_array_append_new(busiest, json_pack("{s:i, s:s, s:f}", "pid", ic->busiest[i].pid,
+							 "comm", ic->busiest[i].comm, "core_pct", ic->busiest[i].core_pct));
+	json_object_set_new(r->root, "idle_check",
+			    json_pack("{s:f, s:o, s:o}", "seconds", ic->seconds, "busy_pct",
+				      ic->busy_present ? json_real(ic->busy_pct) : json_null(), "busiest", busiest));
+	r->idle_warned = ic->busy_present && ic->busy_pct >= NB_FOREIGN_LOAD_PCT;
+	r->idle_busy_pct = ic->busy_pct;
+}
+
 void nb_report_print_table(const struct nb_report *r, FILE *out)
 {
 	int idw = 10;
@@ -545,10 +620,17 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 		format_pct(row->busy, busy, sizeof(busy));
 		format_pct(row->softirq, soft, sizeof(soft));
 		format_pct(row->napi, napi, sizeof(napi));
-		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s%s\n", idw, row->id, tput, spread, busy, soft, napi,
+		char disturbed[32] = "";
+
+		if (row->disturbed_runs)
+			snprintf(disturbed, sizeof(disturbed), " (disturbed %d/%d)", row->disturbed_runs, row->ok_runs);
+		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s%s%s%s\n", idw, row->id, tput, spread, busy, soft, napi,
 			nb_bn_code_name(row->bottleneck), nb_point_status_name(row->status),
-			row->peer_bound ? " (peer-bound?)" : "");
+			row->peer_bound ? " (peer-bound?)" : "", row->sender_bound ? " (sender-bound?)" : "", disturbed);
 	}
+	fprintf(out, "throughput: median of the runs; spread: (max - min) / median of the runs' throughput; "
+		"busy%%, softirq%%, napi%%: medians, %% of all CPUs\n");
+	print_flag_notes(r, out);
 	print_unaccounted_note(r, out);
 	print_rr_table(r, idw, out);
 }

@@ -77,6 +77,11 @@ int nb_report_write(const struct nb_report *r, const char *path, struct nb_err *
 char *nb_report_dumps(const struct nb_report *r);
 /* The human table: one line per point. */
 void nb_report_print_table(const struct nb_report *r, FILE *out);
+/* Record the idle check before the first point (top-level "idle_check"); the table then
+ * warns when the machine was busy. */
+void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic);
+/* What --redact writes in place of the hostname and the kernel command line. */
+#define NB_REDACTED "(redacted)"
 /* Counts of points by status, for the exit code. */
 void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported);
 void nb_report_free(struct nb_report *r);

@@ -14,6 +14,7 @@ enum {
 	OPT_SETTLE, OPT_INTERVAL, OPT_KNOB, OPT_CONFIG, OPT_JSON, OPT_NO_RAW, OPT_JOURNAL, OPT_GRACE,
 	OPT_CONNECT_TIMEOUT, OPT_NO_TRACE, OPT_NO_PROFILE, OPT_DESCRIPTION, OPT_PROMISC, OPT_CAPTURE,
 	OPT_SNAPLEN, OPT_RR_FLOWS, OPT_RR_REQUEST, OPT_RR_RESPONSE, OPT_RR_RATE, OPT_RR_TIMEOUT, OPT_RR_PORT,
+	OPT_PEER_LOCAL, OPT_IDLE_CHECK, OPT_REDACT,
 };
 
 static const struct option long_options[] = {
@@ -48,6 +49,9 @@ static const struct option long_options[] = {
 	{ "rr-rate", required_argument, NULL, OPT_RR_RATE },
 	{ "rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT },
 	{ "rr-port", required_argument, NULL, OPT_RR_PORT },
+	{ "peer-local", no_argument, NULL, OPT_PEER_LOCAL },
+	{ "idle-check", required_argument, NULL, OPT_IDLE_CHECK },
+	{ "redact", no_argument, NULL, OPT_REDACT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -122,12 +126,22 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"      --capture N         per point, save the first N packets of the measured window to\n"
 		"                          REPORT.pN.pcap beside the report (debugging; off by default)\n"
 		"      --snaplen BYTES     bytes kept per captured packet (default 128)\n"
+		"      --redact            leave the hostname, the kernel command line and iperf3's raw JSON\n"
+		"                          (which repeats both) out of the report, for publishing it\n"
+		"\n"
+		"foreign load (other programs' CPU moves every figure):\n"
+		"      --idle-check S      watch the machine S seconds before the first point and warn, naming\n"
+		"                          the busiest processes, above 10%% busy (default 1; 0 = no check)\n"
+		"      --peer-local        the peer's iperf3 server runs on this machine (veth test bed; implied\n"
+		"                          for a loopback peer): its CPU is the test's, not foreign, in\n"
+		"                          cpu_other_pct; runs with cpu_other_pct >= 10%% are marked disturbed\n"
 		"\n"
 		"exit codes: 0 every point ran (ok or unsupported); 1 some point failed or timed out\n"
 		"(the report is still written); 2 usage, configuration or input error (nothing was\n"
 		"changed); 130 stopped by a signal (knobs restored, report kept up to the last point).\n"
 		"\n"
-		"example (the seed's matrix on a 1-core board):\n"
+		"example (threaded NAPI x software IRQ coalescing, the matrix of the CIP ravb backport's cover\n"
+		"letter for a 1-core RZ/G2UL; configs/boards/README.md cites the thread):\n"
 		"  nicbench %s -i eth0 --peer 192.0.2.1 --repetitions 3 \\\n"
 		"      --knob threaded=0,1 --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 -o g2ul.json\n",
 		NB_KNOB_TRAFFIC_CPU, command);
@@ -251,6 +265,9 @@ static int apply_option(struct nb_config *cfg, int opt, const char *arg, struct 
 		rc = parse_int("--rr-port", arg, 1, 65535, &n, err);
 		cfg->rr.port = (int)n;
 		break;
+	case OPT_PEER_LOCAL: cfg->peer_local = true; break;
+	case OPT_IDLE_CHECK: rc = parse_seconds("--idle-check", arg, 60, &cfg->idle_check_s, err); break;
+	case OPT_REDACT: cfg->redact = true; break;
 	default: break;
 	}
 	return rc;

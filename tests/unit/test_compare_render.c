@@ -186,6 +186,29 @@ static void test_peer_bound(void)
 	free(text);
 }
 
+/* g2ul-new-loaded.json: another program took ~45% of the CPU in every new run, and tcp-tx's
+ * own iperf3 was at 99% of a core. compare flags tcp-tx sender-bound (TX only) and says
+ * that the foreign load differs; without cpu_other_pct on either side it says nothing. */
+static void test_sender_bound_and_load(void)
+{
+	char *text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-new-loaded.json", TEXT);
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	CHECK_MSG(count(text, "(sender-bound)") == 1, "%d sender-bound lines", count(text, "(sender-bound)"));
+	CHECK(strstr(text, "new: sender CPU 99% of a core") != NULL);
+	CHECK_MSG(strstr(text, "foreign load differs: other programs took up to not measured -> 45% of the CPU") != NULL,
+		  "%s", text);
+	free(text);
+	text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-new.json", TEXT);
+	CHECK(text && count(text, "(sender-bound)") == 0 && !strstr(text, "foreign load"));
+	free(text);
+	text = render_fixtures("compare/g2ul-new-loaded.json", "compare/g2ul-new-loaded.json", TEXT);
+	CHECK(text && !strstr(text, "foreign load"));
+	free(text);
+}
+
 /* ---- numbers: the renderers format them without printf, and must match it ---- */
 
 /* Values where rounding is close: halves at 0..4 decimals and 4 significant digits,
@@ -459,6 +482,7 @@ int main(void)
 	test_markdown();
 	test_text();
 	test_peer_bound();
+	test_sender_bound_and_load();
 	test_number_text();
 	test_number_render();
 	test_cli();
