@@ -55,6 +55,7 @@ static void compare_usage(FILE *out)
 	      "      --floor NAME=V[,...]   absolute floor of metric or family NAME (cpu, core, loss,\n"
 	      "                             drops, latency, rates, bits, ...), in its unit; repeatable;\n"
 	      "                             --floor none turns the floors off\n"
+	      "      --list-floors          print every metric family's direction and floor, and exit\n"
 	      "      --missing-ok           a gated metric or point of BASE absent from NEW is\n"
 	      "                             inconclusive, not a failure (the old behaviour)\n"
 	      "      --alpha P              1 - the interval's confidence (default 0.10: 90%)\n"
@@ -108,7 +109,7 @@ static int parse_color(const char *s, enum color_mode *c)
 }
 
 enum { OPT_GATE = 256, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_RUNS, OPT_STRICT_ENV, OPT_FAIL_INCONCLUSIVE,
-       OPT_ALL_METRICS, OPT_COLOR, OPT_FLOOR, OPT_MISSING_OK };
+       OPT_ALL_METRICS, OPT_COLOR, OPT_FLOOR, OPT_MISSING_OK, OPT_LIST_FLOORS };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -123,6 +124,7 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "floor", required_argument, NULL, OPT_FLOOR },
 	{ "missing-ok", no_argument, NULL, OPT_MISSING_OK },
+	{ "list-floors", no_argument, NULL, OPT_LIST_FLOORS },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -170,6 +172,8 @@ static int parse_option(struct compare_cli *cli, int c, const char *arg)
 	case OPT_MISSING_OK:
 		cli->opt.missing_ok = true;
 		return -1;
+	case OPT_LIST_FLOORS:
+		return nb_cmp_render_floors(stdout) ? NB_EXIT_USAGE : NB_EXIT_OK;
 	case OPT_COLOR:
 		return parse_color(arg, &cli->color) ? usage_error("--color wants auto, always or never", arg) : -1;
 	case 'h':

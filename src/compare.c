@@ -22,26 +22,28 @@ struct direction_rule {
 /* The floor families, one unit each so that --floor FAMILY=V means one thing. The values
  * sit above what ten A/A pairs on the veth test bed moved (bench/aa-noise; docs/compare.md
  * has the table) and below what a change worth a maintainer's time moves. */
-#define FLOOR_BITS { "bits", NB_CMP_FLOOR_BITS_SHARE, 1 }          /* % of the point's throughput */
-#define FLOOR_CPU { "cpu", NB_CMP_FLOOR_ABS, 3 }                   /* percentage points of the machine */
-#define FLOOR_CORE { "core", NB_CMP_FLOOR_ABS, 6 }                 /* percentage points of one CPU */
-#define FLOOR_LOSS { "loss", NB_CMP_FLOOR_ABS, 2 }                 /* percentage points of the datagrams */
-#define FLOOR_DROPS { "drops", NB_CMP_FLOOR_ABS, 100 }             /* packets (events) per run */
-#define FLOOR_LATENCY_MS { "latency", NB_CMP_FLOOR_ABS, 0.05 }     /* ms: 50 us */
-#define FLOOR_RATES { "rates", NB_CMP_FLOOR_ABS, 1000 }            /* events per second */
-#define FLOOR_SOFTIRQ_TIME { "softirq_time", NB_CMP_FLOOR_ABS, 2e7 } /* ns per s: 2% of one CPU */
-#define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 0.5 }         /* ms per s */
-#define FLOOR_BATCH { "batching", NB_CMP_FLOOR_ABS, 5 }            /* packets per poll, % of polls */
-#define FLOOR_NONE { NULL, NB_CMP_FLOOR_NONE, 0 }
+#define FLOOR_BITS { "bits", NB_CMP_FLOOR_BITS_SHARE, 1, "% of the point's throughput_bps" }
+#define FLOOR_CPU { "cpu", NB_CMP_FLOOR_ABS, 3, "percentage points of the machine" }
+#define FLOOR_CORE { "core", NB_CMP_FLOOR_ABS, 6, "percentage points of one CPU" }
+#define FLOOR_LOSS { "loss", NB_CMP_FLOOR_ABS, 2, "percentage points of the datagrams" }
+#define FLOOR_DROPS { "drops", NB_CMP_FLOOR_ABS, 100, "packets (events) per run" }
+#define FLOOR_LATENCY_MS { "latency", NB_CMP_FLOOR_ABS, 0.05, "ms" }
+#define FLOOR_RATES { "rates", NB_CMP_FLOOR_ABS, 1000, "events per second" }
+#define FLOOR_SOFTIRQ_TIME { "softirq_time", NB_CMP_FLOOR_ABS, 2e7, "ns per second (1e9: one CPU)" }
+#define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 0.5, "ms of CPU per second" }
+#define FLOOR_BATCH { "batching", NB_CMP_FLOOR_ABS, 5, "packets per NAPI poll" }
+#define FLOOR_BUDGET { "budget", NB_CMP_FLOOR_ABS, 5, "percentage points of the NAPI polls" }
+#define FLOOR_NONE { NULL, NB_CMP_FLOOR_NONE, 0, NULL }
 
 /* First match wins. Rates of events (softirqs, polls, interrupts) and packet rates
  * depend on the traffic as much as on the driver, so they stay neutral; so do the
  * peer's CPU and NAPI batching shares, which describe behaviour, not cost. */
 static const struct direction_rule direction_rules[] = {
 	{ "throughput_bps", NULL, NB_CMP_HIGHER_BETTER, FLOOR_BITS },
+	{ "throughput_sent_bps", NULL, NB_CMP_NEUTRAL, FLOOR_BITS }, /* the sender's figure: UDP offered load */
 	{ NB_CMP_EFFICIENCY_METRIC, NULL, NB_CMP_HIGHER_BETTER, FLOOR_NONE },
 	{ "iperf_remote_cpu_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CORE },
-	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_BATCH },
+	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_BUDGET },
 	/* how much CPU time /proc/stat missed: says how far to trust busy %, not a cost */
 	{ "cpu_unaccounted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
 	/* shares of one CPU move twice as many points as shares of a 2-CPU machine */
@@ -56,9 +58,12 @@ static const struct direction_rule direction_rules[] = {
 	{ "time_squeeze", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "udp_", "_errors", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "net_", "_softirq_ns_per_s", NB_CMP_LOWER_BETTER, FLOOR_SOFTIRQ_TIME },
+	/* per CPU: neutral, as before, but with the floor of softirq time */
+	{ "cpu#_net_", "_softirq_ns_per_s", NB_CMP_NEUTRAL, FLOOR_SOFTIRQ_TIME },
 	/* neutral, listed for their floors */
 	{ "", "_errors", NB_CMP_NEUTRAL, FLOOR_DROPS },
 	{ "trace_lost_samples", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS },
+	{ "packets", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS }, /* UDP datagrams of the run */
 	{ "nicbench_cpu_ms_per_s", NULL, NB_CMP_NEUTRAL, FLOOR_OWN_CPU },
 	{ "", "_bytes_per_s", NB_CMP_NEUTRAL, FLOOR_BITS },
 	{ "napi_packets_per_poll", NULL, NB_CMP_NEUTRAL, FLOOR_BATCH },
@@ -134,6 +139,8 @@ const char *nb_cmp_floor_row(int i, char *pattern, size_t len, struct nb_cmp_flo
 		snprintf(pattern, len, "%s", r->prefix);
 	else
 		snprintf(pattern, len, "%s*%s", r->prefix, r->suffix);
+	for (char *c = strchr(pattern, '#'); c; c = strchr(c, '#'))
+		*c = 'N'; /* "cpuN_*_pct": N for the digits of a CPU number */
 	*floor = r->floor;
 	*direction = r->direction;
 	return pattern;

@@ -64,6 +64,7 @@ struct nb_cmp_floor {
 	const char *family; /* "cpu", "loss", "drops", "rates", "latency", "bits", ...: --floor FAMILY=V */
 	enum nb_cmp_floor_kind kind;
 	double value;
+	const char *unit;   /* of value, in words: "percentage points of the machine" */
 };
 
 /* --floor METRIC=V or FAMILY=V: replaces the registry's value (kind kept; ABS for a metric without one). */
@@ -200,6 +201,9 @@ int nb_cmp_render_text(FILE *out, const struct nb_cmp_result *r, const struct nb
 int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r);
 int nb_cmp_render_junit(FILE *out, const struct nb_cmp_result *r);
 int nb_cmp_render_markdown(FILE *out, const struct nb_cmp_result *r);
+
+/* The metric registry as a Markdown table (compare --list-floors; docs/compare.md holds it). */
+int nb_cmp_render_floors(FILE *out);
 
 /* Why a metric got its verdict, in words ("" when the verdict says it all). */
 const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,

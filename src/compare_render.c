@@ -533,10 +533,12 @@ static void put_verdict(struct sbuf *out, enum nb_cmp_verdict v, bool color, boo
 }
 
 /* What a reader needs: the gated metrics and whatever moved; an A/A compare then fits on a
- * screen. The unchanged rest is counted, and -v lists it. */
+ * screen. The rest is counted, and -v lists it. A metric that is not gated and too noisy to
+ * tell is counted too: on a shared machine dozens of them say "cannot tell" on an A/A, and
+ * listed they buried the lines that matter. */
 static bool text_shows(const struct nb_cmp_metric_result *m, const struct nb_cmp_render_opts *ro)
 {
-	return ro->all_metrics || m->gated || m->verdict != NB_CMP_UNCHANGED;
+	return ro->all_metrics || m->gated || (m->verdict != NB_CMP_UNCHANGED && m->verdict != NB_CMP_INCONCLUSIVE);
 }
 
 /* The column heads, aligned with the rows of text_point. */
@@ -592,7 +594,7 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 		       const struct nb_cmp_render_opts *ro)
 {
 	char b[32], n[32], c[24], reason[160];
-	int hidden = 0, shown = 0;
+	int hidden = 0, shown = 0, noisy = 0;
 
 	sb_printf(out, "\n%s: ", pr->id);
 	put_verdict(out, pr->verdict, ro->color, true);
@@ -608,6 +610,7 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 
 		if (!text_shows(m, ro)) {
 			hidden++;
+			noisy += m->verdict == NB_CMP_INCONCLUSIVE;
 			continue;
 		}
 		if (!shown++)
@@ -627,8 +630,12 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 			sb_printf(out, " (%s)", nb_cmp_reason_text(reason, sizeof(reason), m, opt));
 		sb_putc(out, '\n');
 	}
-	if (hidden)
-		sb_printf(out, "    + %d metric%s unchanged or within floors (-v lists them)\n", hidden, hidden == 1 ? "" : "s");
+	if (hidden - noisy && noisy)
+		sb_printf(out, "    + %d metric%s unchanged or within floors, %d too noisy to tell (-v lists them)\n",
+			  hidden - noisy, hidden - noisy == 1 ? "" : "s", noisy);
+	else if (hidden)
+		sb_printf(out, "    + %d metric%s %s (-v lists them)\n", hidden, hidden == 1 ? "" : "s",
+			  noisy ? "too noisy to tell" : "unchanged or within floors");
 	if (pr->n_movers)
 		sb_lit(out, "    profile movers:");
 	for (int i = 0; i < pr->n_movers; i++)
@@ -1269,5 +1276,31 @@ int nb_cmp_render_markdown(FILE *file, const struct nb_cmp_result *r)
 	struct sbuf b = { .file = file };
 
 	markdown_body(&b, r);
+	return sb_emit(&b);
+}
+
+/* ---- the floor table ---- */
+
+static const char *direction_word(enum nb_cmp_direction d)
+{
+	return d == NB_CMP_HIGHER_BETTER ? "higher is better" : d == NB_CMP_LOWER_BETTER ? "lower is better" : "neutral";
+}
+
+int nb_cmp_render_floors(FILE *file)
+{
+	struct sbuf b = { .file = file };
+	char pattern[96];
+	struct nb_cmp_floor f;
+	enum nb_cmp_direction d;
+
+	sb_lit(&b, "| metric | direction | family | floor | unit |\n|---|---|---|---|---|\n");
+	for (int i = 0; nb_cmp_floor_row(i, pattern, sizeof(pattern), &f, &d); i++) {
+		sb_printf(&b, "| `%s` | %s | ", pattern, direction_word(d));
+		if (f.kind == NB_CMP_FLOOR_NONE)
+			sb_lit(&b, "- | none | |\n");
+		else
+			sb_printf(&b, "%s | %g | %s |\n", f.family, f.value, f.unit ? f.unit : "");
+	}
+	sb_lit(&b, "| any other | neutral | - | none | |\n");
 	return sb_emit(&b);
 }

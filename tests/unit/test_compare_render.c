@@ -201,6 +201,36 @@ static void test_text(void)
 	free(text);
 }
 
+/* docs/compare.md holds the floor table as compare --list-floors prints it from the registry. */
+static void test_floor_table_documented(void)
+{
+	char *table = NULL, *doc = NULL;
+	size_t tlen = 0, dlen = 0;
+	FILE *out = open_memstream(&table, &tlen);
+	FILE *in = fopen(nb_test_fixture("../../docs/compare.md"), "r");
+
+	CHECK(out && nb_cmp_render_floors(out) == 0);
+	if (out)
+		fclose(out);
+	CHECK_MSG(in != NULL, "open docs/compare.md");
+	if (in) {
+		FILE *mem = open_memstream(&doc, &dlen);
+		char buf[4096];
+		size_t n;
+
+		while (mem && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, mem);
+		if (mem)
+			fclose(mem);
+		fclose(in);
+	}
+	CHECK(table && strstr(table, "| `lost_packets` | lower is better | drops | 100 |"));
+	CHECK_MSG(table && doc && strstr(doc, table), "docs/compare.md lacks the table of --list-floors:\n%s",
+		  table ? table : "");
+	free(table);
+	free(doc);
+}
+
 /* -v lists every metric and no count; the A/A fixture compare is short. */
 static void test_text_verbose(void)
 {
@@ -536,6 +566,7 @@ int main(void)
 	test_markdown();
 	test_text();
 	test_text_verbose();
+	test_floor_table_documented();
 	test_peer_bound();
 	test_number_text();
 	test_number_render();
