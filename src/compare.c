@@ -27,7 +27,8 @@ struct direction_rule {
 #define FLOOR_CORE { "core", NB_CMP_FLOOR_ABS, 6, "percentage points of one CPU" }
 #define FLOOR_LOSS { "loss", NB_CMP_FLOOR_ABS, 2, "percentage points of the datagrams" }
 #define FLOOR_DROPS { "drops", NB_CMP_FLOOR_ABS, 100, "packets (events) per run" }
-#define FLOOR_LATENCY_MS { "latency", NB_CMP_FLOOR_ABS, 0.05, "ms" }
+#define FLOOR_JITTER_MS { "jitter", NB_CMP_FLOOR_ABS, 0.05, "ms" }
+#define FLOOR_LATENCY_US { "latency", NB_CMP_FLOOR_ABS, 10, "microseconds" }
 #define FLOOR_RATES { "rates", NB_CMP_FLOOR_ABS, 1000, "events per second" }
 #define FLOOR_SOFTIRQ_TIME { "softirq_time", NB_CMP_FLOOR_ABS, 2e7, "ns per second (1e9: one CPU)" }
 #define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 0.5, "ms of CPU per second" }
@@ -53,7 +54,9 @@ static const struct direction_rule direction_rules[] = {
 	{ "lost_percent", NULL, NB_CMP_LOWER_BETTER, FLOOR_LOSS },
 	{ "lost_packets", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "retransmits", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "jitter_ms", NULL, NB_CMP_LOWER_BETTER, FLOOR_LATENCY_MS },
+	{ "jitter_ms", NULL, NB_CMP_LOWER_BETTER, FLOOR_JITTER_MS },
+	/* latencies of request/response tests: lower is better whatever else a row says of them */
+	{ "", "_us", NB_CMP_LOWER_BETTER, FLOOR_LATENCY_US },
 	{ "", "_dropped", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "time_squeeze", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "udp_", "_errors", NB_CMP_LOWER_BETTER, FLOOR_DROPS },

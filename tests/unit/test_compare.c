@@ -539,10 +539,14 @@ static const struct floor_case floor_cases[] = {
 	  "rx_dropped", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 100 },
 	{ "drops: 3000 -> 2900 retransmits is within the effect", "tcp-tx", "\"retransmits\":" V3(3000, 3010, 2990),
 	  "\"retransmits\":" V3(2900, 2910, 2890), "retransmits", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_NONE, 100 },
-	/* latency: ms */
-	{ "latency: 10 us -> 30 us of jitter", "udp-rx", "\"jitter_ms\":" V3(0.010, 0.011, 0.009),
+	/* latency: microseconds; jitter: ms */
+	{ "latency: 40 us -> 48 us", "tcp-rr", "\"rtt_p50_us\":" V3(40, 41, 39), "\"rtt_p50_us\":" V3(48, 49, 47),
+	  "rtt_p50_us", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 10 },
+	{ "latency: 40 us -> 80 us", "tcp-rr", "\"rtt_p50_us\":" V3(40, 41, 39), "\"rtt_p50_us\":" V3(80, 81, 79),
+	  "rtt_p50_us", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 10 },
+	{ "jitter: 10 us -> 30 us", "udp-rx", "\"jitter_ms\":" V3(0.010, 0.011, 0.009),
 	  "\"jitter_ms\":" V3(0.030, 0.031, 0.029), "jitter_ms", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 0.05 },
-	{ "latency: 10 us -> 500 us of jitter", "udp-rx", "\"jitter_ms\":" V3(0.010, 0.011, 0.009),
+	{ "jitter: 10 us -> 500 us", "udp-rx", "\"jitter_ms\":" V3(0.010, 0.011, 0.009),
 	  "\"jitter_ms\":" V3(0.5, 0.51, 0.49), "jitter_ms", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 0.05 },
 	/* rates: events per second */
 	{ "rates: 100/s -> 300/s", "tcp-tx", "\"interrupts_per_s\":" V3(100, 101, 99),
