@@ -199,6 +199,12 @@ static void test_text(void)
 	text = render_fixtures("compare/five-base-zero.json", "compare/five-new.json", TEXT);
 	CHECK(text && strstr(text, ">10000%") && !has_non_finite(text));
 	free(text);
+	/* A/A: the gated rows and one count line per point; nothing else moved. */
+	text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-base.json", TEXT);
+	CHECK_MSG(text && count(text, "\n") <= 30 && count(text, "unchanged or within floors (-v lists them)") == 4 &&
+			  !strstr(text, "regressed") && !strstr(text, "improved"),
+		  "A/A text:\n%s", text ? text : "");
+	free(text);
 }
 
 /* docs/compare.md holds the floor table as compare --list-floors prints it from the registry. */
