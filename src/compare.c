@@ -60,6 +60,7 @@ static const struct direction_rule direction_rules[] = {
 	{ "", "_dropped", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "time_squeeze", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "udp_", "_errors", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "udp_no_ports", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS }, /* datagrams to a closed port: the peer's doing */
 	{ "net_", "_softirq_ns_per_s", NB_CMP_LOWER_BETTER, FLOOR_SOFTIRQ_TIME },
 	/* per CPU: neutral, as before, but with the floor of softirq time */
 	{ "cpu#_net_", "_softirq_ns_per_s", NB_CMP_NEUTRAL, FLOOR_SOFTIRQ_TIME },
