@@ -889,6 +889,16 @@ int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r)
 	sb_lit(&b, ",\"change_cap_pct\":");
 	sb_number(&b, opt->change_cap_pct);
 	sb_puts(&b, opt->no_floors ? ",\"floors\":false" : ",\"floors\":true");
+	/* --floor overrides as given, so that a result says which floors it was judged with */
+	sb_lit(&b, ",\"floor_overrides\":{");
+	for (int i = 0; i < opt->n_floors; i++) {
+		if (i)
+			sb_put(&b, ",", 1);
+		sb_string(&b, opt->floors[i].name);
+		sb_put(&b, ":", 1);
+		sb_number(&b, opt->floors[i].value);
+	}
+	sb_put(&b, "}", 1);
 	sb_puts(&b, opt->missing_ok ? ",\"missing_ok\":true" : ",\"missing_ok\":false");
 	sb_lit(&b, ",\"gate\":");
 	json_gate(&b, opt);

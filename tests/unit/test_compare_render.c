@@ -103,6 +103,8 @@ static void test_json(void)
 
 			CHECK_NEAR(json_number_value(json_object_get(cpu, "floor")), 3, 1e-12);
 			CHECK(json_is_true(json_object_get(json_object_get(root, "settings"), "floors")));
+			CHECK(json_object_size(json_object_get(json_object_get(root, "settings"), "floor_overrides")) == 0 &&
+			      json_is_object(json_object_get(json_object_get(root, "settings"), "floor_overrides")));
 		}
 		json_decref(root);
 		free(text);
