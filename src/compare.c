@@ -20,8 +20,8 @@ struct direction_rule {
 };
 
 /* The floor families, one unit each so that --floor FAMILY=V means one thing. The values
- * sit above what ten A/A pairs on the veth test bed moved (bench/aa-noise; docs/compare.md
- * has the table) and below what a change worth a maintainer's time moves. */
+ * sit at what a maintainer would call a change on a board, above the noise near zero that
+ * A/A pairs on the veth test bed show (bench/aa-noise); docs/compare.md has the table. */
 #define FLOOR_BITS { "bits", NB_CMP_FLOOR_BITS_SHARE, 1, "% of the point's throughput_bps" }
 #define FLOOR_CPU { "cpu", NB_CMP_FLOOR_ABS, 3, "percentage points of the machine" }
 #define FLOOR_CORE { "core", NB_CMP_FLOOR_ABS, 6, "percentage points of one CPU" }
