@@ -47,8 +47,11 @@ static const struct direction_rule direction_rules[] = {
 	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_BUDGET },
 	/* how much CPU time /proc/stat missed: says how far to trust busy %, not a cost */
 	{ "cpu_unaccounted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
-	/* shares of one CPU move twice as many points as shares of a 2-CPU machine */
-	{ "cpu#_", "_pct", NB_CMP_LOWER_BETTER, FLOOR_CORE },
+	/* Which CPU carried the work is placement, not cost: the scheduler moves the traffic
+	 * process between CPUs from one run to the next (an A/A pair showed cpu0_user_pct
+	 * 26% -> 77% and cpu1_user_pct 65% -> 16%). The machine-wide shares carry the cost.
+	 * Shares of one CPU also move twice as many points as shares of a 2-CPU machine. */
+	{ "cpu#_", "_pct", NB_CMP_NEUTRAL, FLOOR_CORE },
 	{ "iperf_host_cpu_pct", NULL, NB_CMP_LOWER_BETTER, FLOOR_CORE },
 	{ "", "_pct", NB_CMP_LOWER_BETTER, FLOOR_CPU }, /* CPU shares: busy, user, system, irq, softirq, napi_thread */
 	{ "lost_percent", NULL, NB_CMP_LOWER_BETTER, FLOOR_LOSS },
