@@ -1,0 +1,48 @@
+#!/bin/bash
+# `scripts/lab ab 6.1 6.12` on a tiny matrix: both Debian kernels boot with e1000e, each writes its report, every
+# point of one is matched in the other, compare prints a verdict per point and exits 0 or 1 (never 2: input error).
+set -u
+NB_SRC=${NB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+tmp=$(mktemp -d /tmp/nb-lab-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lab/lib.sh
+. "$NB_SRC/tests/lab/lib.sh"
+lab_require 6.1 6.12
+
+NB_LAB_REPORTS=$tmp/reports "$NB_SRC/scripts/lab" ab 6.1 6.12 --cpus 2 -- --tests tcp-rx,udp-tx --rate 100M \
+	--knob threaded=0,1 --duration 2 --omit 1 --settle 0 --repetitions 3 >"$tmp/ab.out" 2>"$tmp/ab.err"
+rc=$?
+tail -n 12 "$tmp/ab.err"
+cat "$tmp/ab.out"
+check "scripts/lab ab exited 0 or 1 (compare's verdict), not $rc" test "$rc" -eq 0 -o "$rc" -eq 1
+a=$tmp/reports/lab-6.1.json b=$tmp/reports/lab-6.12.json
+for r in "$a" "$b"; do
+	[ -f "$r" ] || { fail "no report $r"; continue; }
+	check "$(basename "$r") matches the schema" validate_report "$r"
+	check "$(basename "$r"): driver e1000e, lab record present" \
+		test "$(jq -r '[.interface.driver, .lab.nic] | join(",")' "$r")" = "e1000e,e1000e"
+	check "$(basename "$r"): every point ok" test "$(jq '[.results[] | select(.status != "ok")] | length' "$r")" = 0
+done
+[ -f "$a" ] && [ -f "$b" ] || finish
+ra=$(jq -r .host.kernel.release "$a") rb=$(jq -r .host.kernel.release "$b")
+check "two different kernels ($ra, $rb)" test "${ra%%.*}.${ra#*.}" != "$rb" -a "${ra#6.1.}" != "$ra" -a "${rb#6.12.}" != "$rb"
+ids_a=$(jq -r '[.results[].id] | sort | join(" ")' "$a")
+ids_b=$(jq -r '[.results[].id] | sort | join(" ")' "$b")
+check "the same 4 point ids on both kernels" test "$ids_a" = "$ids_b" -a "$(wc -w <<<"$ids_a")" -eq 4
+# The JSON rendering of the same compare: every point matched (no new/missing) and each has a verdict.
+"${NB_BIN:-$NB_SRC/build/nicbench}" compare "$a" "$b" --format json >"$tmp/compare.json"
+crc=$?
+check "compare --format json exited $crc (0 or 1)" test "$crc" -le 1
+if jq -e .points "$tmp/compare.json" >/dev/null 2>&1; then
+	unmatched=$(jq -r '[.points[] | select(.verdict | IN("new", "missing")) | .id] | join(" ")' "$tmp/compare.json")
+	check "every point matched${unmatched:+ (unmatched: $unmatched)}" test -z "$unmatched"
+	check "compare gave the 4 points a verdict each ($(jq -r '[.points[] | "\(.id)=\(.verdict)"] | join(" ")' "$tmp/compare.json"))" \
+		test "$(jq '[.points[] | select((.verdict // "") != "")] | length' "$tmp/compare.json")" = 4
+else
+	fail "compare --format json gave no points: $(head -c 300 "$tmp/compare.json")"
+fi
+# The text that scripts/lab printed names every point.
+for id in $ids_a; do
+	check "scripts/lab ab printed point $id" grep -qF "$id" "$tmp/ab.out"
+done
+finish
