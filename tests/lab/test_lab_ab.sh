@@ -29,6 +29,16 @@ check "two different kernels ($ra, $rb)" test "${ra%%.*}.${ra#*.}" != "$rb" -a "
 ids_a=$(jq -r '[.results[].id] | sort | join(" ")' "$a")
 ids_b=$(jq -r '[.results[].id] | sort | join(" ")' "$b")
 check "the same 4 point ids on both kernels" test "$ids_a" = "$ids_b" -a "$(wc -w <<<"$ids_a")" -eq 4
+# The same metrics on both kernels, or the point says why one is absent (trace_unavailable / trace_notes).
+for pair in "$a $b" "$b $a"; do
+	set -- $pair
+	missing=$(jq -rn --slurpfile x "$1" --slurpfile y "$2" '
+		[ $x[0].results[] | select(.status == "ok") | . as $xp | ($y[0].results[] | select(.id == $xp.id)) as $yp
+		  | ($xp.metrics | keys[]) as $m
+		  | select($yp.metrics[$m] == null and (($yp.trace_unavailable // "") + ($yp.trace_notes // "") | contains($m) | not))
+		  | "\($yp.id): \($m)" ] | unique | join("; ")')
+	check "every metric of $(basename "$1") is in $(basename "$2") or explained${missing:+ (missing: $missing)}" test -z "$missing"
+done
 # The JSON rendering of the same compare: every point matched (no new/missing) and each has a verdict.
 "${NB_BIN:-$NB_SRC/build/nicbench}" compare "$a" "$b" --format json >"$tmp/compare.json"
 crc=$?
