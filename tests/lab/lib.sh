@@ -1,4 +1,6 @@
 # Shared by the lab tests (sourced, not run): the skips that say why qemu cannot run here, and checks.
+# The sourcing test sets tmp (its scratch directory) first.
+# shellcheck shell=bash
 
 lab_require() {
 	skip() { echo "SKIP: $*"; exit 77; }

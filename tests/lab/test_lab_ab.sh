@@ -23,15 +23,17 @@ for r in "$a" "$b"; do
 		test "$(jq -r '[.interface.driver, .lab.nic] | join(",")' "$r")" = "e1000e,e1000e"
 	check "$(basename "$r"): every point ok" test "$(jq '[.results[] | select(.status != "ok")] | length' "$r")" = 0
 done
-[ -f "$a" ] && [ -f "$b" ] || finish
+if [ ! -f "$a" ] || [ ! -f "$b" ]; then
+	finish
+fi
 ra=$(jq -r .host.kernel.release "$a") rb=$(jq -r .host.kernel.release "$b")
 check "two different kernels ($ra, $rb)" test "${ra%%.*}.${ra#*.}" != "$rb" -a "${ra#6.1.}" != "$ra" -a "${rb#6.12.}" != "$rb"
 ids_a=$(jq -r '[.results[].id] | sort | join(" ")' "$a")
 ids_b=$(jq -r '[.results[].id] | sort | join(" ")' "$b")
 check "the same 4 point ids on both kernels" test "$ids_a" = "$ids_b" -a "$(wc -w <<<"$ids_a")" -eq 4
 # The same metrics on both kernels, or the point says why one is absent (trace_unavailable / trace_notes).
-for pair in "$a $b" "$b $a"; do
-	set -- $pair
+for pair in "$a|$b" "$b|$a"; do
+	set -- "${pair%|*}" "${pair#*|}"
 	missing=$(jq -rn --slurpfile x "$1" --slurpfile y "$2" '
 		[ $x[0].results[] | select(.status == "ok") | . as $xp | ($y[0].results[] | select(.id == $xp.id)) as $yp
 		  | ($xp.metrics | keys[]) as $m
