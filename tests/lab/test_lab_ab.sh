@@ -9,10 +9,17 @@ trap 'rm -rf "$tmp"' EXIT
 . "$NB_SRC/tests/lab/lib.sh"
 lab_require 6.1 6.12
 
-NB_LAB_REPORTS=$tmp/reports "$NB_SRC/scripts/lab" ab 6.1 6.12 --cpus 2 -- --tests tcp-rx,udp-tx --rate 100M \
+NB_LAB_REPORTS=$tmp/reports "$NB_SRC/scripts/lab" ab 6.1 6.12 --cpus 2 --artifacts "$tmp/art" -- --tests tcp-rx,udp-tx --rate 100M \
 	--knob threaded=0,1 --duration 2 --omit 1 --settle 0 --repetitions 3 >"$tmp/ab.out" 2>"$tmp/ab.err"
 rc=$?
-tail -n 12 "$tmp/ab.err"
+grep '^lab: ' "$tmp/ab.err"
+# A guest that crashed: its kernel's own report.
+for k in 6.1 6.12; do
+	if grep -Eq 'BUG:|Oops|Kernel panic' "$tmp/art/$k/console.log" 2>/dev/null; then
+		echo "== kernel $k crashed; console:"
+		grep -E -A60 -m1 'BUG:|Oops|WARNING:|general protection' "$tmp/art/$k/console.log" | head -n 80
+	fi
+done
 cat "$tmp/ab.out"
 check "scripts/lab ab exited 0 or 1 (compare's verdict), not $rc" test "$rc" -eq 0 -o "$rc" -eq 1
 a=$tmp/reports/lab-6.1.json b=$tmp/reports/lab-6.12.json
