@@ -9,16 +9,27 @@ trap 'rm -rf "$tmp"' EXIT
 . "$NB_SRC/tests/lab/lib.sh"
 lab_require 6.1 6.12
 
-NB_LAB_REPORTS=$tmp/reports "$NB_SRC/scripts/lab" ab 6.1 6.12 --cpus 2 --artifacts "$tmp/art" -- --tests tcp-rx,udp-tx --rate 100M \
-	--knob threaded=0,1 --duration 2 --omit 1 --settle 0 --repetitions 3 >"$tmp/ab.out" 2>"$tmp/ab.err"
-rc=$?
-grep '^lab: ' "$tmp/ab.err"
-# A guest that crashed: its kernel's own report.
-for k in 6.1 6.12; do
-	if grep -Eq 'BUG:|Oops|Kernel panic' "$tmp/art/$k/console.log" 2>/dev/null; then
-		echo "== kernel $k crashed; console:"
-		grep -E -A60 -m1 'BUG:|Oops|WARNING:|general protection' "$tmp/art/$k/console.log" | head -n 80
-	fi
+guest_crashed() {
+	grep -Eq 'BUG:|Oops|Kernel panic' "$tmp/art/6.1/console.log" "$tmp/art/6.12/console.log" 2>/dev/null
+}
+# A guest kernel that panics is the guest kernel's fault, not nicbench's: TCG guests of 6.12 have panicked in
+# interrupt context about once in five boots here. Show its oops and try once more; a second crash fails.
+for attempt in 1 2; do
+	rm -rf "$tmp/art" "$tmp/reports"
+	NB_LAB_REPORTS=$tmp/reports "$NB_SRC/scripts/lab" ab 6.1 6.12 --cpus 2 --artifacts "$tmp/art" -- \
+		--tests tcp-rx,udp-tx --rate 100M --knob threaded=0,1 --duration 2 --omit 1 --settle 0 --repetitions 3 \
+		>"$tmp/ab.out" 2>"$tmp/ab.err"
+	rc=$?
+	grep '^lab: ' "$tmp/ab.err"
+	# A guest that crashed: its kernel's own report.
+	for k in 6.1 6.12; do
+		if grep -Eq 'BUG:|Oops|Kernel panic' "$tmp/art/$k/console.log" 2>/dev/null; then
+			echo "== attempt $attempt: kernel $k crashed; console:"
+			grep -E -A60 -m1 'BUG:|Oops|WARNING:|general protection' "$tmp/art/$k/console.log" | head -n 80
+		fi
+	done
+	guest_crashed || break
+	[ "$attempt" = 1 ] && echo "== a guest kernel crashed: running the ab matrix once more"
 done
 cat "$tmp/ab.out"
 check "scripts/lab ab exited 0 or 1 (compare's verdict), not $rc" test "$rc" -eq 0 -o "$rc" -eq 1
