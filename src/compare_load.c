@@ -808,6 +808,7 @@ static int scan_metric(struct loader *ld, struct scan *s, struct nb_cmp_samples 
 
 	m->n = 0;
 	m->values = NULL;
+	m->diagnostic = false;
 	if (is_number_start(peek(s))) {
 		ret = scan_number(s, &m->median);
 		return ret ? ret : 1;
@@ -890,6 +891,69 @@ static int scan_metrics(struct loader *ld, struct scan *s, struct nb_cmp_point *
 	p->n_metrics = (int)ld->sc.n_met;
 	p->metrics = arena_copy(ld->arena, ld->sc.met, sizeof(*p->metrics) * ld->sc.n_met);
 	return p->n_metrics && !p->metrics ? -ENOMEM : 0;
+}
+
+/* A point's "diagnostics" (its extra repetition with tracepoints on): its metrics, bare numbers,
+ * into diag (arena); the caller adds those the measured runs lack. Skipped unless it ran ok. */
+static int scan_diagnostics(struct loader *ld, struct scan *s, struct nb_cmp_point *diag)
+{
+	bool first = true, ok = false;
+	struct key key;
+	int ret;
+
+	memset(diag, 0, sizeof(*diag));
+	if (peek(s) != '{')
+		return skip_value(s);
+	s->p++;
+	while ((ret = obj_next(s, &first, &key)) > 0) {
+		if (KEY_IS(&key, "status") && peek(s) == '"') {
+			const char *status;
+
+			ret = scan_string(ld, s, &status);
+			ok = !ret && !strcmp(status, "ok");
+		} else if (KEY_IS(&key, "metrics")) {
+			ret = scan_metrics(ld, s, diag);
+		} else {
+			ret = skip_value(s);
+		}
+		if (ret)
+			return ret;
+	}
+	if (!ok)
+		diag->n_metrics = 0;
+	return ret;
+}
+
+/* The measured metrics, then the diagnostic ones they lack, each as one value. */
+static int merge_diagnostics(struct loader *ld, struct nb_cmp_point *p, const struct nb_cmp_point *diag)
+{
+	size_t n = (size_t)p->n_metrics;
+
+	if (!diag->n_metrics)
+		return 0;
+	if (grow((void **)&ld->sc.met, &ld->sc.cap_met, n + (size_t)diag->n_metrics, sizeof(*ld->sc.met)))
+		return -ENOMEM;
+	if (n)
+		memcpy(ld->sc.met, p->metrics, sizeof(*p->metrics) * n);
+	for (int i = 0; i < diag->n_metrics; i++) {
+		struct nb_cmp_samples *m = &ld->sc.met[n];
+		bool measured = false;
+
+		for (int j = 0; j < p->n_metrics && !measured; j++)
+			measured = !strcmp(p->metrics[j].name, diag->metrics[i].name);
+		if (measured)
+			continue;
+		*m = diag->metrics[i];
+		m->diagnostic = true;
+		m->n = 1;
+		m->values = arena_copy(ld->arena, &m->median, sizeof(double));
+		if (!m->values)
+			return -ENOMEM;
+		n++;
+	}
+	p->n_metrics = (int)n;
+	p->metrics = arena_copy(ld->arena, ld->sc.met, sizeof(*p->metrics) * n);
+	return p->metrics ? 0 : -ENOMEM;
 }
 
 /* One run: keeps throughput and CPU busy when the run is ok and has both. */
@@ -1125,6 +1189,7 @@ static int scan_knobs(struct loader *ld, struct scan *s, struct nb_cmp_point *p)
 
 static int scan_result(struct loader *ld, struct scan *s, size_t index, struct nb_cmp_point *p)
 {
+	struct nb_cmp_point diag = { 0 };
 	bool first = true;
 	struct key key;
 	int ret;
@@ -1143,8 +1208,9 @@ static int scan_result(struct loader *ld, struct scan *s, size_t index, struct n
 			const char *status;
 
 			ret = scan_string(ld, s, &status);
+			p->incomplete = !ret && !strcmp(status, "incomplete");
 			if (!ret)
-				p->status = parse_status(status);
+				p->status = p->incomplete ? NB_CMP_STATUS_OK : parse_status(status);
 		} else if (KEY_IS(&key, "error") && peek(s) == '"') {
 			ret = scan_string(ld, s, &p->error);
 		} else if (KEY_IS(&key, "test")) {
@@ -1157,6 +1223,8 @@ static int scan_result(struct loader *ld, struct scan *s, size_t index, struct n
 			ret = scan_runs(ld, s, p);
 		} else if (KEY_IS(&key, "profile")) {
 			ret = scan_profile(ld, s, p);
+		} else if (KEY_IS(&key, "diagnostics")) {
+			ret = scan_diagnostics(ld, s, &diag);
 		} else {
 			ret = skip_value(s);
 		}
@@ -1164,6 +1232,8 @@ static int scan_result(struct loader *ld, struct scan *s, size_t index, struct n
 			return ret;
 	}
 no_id:
+	if (!ret)
+		ret = merge_diagnostics(ld, p, &diag);
 	if (ret)
 		return ret;
 	if ((!p->id || !*p->id) && !ld->first_error)

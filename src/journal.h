@@ -23,6 +23,12 @@ int nb_journal_create(const char *path, const struct nb_knob_target *t,
 int nb_journal_remember(struct nb_journal *j, const char *knob, const char *original,
 			struct nb_err *err);
 
+/* Name the run record of this run (an absolute path) so that `nicbench knobs restore` after a
+ * SIGKILL can also assemble the report from it. Appends and fsyncs a "@record" line. */
+int nb_journal_note_record(struct nb_journal *j, const char *record_path, struct nb_err *err);
+/* The run record a journal names, NULL when none. */
+const char *nb_journal_record(const struct nb_journal *j);
+
 /* Write every remembered original back (read back to check). Tries every knob even
  * when one fails; returns the first error. */
 int nb_journal_restore(struct nb_journal *j, struct nb_err *err);
