@@ -83,7 +83,8 @@ double nb_point_estimate_s(const struct nb_config *cfg, const struct nb_point *p
 {
 	double run = cfg->settle_s + p->test->omit_s + p->test->duration_s + NB_RUN_OVERHEAD_S;
 
-	return run * cfg->repetitions;
+	/* with tracing on, one diagnostic repetition follows the measured ones (runner.c) */
+	return run * (cfg->repetitions + (cfg->trace ? 1 : 0));
 }
 
 double nb_plan_estimate_s(const struct nb_config *cfg, const struct nb_plan *plan)

@@ -1,5 +1,6 @@
 /* The run record: line framing with a torn last line, and a report assembled from a record that
  * a kill cut short (finished runs kept, the point cut short "incomplete", the torn line dropped). */
+#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "compare.h"
 #include "config.h"
+#include "journal.h"
 #include "nb_test.h"
 #include "plan.h"
 #include "report.h"
@@ -280,8 +282,40 @@ static void test_compare_sees_diagnostics(void)
 	nb_cmp_report_free(&new);
 }
 
+/* The journal names the run record for `nicbench knobs restore`; knob lines still load around it. */
+static void test_journal_names_record(void)
+{
+	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = "eth0" };
+	char dir[] = "/tmp/nb-test-jrec-XXXXXX", path[64];
+	struct nb_journal *j;
+	struct nb_err err = { 0 };
+	const char *knob, *value;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/j", dir);
+	CHECK(nb_journal_create(path, &t, &j, &err) == 0);
+	if (!j)
+		return;
+	CHECK(nb_journal_remember(j, "threaded", "0", &err) == 0);
+	CHECK(nb_journal_note_record(j, "relative/r.json.record", &err) == -EINVAL);
+	CHECK(nb_journal_note_record(j, "/tmp/dir/r.json.record", &err) == 0);
+	CHECK(nb_journal_remember(j, "gro_flush_timeout", "20000", &err) == 0);
+	nb_journal_free(j);
+	CHECK(nb_journal_load(path, &nb_paths_live, &j, &err) == 0);
+	if (j) {
+		CHECK_STR(nb_journal_record(j), "/tmp/dir/r.json.record");
+		CHECK(nb_journal_count(j) == 2);
+		CHECK(nb_journal_entry(j, 1, &knob, &value) == 0);
+		CHECK_STR(knob, "gro_flush_timeout");
+		nb_journal_free(j);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
+	test_journal_names_record();
 	test_framing();
 	test_assembly();
 	test_compare_sees_diagnostics();
