@@ -528,6 +528,7 @@ static int flush_point(struct assembly *a)
 
 	if (!a->point)
 		return 0;
+	memset(&row, 0, sizeof(row));
 	o = json_object();
 	json_object_set(o, "id", json_object_get(a->point, "id"));
 	json_object_set(o, "test", json_object_get(a->point, "test"));
