@@ -540,8 +540,12 @@ static int flush_point(struct assembly *a)
 			json_object_set(o, "error", v);
 	} else {
 		status = "incomplete";
-		snprintf(error, sizeof(error), "the run ended before this point finished: %zu of %d repetitions "
-			 "recorded", json_array_size(a->runs), a->repetitions);
+		if ((int)json_array_size(a->runs) >= a->repetitions)
+			snprintf(error, sizeof(error), "the run ended during this point's diagnostic repetition: all "
+				 "%d repetitions recorded", a->repetitions);
+		else
+			snprintf(error, sizeof(error), "the run ended before this point finished: %zu of %d "
+				 "repetitions recorded", json_array_size(a->runs), a->repetitions);
 		json_object_set_new(o, "status", json_string(status));
 		json_object_set_new(o, "error", json_string(error));
 		if (a->info)
