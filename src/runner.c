@@ -399,17 +399,13 @@ static int record_run(struct runner *rn, struct nb_point_result *pr, int rep, st
 	struct nb_run_record *run = &pr->runs[rep];
 	int rc = nb_report_add_run(rn->report, pr, rep, err);
 
-	free(run->iperf_json);
-	run->iperf_json = NULL;
-	free(run->samples);
-	run->samples = NULL;
-	run->nsamples = 0;
+	nb_run_record_release(run);
 	return rc;
 }
 
 /*
- * Tracepoints cost 4-6 % of tcp-rx throughput on the development VM and the profile 8-13 %
- * (bench/trace-cost): more than the gate's resolution. So the measured repetitions run with
+ * Tracepoints cost 4-6 % of tcp-rx throughput on the development VM, tracepoints + profile 8-13 %
+ * (bench/trace-cost): more than the gate resolves. So the measured repetitions run with
  * the /proc sampler alone, and the tracepoints and the profile get one extra repetition after
  * them, recorded apart ("diagnostics" per point) and never in the medians.
  */
@@ -429,9 +425,9 @@ static int run_diagnostics(struct runner *rn, const struct nb_point *p, struct n
 		return 0;
 	}
 	if (rn->o->progress)
-		fprintf(rn->o->progress, "%s[%d/%d] %s diagnostics (tracepoints%s): %s%s", rn->o->progress_tty ? "\r\033[K" : "",
-			p->index + 1, rn->o->plan->npoints, p->id, rn->o->cfg->profile ? " + profile" : "",
-			diag.status == NB_RUN_OK ? "ok" : diag.error,
+		fprintf(rn->o->progress, "%s[%d/%d] %s diagnostics (tracepoints%s): %s%s",
+			rn->o->progress_tty ? "\r\033[K" : "", p->index + 1, rn->o->plan->npoints, p->id,
+			rn->o->cfg->profile ? " + profile" : "", diag.status == NB_RUN_OK ? "ok" : diag.error,
 			rn->o->progress_tty ? "" : "\n");
 	rc = nb_report_add_diagnostics(rn->report, pr, &diag, err);
 	if (diag.status == NB_RUN_OK) {
