@@ -39,6 +39,10 @@ static void compare_usage(FILE *out)
 	      "separate a few runs from failing CI. With 3 runs per side the interval is the range of\n"
 	      "all pairwise differences (the smallest two-sided p is 0.10, hence alpha 0.10); fewer than\n"
 	      "3 runs is inconclusive. A near-zero base prints as >10000%, never inf or NaN.\n"
+	      "Each metric family also has an absolute floor (percentage points for CPU shares and\n"
+	      "loss, packets for drop counters, events/s for rates, us for latencies, ms for jitter, a\n"
+	      "share of the point's throughput for bit and byte rates): a change must clear the floor\n"
+	      "too, and a move inside it is unchanged however wide the interval (--list-floors).\n"
 	      "Derived: bits_per_cpu_second = throughput / (cpu_busy_pct x cpus / 100), per run.\n"
 	      "\n"
 	      "options:\n"
@@ -47,19 +51,28 @@ static void compare_usage(FILE *out)
 	      "  -o, --output FILE          write there instead of stdout\n"
 	      "      --gate RULES           which metrics gate the exit code: comma-separated\n"
 	      "                             METRIC[@TESTGLOB][=PCT], or none\n"
-	      "                             (default: throughput_bps,cpu_busy_pct@*-rx)\n"
+	      "                             (default: throughput_bps,cpu_busy_pct@*-rx,\n"
+	      "                             rr_latency_p99_us@*-rr,rr_transactions_per_s@*-rr)\n"
 	      "      --min-effect [M=]PCT   minimum effect in percent, for all metrics or metric M\n"
 	      "                             (default 5; repeatable)\n"
+	      "      --floor NAME=V[,...]   absolute floor of metric or family NAME (cpu, core, loss,\n"
+	      "                             drops, latency, jitter, rates, bits, ...), in its unit;\n"
+	      "                             repeatable; --floor none turns the floors off\n"
+	      "      --list-floors          print every metric family's direction and floor, and exit\n"
+	      "      --missing-ok           a gated metric or point of BASE absent from NEW is\n"
+	      "                             inconclusive, not a failure (the old behaviour)\n"
 	      "      --alpha P              1 - the interval's confidence (default 0.10: 90%)\n"
 	      "      --min-runs N           runs needed per side for a verdict (default 3, at least 3)\n"
 	      "      --strict-env           reports that differ in anything but the kernel are an error\n"
 	      "      --fail-on-inconclusive exit 3 when nothing regressed but a gated metric is inconclusive\n"
-	      "      --all-metrics          text: list every metric, not just the headline and gated ones\n"
+	      "  -v, --verbose              text: list every metric (also --all-metrics); by default\n"
+	      "                             the gated ones and those not unchanged, and a count\n"
 	      "      --color WHEN           auto (default: on a terminal), always, never\n"
 	      "  -h, --help                 this help\n"
 	      "\n"
-	      "exit codes: 0 no regression; 1 a gated metric regressed or a point broke; 2 usage or\n"
-	      "input error; 3 inconclusive (only with --fail-on-inconclusive).\n"
+	      "exit codes: 0 no regression; 1 a gated metric regressed or is missing from NEW, or a\n"
+	      "point broke or is missing from NEW; 2 usage or input error; 3 inconclusive (only with\n"
+	      "--fail-on-inconclusive).\n"
 	      "git bisect run: 0 is good and 1 is bad; map 2 and 3 to 125 (skip the commit).\n"
 	      "A recipe is in docs/compare.md.\n",
 	      out);
@@ -99,7 +112,7 @@ static int parse_color(const char *s, enum color_mode *c)
 }
 
 enum { OPT_GATE = 256, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_RUNS, OPT_STRICT_ENV, OPT_FAIL_INCONCLUSIVE,
-       OPT_ALL_METRICS, OPT_COLOR };
+       OPT_ALL_METRICS, OPT_COLOR, OPT_FLOOR, OPT_MISSING_OK, OPT_LIST_FLOORS };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -111,6 +124,10 @@ static const struct option long_options[] = {
 	{ "strict-env", no_argument, NULL, OPT_STRICT_ENV },
 	{ "fail-on-inconclusive", no_argument, NULL, OPT_FAIL_INCONCLUSIVE },
 	{ "all-metrics", no_argument, NULL, OPT_ALL_METRICS },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "floor", required_argument, NULL, OPT_FLOOR },
+	{ "missing-ok", no_argument, NULL, OPT_MISSING_OK },
+	{ "list-floors", no_argument, NULL, OPT_LIST_FLOORS },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -150,8 +167,16 @@ static int parse_option(struct compare_cli *cli, int c, const char *arg)
 		cli->fail_on_inconclusive = true;
 		return -1;
 	case OPT_ALL_METRICS:
+	case 'v':
 		cli->all_metrics = true;
 		return -1;
+	case OPT_FLOOR:
+		return nb_cmp_floor_parse(&cli->opt, arg, &err) ? usage_error(err.msg, NULL) : -1;
+	case OPT_MISSING_OK:
+		cli->opt.missing_ok = true;
+		return -1;
+	case OPT_LIST_FLOORS:
+		return nb_cmp_render_floors(stdout) ? NB_EXIT_USAGE : NB_EXIT_OK;
 	case OPT_COLOR:
 		return parse_color(arg, &cli->color) ? usage_error("--color wants auto, always or never", arg) : -1;
 	case 'h':
@@ -170,7 +195,7 @@ static int parse_cli(struct compare_cli *cli, int argc, char **argv)
 	nb_cmp_options_init(&cli->opt);
 	optind = 0; /* glibc: 0 re-initialises getopt, so cmd_compare can run more than once per process */
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:o:hv", long_options, NULL)) != -1) {
 		int ret = parse_option(cli, c, optarg);
 
 		if (ret >= 0)
@@ -184,9 +209,18 @@ static int parse_cli(struct compare_cli *cli, int argc, char **argv)
 }
 
 /* Warnings go to stderr in every format so JSON/JUnit on stdout stay clean. */
+static const char *load_text(double pct, char *buf, size_t len)
+{
+	if (isnan(pct))
+		return "(not measured)";
+	snprintf(buf, len, "%.0f%%", pct);
+	return buf;
+}
+
 static int check_environment(const struct compare_cli *cli, const struct nb_cmp_result *r)
 {
 	const char *level = cli->strict_env ? "error" : "warning";
+	char lb[16], ln[16];
 
 	for (int i = 0; i < r->n_env_diffs; i++)
 		fprintf(stderr, "nicbench compare: %s: the reports differ in more than the kernel: %s is %s in %s, %s in %s\n",
@@ -195,6 +229,12 @@ static int check_environment(const struct compare_cli *cli, const struct nb_cmp_
 	if (r->n_test_diffs)
 		fprintf(stderr, "nicbench compare: %s: the test settings of %d point(s) differ, e.g. %s\n", level,
 			r->n_test_diffs, r->test_diff_id);
+	/* not an environment setting, so never an error: a reason to distrust, and rerun */
+	if (r->other_differs)
+		fprintf(stderr, "nicbench compare: warning: foreign load differs: other programs took up to %s in %s "
+			"and up to %s in %s (cpu_other_pct, %% of all CPUs): changes may come from them\n",
+			load_text(r->other_base_pct, lb, sizeof(lb)), cli->base_path,
+			load_text(r->other_new_pct, ln, sizeof(ln)), cli->new_path);
 	return cli->strict_env && (r->n_env_diffs || r->n_test_diffs) ? -EINVAL : 0;
 }
 
@@ -258,7 +298,7 @@ static int write_output(const struct compare_cli *cli, const struct nb_cmp_resul
 
 static int exit_code(const struct compare_cli *cli, const struct nb_cmp_result *r)
 {
-	if (r->verdict == NB_CMP_REGRESSION)
+	if (r->verdict == NB_CMP_REGRESSION || r->verdict == NB_CMP_OVERALL_MISSING)
 		return NB_EXIT_FAIL;
 	if (r->verdict == NB_CMP_OVERALL_INCONCLUSIVE && cli->fail_on_inconclusive)
 		return NB_EXIT_INCONCLUSIVE;

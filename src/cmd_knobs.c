@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,10 +48,14 @@ static void print_help(FILE *out)
 	for (int i = 0; i < nb_knob_count(); i++)
 		fprintf(out, "  %-21s %s\n", nb_knob_name(i), nb_knob_help(i));
 	fprintf(out,
-		"  threaded, gro_flush_timeout, napi_defer_hard_irqs and mtu live in\n"
-		"  /sys/class/net/IFACE/; rx-*/tx-*/adaptive-* are the driver's hardware coalescing\n"
-		"  (ethtool -c/-C; veth, lo and ravb have none); irq_affinity goes to\n"
-		"  /proc/irq/N/smp_affinity_list of the IRQs named after IFACE in /proc/interrupts.\n"
+		"  threaded, gro_flush_timeout, napi_defer_hard_irqs and irq_suspend_timeout are set\n"
+		"  per NAPI with netdev netlink napi-set where the kernel has it (6.13+; threaded\n"
+		"  6.17+), else in /sys/class/net/IFACE/ (irq_suspend_timeout has no sysfs file);\n"
+		"  NAME@napiID or NAME@queueN sets one NAPI. mtu lives in sysfs; rx-*/tx-*/adaptive-*\n"
+		"  are the driver's hardware coalescing (ethtool netlink, else the ioctl; veth, lo and\n"
+		"  ravb have none); irq_affinity goes to /proc/irq/N/smp_affinity_list of the IRQs\n"
+		"  named after IFACE in /proc/interrupts. show also lists the NAPIs (napi-get) with\n"
+		"  IRQ, its CPUs, thread pid and CPU, values and queues.\n"
 		"\n"
 		"the journal:\n"
 		"  Before `nicbench run` changes a knob it appends the original value to\n"
@@ -59,8 +64,10 @@ static void print_help(FILE *out)
 		"  run refuses to start until `nicbench knobs restore -i IFACE` has put things back.\n"
 		"  It lives in /run (tmpfs) because the knobs do not survive a reboot either: after a\n"
 		"  reboot both are gone together. Format: a line \"nicbench-journal/1 iface=IFACE\",\n"
-		"  then one \"<knob><TAB><original value>\" line per changed knob, and a\n"
-		"  \"@record<TAB><path>\" line naming the run record the report is assembled from.\n"
+		"  then one \"<knob><TAB><original value><TAB>via=<path>\" line per changed knob;\n"
+		"  per-NAPI originals list every NAPI (\"282=7777 283=0\", via=napi-netlink) and go\n"
+		"  back through napi-set, never through sysfs. A \"@record<TAB><path>\" line names the\n"
+		"  run record the report is assembled from.\n"
 		"\n"
 		"exit codes: 0 ok; 1 some knob could not be read or restored (the journal is kept and\n"
 		"            the message says which); 2 usage error, invalid or unknown interface,\n"
@@ -167,8 +174,101 @@ static int check_iface(const char *iface, const char *what)
 	return 0;
 }
 
+static void print_napis_text(const struct nb_napi_table *tab)
+{
+	if (!tab->listed) {
+		printf("NAPIs: not listed: %s\n", tab->why);
+		return;
+	}
+	printf("NAPIs (napi-get; knobs set %s):\n", tab->per_napi_set ? "per NAPI with napi-set" :
+	       "through sysfs, device-wide");
+	if (!tab->per_napi_set && tab->why[0])
+		printf("  (%s)\n", tab->why);
+	if (tab->n == 0)
+		printf("  none (veth has NAPI only while up with GRO on)\n");
+	else
+		printf("  %-8s %-6s %-9s %-8s %-6s %-8s %-10s %-6s %-10s %s\n", "id", "irq", "irq-cpus", "pid",
+		       "cpu", "threaded", "gro-flush", "defer", "irq-susp", "queues");
+	for (int i = 0; i < tab->n; i++) {
+		const struct nb_napi_info *ni = &tab->napi[i];
+		char irq[16] = "-", pid[16] = "-", cpu[16] = "-", thr[16] = "-", gro[24] = "-", defer[16] = "-",
+		     susp[24] = "-", queues[128] = "";
+		size_t used = 0;
+
+		if (ni->n.has_irq)
+			snprintf(irq, sizeof(irq), "%u", ni->n.irq);
+		if (ni->n.has_pid)
+			snprintf(pid, sizeof(pid), "%u", ni->n.pid);
+		if (ni->thread_cpu >= 0)
+			snprintf(cpu, sizeof(cpu), "%d", ni->thread_cpu);
+		if (ni->n.has_threaded)
+			snprintf(thr, sizeof(thr), "%u", ni->n.threaded);
+		if (ni->n.has_gro)
+			snprintf(gro, sizeof(gro), "%llu", (unsigned long long)ni->n.gro_flush_timeout);
+		if (ni->n.has_defer)
+			snprintf(defer, sizeof(defer), "%u", ni->n.defer_hard_irqs);
+		if (ni->n.has_suspend)
+			snprintf(susp, sizeof(susp), "%llu", (unsigned long long)ni->n.irq_suspend_timeout);
+		for (int q = 0; q < ni->nrx && used < sizeof(queues) - 16; q++)
+			used += (size_t)snprintf(queues + used, sizeof(queues) - used, "%srx%u", used ? "," : "",
+						 ni->rx_queues[q]);
+		for (int q = 0; q < ni->ntx && used < sizeof(queues) - 16; q++)
+			used += (size_t)snprintf(queues + used, sizeof(queues) - used, "%stx%u", used ? "," : "",
+						 ni->tx_queues[q]);
+		printf("  %-8u %-6s %-9s %-8s %-6s %-8s %-10s %-6s %-10s %s\n", ni->n.id, irq,
+		       ni->irq_cpus[0] ? ni->irq_cpus : "-", pid, cpu, thr, gro, defer, susp, used ? queues : "-");
+	}
+}
+
+static void json_uint_or_null(FILE *out, const char *key, bool has, unsigned long long v, bool last)
+{
+	if (has)
+		fprintf(out, "\"%s\": %llu%s", key, v, last ? "" : ", ");
+	else
+		fprintf(out, "\"%s\": null%s", key, last ? "" : ", ");
+}
+
+static void print_napis_json(const struct nb_napi_table *tab)
+{
+	printf(",\n  \"napi\": {\"listed\": %s, \"per_napi_set\": %s", tab->listed ? "true" : "false",
+	       tab->per_napi_set ? "true" : "false");
+	if (tab->why[0]) {
+		printf(", \"note\": ");
+		json_string(stdout, tab->why);
+	}
+	printf(", \"instances\": [");
+	for (int i = 0; i < tab->n; i++) {
+		const struct nb_napi_info *ni = &tab->napi[i];
+
+		printf("%s\n    {\"id\": %u, ", i ? "," : "", ni->n.id);
+		json_uint_or_null(stdout, "irq", ni->n.has_irq, ni->n.irq, false);
+		printf("\"irq_cpus\": ");
+		if (ni->irq_cpus[0])
+			json_string(stdout, ni->irq_cpus);
+		else
+			printf("null");
+		printf(", ");
+		json_uint_or_null(stdout, "pid", ni->n.has_pid, ni->n.pid, false);
+		json_uint_or_null(stdout, "thread_cpu", ni->thread_cpu >= 0, (unsigned long long)ni->thread_cpu, false);
+		json_uint_or_null(stdout, "threaded", ni->n.has_threaded, ni->n.threaded, false);
+		json_uint_or_null(stdout, "gro_flush_timeout", ni->n.has_gro, ni->n.gro_flush_timeout, false);
+		json_uint_or_null(stdout, "napi_defer_hard_irqs", ni->n.has_defer, ni->n.defer_hard_irqs, false);
+		json_uint_or_null(stdout, "irq_suspend_timeout", ni->n.has_suspend, ni->n.irq_suspend_timeout, false);
+		printf("\"rx_queues\": [");
+		for (int q = 0; q < ni->nrx; q++)
+			printf("%s%u", q ? ", " : "", ni->rx_queues[q]);
+		printf("], \"tx_queues\": [");
+		for (int q = 0; q < ni->ntx; q++)
+			printf("%s%u", q ? ", " : "", ni->tx_queues[q]);
+		printf("]}");
+	}
+	printf("]}");
+}
+
 static int knobs_show(const struct knobs_options *o)
 {
+	struct nb_napi_table *tab;
+	struct nb_err nerr = { 0 };
 	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = o->iface };
 	int failures = 0;
 
@@ -199,8 +299,20 @@ static int knobs_show(const struct knobs_options *o)
 			printf("  %-21s %s: %s\n", name, nb_knob_unsupported(rc) ? "unsupported" : "error",
 			       reason_only(&err, name, o->iface));
 	}
+	tab = malloc(sizeof(*tab));
+	if (!tab || nb_napi_table_read(&t, tab, &nerr) < 0) {
+		if (!o->json)
+			printf("NAPIs: error: %s\n", tab ? nerr.msg : "out of memory");
+		failures++;
+	} else if (o->json) {
+		printf("\n  }");
+		print_napis_json(tab);
+	} else {
+		print_napis_text(tab);
+	}
 	if (o->json)
-		printf("\n  }\n}\n");
+		printf("%s\n}\n", tab && !nerr.code ? "" : "\n  }");
+	free(tab);
 	return failures ? NB_EXIT_FAIL : NB_EXIT_OK;
 }
 
@@ -260,7 +372,10 @@ static int knobs_restore(const struct knobs_options *o)
 		const char *knob, *value;
 
 		nb_journal_entry(j, i, &knob, &value);
-		printf("  %-21s %s\n", knob, value);
+		if (nb_journal_entry_via(j, i))
+			printf("  %-21s %s (via %s)\n", knob, value, nb_journal_entry_via(j, i));
+		else
+			printf("  %-21s %s\n", knob, value);
 	}
 	fflush(stdout);
 	snprintf(record, sizeof(record), "%s", nb_journal_record(j) ? nb_journal_record(j) : "");

@@ -1,10 +1,13 @@
 /* `nicbench plan`: the ordered test points and the estimated time; runs nothing. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "config.h"
+#include "nb_paths.h"
 #include "plan.h"
 #include "run_options.h"
 
@@ -31,6 +34,14 @@ int cmd_plan(int argc, char **argv)
 		free(cfg);
 		return NB_EXIT_USAGE;
 	}
+	/* planning on a PC for a board is fine, but say that the interface was not looked at */
+	char rel[64];
+	char path[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "class/net/%s", cfg->iface);
+	if (nb_path_join(path, sizeof(path), nb_paths_live.sys, rel) == 0 && access(path, F_OK) != 0)
+		fprintf(stderr, "nicbench plan: note: no interface %s here; the plan did not check it (run does)\n",
+			cfg->iface);
 	total = nb_plan_estimate_s(cfg, &plan);
 	printf("interface %s, peer %s:%d, %d points x %d repetitions\n", cfg->iface, cfg->peer_host,
 	       cfg->peer_port, plan.npoints, cfg->repetitions);

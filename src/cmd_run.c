@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +28,60 @@ static int usage_error(const char *msg)
 
 /* A peer name that does not resolve is a configuration error; a peer that is down is
  * a measured failure (recorded per point), so only resolution is checked up front. */
-static int check_peer_resolves(const struct nb_config *cfg, struct nb_err *err)
+static int check_peer_resolves(struct nb_config *cfg, struct nb_err *err)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
+	bool loopback = true;
 	int rc = getaddrinfo(cfg->peer_host, NULL, &hints, &res);
 
 	if (rc != 0)
 		return nb_err_set(err, -EINVAL, "peer '%s': cannot resolve: %s", cfg->peer_host, gai_strerror(rc));
+	for (const struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+		if (ai->ai_family == AF_INET)
+			loopback &= (ntohl(((const struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr) >> 24) == 127;
+		else if (ai->ai_family == AF_INET6)
+			loopback &= IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ai->ai_addr)->sin6_addr);
+	}
+	/* a loopback peer is this machine: its server's CPU is the test's, not foreign load */
+	if (loopback && res)
+		cfg->peer_local = true;
 	freeaddrinfo(res);
 	return 0;
+}
+
+/* Before the first point: is anything else busy? Measured figures would be low. */
+static void idle_check(const struct nb_config *cfg, struct nb_report *report)
+{
+	struct nb_idle_check ic;
+	struct nb_err err = { 0 };
+
+	if (cfg->idle_check_s <= 0)
+		return;
+	if (nb_idle_check_run(&nb_paths_live, cfg->idle_check_s, &ic, &err) < 0) {
+		fprintf(stderr, "nicbench run: %s (no idle check)\n", err.msg);
+		return;
+	}
+	nb_report_set_idle_check(report, &ic);
+	if (!ic.busy_present || ic.busy_pct < NB_FOREIGN_LOAD_PCT)
+		return;
+	fprintf(stderr, "nicbench run: warning: the machine is not quiet: %.0f%% of its CPU was busy in a %.1f s idle "
+		"check (>= %.0f%%); figures will be low and noisy. Busiest:", ic.busy_pct, ic.seconds,
+		NB_FOREIGN_LOAD_PCT);
+	for (int i = 0; i < ic.nbusiest; i++)
+		fprintf(stderr, "%s %s (pid %d) %.0f%% of a core", i ? "," : "", ic.busiest[i].comm, ic.busiest[i].pid,
+			ic.busiest[i].core_pct);
+	fprintf(stderr, "%s\n", ic.nbusiest ? "" : " (short-lived processes)");
+}
+
+/* A set-up failure for lack of rights is nearly always "not root": say so, and how. */
+static int setup_error(int rc, const struct nb_err *err)
+{
+	if (rc != -EACCES && rc != -EPERM)
+		return usage_error(err->msg);
+	fprintf(stderr, "nicbench run: %s\n"
+		"nicbench run: run it as root (sudo): knobs are sysfs writes and the journal of original values "
+		"goes to /run/nicbench; --journal FILE puts the journal elsewhere\n", err->msg);
+	return NB_EXIT_USAGE;
 }
 
 static void default_output(struct nb_config *cfg)
@@ -96,6 +143,8 @@ int cmd_run(int argc, char **argv)
 		free(cfg);
 		return NB_EXIT_OK;
 	}
+	if (rc == 0 && cfg->redact)
+		cfg->no_raw = true;  /* iperf3's JSON repeats the hostname and uname -a */
 	if (rc < 0 || nb_config_validate(cfg, &err) < 0 || check_peer_resolves(cfg, &err) < 0 ||
 	    nb_iface_info_read(&nb_paths_live, cfg->iface, &iface, &err) < 0 ||
 	    nb_plan_build(cfg, &plan, &err) < 0) {
@@ -124,6 +173,7 @@ int cmd_run(int argc, char **argv)
 	fprintf(stderr, "nicbench %s: %s (%s) -> %s:%d, %d points x %d repetitions, about %.0f s; kernel %s\n",
 		NICBENCH_VERSION, cfg->iface, iface.driver[0] ? iface.driver : "unknown driver", cfg->peer_host,
 		cfg->peer_port, plan.npoints, cfg->repetitions, nb_plan_estimate_s(cfg, &plan), host.release);
+	idle_check(cfg, report);
 
 	nb_runner_install_signals();
 	struct nb_runner_opts opts = {
@@ -134,7 +184,7 @@ int cmd_run(int argc, char **argv)
 	rc = nb_runner_run(&opts, report, &err);
 	if (rc < 0 && !changed) {
 		/* set-up failed (a journal from a killed run, libpcap, tracefs): nothing was changed */
-		exit_code = usage_error(err.msg);
+		exit_code = setup_error(rc, &err);
 	} else {
 		exit_code = finish(report, cfg, rc, &err);
 	}

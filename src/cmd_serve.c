@@ -13,6 +13,9 @@
 
 #include "commands.h"
 #include "iperf_driver.h"
+#include "nb_time.h"
+#include "rr_proto.h"
+#include "rr_server.h"
 
 
 /* libiperf 3.12 moves data in one thread: a server near one full core limits the result itself. */
@@ -25,6 +28,8 @@ struct serve_opts {
 	int port;
 	bool once;
 	double stats_interval_s;
+	int rr_port;           /* 0: no rr server */
+	int rr_think_us;
 };
 
 static const struct serve_opts serve_defaults = {
@@ -32,6 +37,17 @@ static const struct serve_opts serve_defaults = {
 	.port = 5201,
 	.once = false,
 	.stats_interval_s = 1.0,
+	.rr_port = NB_RR_DEFAULT_PORT,
+	.rr_think_us = 0,
+};
+
+/* The rr child lives beside the iperf children for the whole serve; it is restarted with
+ * the same backoff when it dies. */
+struct rr_supervisor {
+	const struct serve_opts *o;
+	struct nb_rr_server *s;    /* NULL: not running (off, or waiting to restart) */
+	double restart_at;         /* monotonic s; 0: no restart pending */
+	int errors_in_a_row;
 };
 
 struct serve_counts {
@@ -43,6 +59,7 @@ static void serve_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: nicbench serve [-B ADDR] [-p PORT] [--once] [--stats-interval S]\n"
+		"                      [--rr-port PORT] [--rr-think US]\n"
 		"\n"
 		"Run the iperf3 peer for 'nicbench run': a libiperf server that any iperf3 client\n"
 		"(nicbench or the iperf3 CLI) can test against. Start it on the machine or in the\n"
@@ -63,6 +80,13 @@ static void serve_usage(FILE *out)
 		"                          (for scripts and tests)\n"
 		"      --stats-interval S  libiperf's interval statistics on the server, as iperf3 -s -i S\n"
 		"                          (default %g; 0 turns them off and saves the peer a little CPU)\n"
+		"      --rr-port PORT      TCP and UDP port of the request/response server for the tcp-rr\n"
+		"                          and udp-rr tests (default %d; 0 = no rr server). One supervised\n"
+		"                          child serves every rr client; it logs each TCP client's\n"
+		"                          transactions and CPU time when the client leaves\n"
+		"      --rr-think US       service time: each rr response goes out US microseconds after\n"
+		"                          its request arrived, as an application that works per request\n"
+		"                          (default 0; timer-based, costs no CPU while waiting)\n"
 		"  -h, --help              this text\n"
 		"\n"
 		"SIGINT and SIGTERM are forwarded to the server child; serve then exits with 0.\n"
@@ -72,7 +96,7 @@ static void serve_usage(FILE *out)
 		"  ip netns exec peer nicbench serve -p 5202   # the peer inside a namespace\n"
 		"  nicbench serve --once -p 15210 -B 127.0.0.1 & iperf3 -c 127.0.0.1 -p 15210 -t 2\n",
 		BACKOFF_FIRST_MS, BACKOFF_MAX_MS, PEER_BOUND_CORE_FRACTION * 100, serve_defaults.port,
-		serve_defaults.stats_interval_s);
+		serve_defaults.stats_interval_s, serve_defaults.rr_port);
 }
 
 static int parse_number(const char *text, double min, double max, double *out)
@@ -91,12 +115,14 @@ static int parse_number(const char *text, double min, double max, double *out)
 /* Returns 0 to go on, 1 when --help was shown, -EINVAL on a usage error (already reported). */
 static int parse_serve_args(int argc, char **argv, struct serve_opts *o)
 {
-	enum { OPT_ONCE = 256, OPT_STATS_INTERVAL };
+	enum { OPT_ONCE = 256, OPT_STATS_INTERVAL, OPT_RR_PORT, OPT_RR_THINK };
 	static const struct option longopts[] = {
 		{ "bind", required_argument, NULL, 'B' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "once", no_argument, NULL, OPT_ONCE },
 		{ "stats-interval", required_argument, NULL, OPT_STATS_INTERVAL },
+		{ "rr-port", required_argument, NULL, OPT_RR_PORT },
+		{ "rr-think", required_argument, NULL, OPT_RR_THINK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -104,7 +130,7 @@ static int parse_serve_args(int argc, char **argv, struct serve_opts *o)
 	int c;
 
 	*o = serve_defaults;
-	optind = 1;
+	optind = 0; /* 0, not 1: makes GNU getopt start afresh */
 	while ((c = getopt_long(argc, argv, "B:p:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
@@ -129,6 +155,21 @@ static int parse_serve_args(int argc, char **argv, struct serve_opts *o)
 			}
 			o->stats_interval_s = v;
 			break;
+		case OPT_RR_PORT:
+			if (parse_number(optarg, 0, 65535, &v) < 0 || v != (int)v) {
+				fprintf(stderr, "nicbench serve: --rr-port %s: want a whole number 0..65535 (0: no rr server)\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->rr_port = (int)v;
+			break;
+		case OPT_RR_THINK:
+			if (parse_number(optarg, 0, 10000000, &v) < 0 || v != (int)v) {
+				fprintf(stderr, "nicbench serve: --rr-think %s: want whole microseconds 0..10000000\n", optarg);
+				return -EINVAL;
+			}
+			o->rr_think_us = (int)v;
+			break;
 		case 'h':
 			serve_usage(stdout);
 			return 1;
@@ -136,6 +177,11 @@ static int parse_serve_args(int argc, char **argv, struct serve_opts *o)
 			fprintf(stderr, "nicbench serve: see 'nicbench serve --help'\n");
 			return -EINVAL;
 		}
+	}
+	if (o->rr_port && o->rr_port == o->port) {
+		/* TCP would clash with the iperf3 control port */
+		fprintf(stderr, "nicbench serve: --rr-port %d is the iperf3 port; pick another\n", o->rr_port);
+		return -EINVAL;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "nicbench serve: unexpected argument '%s' (see 'nicbench serve --help')\n", argv[optind]);
@@ -205,8 +251,103 @@ static int sleep_or_signal(int sigfd, int ms)
 	return 0;
 }
 
+static int rr_lines_seen;
+
+static void rr_log_line(const char *line)
+{
+	rr_lines_seen++;
+	fprintf(stderr, "nicbench serve: rr: %s\n", line);
+}
+
+static int rr_start(struct rr_supervisor *rr)
+{
+	struct nb_rr_serve_params p = { .bind = rr->o->bind, .port = rr->o->rr_port, .think_us = rr->o->rr_think_us };
+	struct nb_err err = { 0 };
+
+	rr->restart_at = 0;
+	if (nb_rr_server_start(&p, &rr->s, &err) < 0) {
+		fprintf(stderr, "nicbench serve: %s\n", err.msg);
+		rr->s = NULL;
+		return err.code;
+	}
+	return 0;
+}
+
+/* Take the rr child's news; when it died, say why and plan its restart. */
+static void rr_service(struct rr_supervisor *rr)
+{
+	char why[200];
+
+	if (!rr->s || !nb_rr_server_poll(rr->s, rr_log_line))
+		return;
+	nb_rr_server_finish(rr->s, why, sizeof(why));
+	rr->s = NULL;
+	rr->errors_in_a_row++;
+	rr->restart_at = nb_monotonic_s() + backoff_after(rr->errors_in_a_row) / 1000.0;
+	fprintf(stderr, "nicbench serve: rr: %s; restarting it in %.2f s\n", why[0] ? why : "the rr server ended",
+		backoff_after(rr->errors_in_a_row) / 1000.0);
+}
+
+/* Restart a dead rr child when its backoff has passed; ms until then (-1: nothing pending). */
+static int rr_due_ms(struct rr_supervisor *rr)
+{
+	double left;
+
+	if (rr->s || rr->restart_at <= 0)
+		return -1;
+	left = rr->restart_at - nb_monotonic_s();
+	if (left <= 0) {
+		rr_start(rr);
+		return rr->s ? -1 : 0;
+	}
+	return (int)(left * 1000) + 1;
+}
+
+static void rr_stop(struct rr_supervisor *rr)
+{
+	char why[200];
+
+	if (!rr->s)
+		return;
+	nb_rr_server_stop(rr->s);
+	nb_rr_server_finish(rr->s, why, sizeof(why));
+	rr->s = NULL;
+}
+
+/* At start-up the rr child must say "ready" (or why not) before serve goes on: a port in
+ * use is a set-up error, not something to retry forever. */
+static int rr_first_start(struct rr_supervisor *rr)
+{
+	double give_up = nb_monotonic_s() + 5.0;
+
+	if (!rr->o->rr_port)
+		return 0;
+	rr_lines_seen = 0;
+	if (rr_start(rr) < 0)
+		return -1;
+	while (nb_monotonic_s() < give_up) {
+		struct pollfd pfd = { .fd = nb_rr_server_fd(rr->s), .events = POLLIN };
+		char why[200];
+		int ended;
+
+		poll(&pfd, 1, 100);
+		ended = nb_rr_server_poll(rr->s, rr_log_line);
+		if (ended) {
+			nb_rr_server_finish(rr->s, why, sizeof(why));
+			rr->s = NULL;
+			fprintf(stderr, "nicbench serve: rr: could not start: %s\n", why);
+			return -1;
+		}
+		/* the child's first line is "ready: ..." (or an error, and then it exits) */
+		if (rr_lines_seen)
+			return 0;
+	}
+	return 0;
+}
+
 /* Serve one test in a child; *stop_sig is set when SIGINT/SIGTERM arrived meanwhile. */
-static int serve_one(const struct serve_opts *o, int sigfd, struct nb_iperf_serve_result *res, int *stop_sig)
+static int serve_one(const struct serve_opts *o, int sigfd, struct rr_supervisor *rr,
+		     struct nb_iperf_serve_result *res, int *stop_sig)
 {
 	struct nb_iperf_serve_params p = { .bind = o->bind, .port = o->port, .stats_interval_s = o->stats_interval_s };
 	struct nb_iperf_server *s;
@@ -220,13 +361,19 @@ static int serve_one(const struct serve_opts *o, int sigfd, struct nb_iperf_serv
 		return rc;
 	}
 	for (;;) {
-		struct pollfd pfd[2] = {
+		struct pollfd pfd[3] = {
 			{ .fd = nb_iperf_server_fd(s), .events = POLLIN },
 			{ .fd = sigfd, .events = POLLIN },
+			{ .fd = -1, .events = POLLIN },
 		};
+		int wait_ms = rr_due_ms(rr);
 
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+		if (rr->s)
+			pfd[2].fd = nb_rr_server_fd(rr->s);
+		if (poll(pfd, 3, wait_ms) < 0 && errno != EINTR)
 			break;
+		if (pfd[2].revents)
+			rr_service(rr);
 		if (pfd[1].revents & POLLIN) {
 			*stop_sig = take_signal(sigfd);
 			if (*stop_sig) {
@@ -243,7 +390,7 @@ static int serve_one(const struct serve_opts *o, int sigfd, struct nb_iperf_serv
 	return rc;
 }
 
-static int serve_loop(const struct serve_opts *o, int sigfd)
+static int serve_loop(const struct serve_opts *o, int sigfd, struct rr_supervisor *rr)
 {
 	struct serve_counts n = { 0, 0 };
 	int errors_in_a_row = 0;
@@ -251,7 +398,7 @@ static int serve_loop(const struct serve_opts *o, int sigfd)
 
 	for (;;) {
 		struct nb_iperf_serve_result res;
-		int rc = serve_one(o, sigfd, &res, &stop_sig);
+		int rc = serve_one(o, sigfd, rr, &res, &stop_sig);
 
 		if (stop_sig) {
 			if (res.served && !res.stopped)
@@ -291,6 +438,7 @@ static int serve_loop(const struct serve_opts *o, int sigfd)
 int cmd_serve(int argc, char **argv)
 {
 	struct serve_opts o;
+	struct rr_supervisor rr = { 0 };
 	sigset_t stop_set, old_set;
 	int rc, sigfd;
 
@@ -312,7 +460,14 @@ int cmd_serve(int argc, char **argv)
 		"nicbench serve %s (libiperf %s): listening on %s port %d; once=%s; stats interval %g s; pid %d\n",
 		NICBENCH_VERSION, nb_iperf_version(), o.bind ? o.bind : "all addresses", o.port,
 		o.once ? "yes" : "no", o.stats_interval_s, (int)getpid());
-	rc = serve_loop(&o, sigfd);
+	rr.o = &o;
+	if (rr_first_start(&rr) < 0) {
+		close(sigfd);
+		sigprocmask(SIG_SETMASK, &old_set, NULL);
+		return NB_EXIT_FAIL;
+	}
+	rc = serve_loop(&o, sigfd, &rr);
+	rr_stop(&rr);
 	close(sigfd);
 	sigprocmask(SIG_SETMASK, &old_set, NULL);
 	return rc;

@@ -11,32 +11,111 @@
 #include "compare_stats.h"
 
 /* A metric name matches a rule by exact name, or by prefix and suffix ("udp_" ..
- * "_errors"); plain string tests, as this runs for every metric of every point. */
+ * "_errors"); plain string tests, as this runs for every metric of every point. A '#'
+ * in a prefix stands for one or more digits ("cpu#_" matches "cpu12_"). */
 struct direction_rule {
 	const char *prefix, *suffix; /* suffix NULL: prefix is the exact name */
 	enum nb_cmp_direction direction;
+	struct nb_cmp_floor floor;   /* the absolute floor of the metric's family */
 };
+
+/* The floor families, one unit each so that --floor FAMILY=V means one thing. The values
+ * sit at what a maintainer would call a change on a board, above the noise near zero that
+ * A/A pairs on the veth test bed show (bench/aa-noise); docs/compare.md has the table. */
+#define FLOOR_BITS { "bits", NB_CMP_FLOOR_BITS_SHARE, 1, "% of the point's throughput_bps" }
+#define FLOOR_CPU { "cpu", NB_CMP_FLOOR_ABS, 3, "percentage points of the machine" }
+#define FLOOR_CORE { "core", NB_CMP_FLOOR_ABS, 6, "percentage points of one CPU" }
+#define FLOOR_LOSS { "loss", NB_CMP_FLOOR_ABS, 2, "percentage points of the datagrams" }
+#define FLOOR_DROPS { "drops", NB_CMP_FLOOR_ABS, 100, "packets (events) per run" }
+#define FLOOR_JITTER_MS { "jitter", NB_CMP_FLOOR_ABS, 0.05, "ms" }
+#define FLOOR_LATENCY_US { "latency", NB_CMP_FLOOR_ABS, 10, "microseconds" }
+#define FLOOR_RATES { "rates", NB_CMP_FLOOR_ABS, 1000, "events per second" }
+#define FLOOR_SOFTIRQ_TIME { "softirq_time", NB_CMP_FLOOR_ABS, 2e7, "ns per second (1e9: one CPU)" }
+#define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 0.5, "ms of CPU per second" }
+#define FLOOR_BATCH { "batching", NB_CMP_FLOOR_ABS, 5, "packets per NAPI poll" }
+#define FLOOR_CPU_PER_TRANSACTION { "cpu_per_transaction", NB_CMP_FLOOR_ABS, 2, "us of busy CPU per transaction" }
+#define FLOOR_BUDGET { "budget", NB_CMP_FLOOR_ABS, 5, "percentage points of the NAPI polls" }
+#define FLOOR_NONE { NULL, NB_CMP_FLOOR_NONE, 0, NULL }
 
 /* First match wins. Rates of events (softirqs, polls, interrupts) and packet rates
  * depend on the traffic as much as on the driver, so they stay neutral; so do the
  * peer's CPU and NAPI batching shares, which describe behaviour, not cost. */
 static const struct direction_rule direction_rules[] = {
-	{ "throughput_bps", NULL, NB_CMP_HIGHER_BETTER },
-	{ NB_CMP_EFFICIENCY_METRIC, NULL, NB_CMP_HIGHER_BETTER },
-	{ "iperf_remote_cpu_pct", NULL, NB_CMP_NEUTRAL },
-	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL },
+	{ "throughput_bps", NULL, NB_CMP_HIGHER_BETTER, FLOOR_BITS },
+	{ "throughput_sent_bps", NULL, NB_CMP_NEUTRAL, FLOOR_BITS }, /* the sender's figure: UDP offered load */
+	{ NB_CMP_EFFICIENCY_METRIC, NULL, NB_CMP_HIGHER_BETTER, FLOOR_NONE },
+	{ "iperf_remote_cpu_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CORE },
+	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_BUDGET },
 	/* how much CPU time /proc/stat missed: says how far to trust busy %, not a cost */
-	{ "cpu_unaccounted_pct", NULL, NB_CMP_NEUTRAL },
-	{ "", "_pct", NB_CMP_LOWER_BETTER }, /* CPU shares: busy, user, system, irq, softirq, napi_thread, cpuN */
-	{ "lost_percent", NULL, NB_CMP_LOWER_BETTER },
-	{ "lost_packets", NULL, NB_CMP_LOWER_BETTER },
-	{ "retransmits", NULL, NB_CMP_LOWER_BETTER },
-	{ "jitter_ms", NULL, NB_CMP_LOWER_BETTER },
-	{ "", "_dropped", NB_CMP_LOWER_BETTER },
-	{ "time_squeeze", NULL, NB_CMP_LOWER_BETTER },
-	{ "udp_", "_errors", NB_CMP_LOWER_BETTER },
-	{ "net_", "_softirq_ns_per_s", NB_CMP_LOWER_BETTER },
+	{ "cpu_unaccounted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
+	/* other programs' CPU: says whether the run was disturbed, not what the driver costs */
+	{ "cpu_other_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
+	/* qstats-get counts over the window: losses and stalls are costs, the rest is volume */
+	{ "qstats_rx_alloc_fail", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "qstats_", "_drops", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "qstats_", "_overruns", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "qstats_", "_ratelimits", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "qstats_", "_errors", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "qstats_rx_csum_bad", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "qstats_tx_stop", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	/* request/response tests: latency and CPU per transaction cost, transactions are work done;
+	 * interrupts and polls per transaction describe batching, like the rates below */
+	{ "rr_transactions_per_s", NULL, NB_CMP_HIGHER_BETTER, FLOOR_RATES },
+	{ "rr_lost_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "rr_late_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "rr_unsent_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER, FLOOR_CPU_PER_TRANSACTION },
+	/* Which CPU carried the work is placement, not cost: the scheduler moves the traffic
+	 * process between CPUs from one run to the next (an A/A pair showed cpu0_user_pct
+	 * 26% -> 77% and cpu1_user_pct 65% -> 16%). The machine-wide shares carry the cost.
+	 * Shares of one CPU also move twice as many points as shares of a 2-CPU machine. */
+	{ "cpu#_", "_pct", NB_CMP_NEUTRAL, FLOOR_CORE },
+	{ "iperf_host_cpu_pct", NULL, NB_CMP_LOWER_BETTER, FLOOR_CORE },
+	{ "", "_pct", NB_CMP_LOWER_BETTER, FLOOR_CPU }, /* CPU shares: busy, user, system, irq, softirq, napi_thread */
+	{ "lost_percent", NULL, NB_CMP_LOWER_BETTER, FLOOR_LOSS },
+	{ "lost_packets", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "retransmits", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "jitter_ms", NULL, NB_CMP_LOWER_BETTER, FLOOR_JITTER_MS },
+	/* latencies of request/response tests: lower is better whatever else a row says of them */
+	{ "", "_us", NB_CMP_LOWER_BETTER, FLOOR_LATENCY_US },
+	{ "", "_dropped", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "time_squeeze", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "udp_", "_errors", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
+	{ "udp_no_ports", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS }, /* datagrams to a closed port: the peer's doing */
+	{ "net_", "_softirq_ns_per_s", NB_CMP_LOWER_BETTER, FLOOR_SOFTIRQ_TIME },
+	/* per CPU: neutral, as before, but with the floor of softirq time */
+	{ "cpu#_net_", "_softirq_ns_per_s", NB_CMP_NEUTRAL, FLOOR_SOFTIRQ_TIME },
+	/* neutral, listed for their floors */
+	{ "", "_errors", NB_CMP_NEUTRAL, FLOOR_DROPS },
+	{ "trace_lost_samples", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS },
+	{ "packets", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS }, /* UDP datagrams of the run */
+	{ "nicbench_cpu_ms_per_s", NULL, NB_CMP_NEUTRAL, FLOOR_OWN_CPU },
+	{ "", "_bytes_per_s", NB_CMP_NEUTRAL, FLOOR_BITS },
+	{ "napi_packets_per_poll", NULL, NB_CMP_NEUTRAL, FLOOR_BATCH },
+	{ "", "_per_s", NB_CMP_NEUTRAL, FLOOR_RATES },
 };
+
+#define N_RULES (sizeof(direction_rules) / sizeof(direction_rules[0]))
+
+/* name starts with pattern, where '#' stands for one or more digits; returns the length of
+ * name it covers, or 0 when it does not match. */
+static size_t prefix_match(const char *name, const char *pattern)
+{
+	const char *n = name;
+
+	for (const char *p = pattern; *p; p++) {
+		if (*p != '#') {
+			if (*n++ != *p)
+				return 0;
+			continue;
+		}
+		if (*n < '0' || *n > '9')
+			return 0;
+		while (*n >= '0' && *n <= '9')
+			n++;
+	}
+	return (size_t)(n - name);
+}
 
 static bool rule_matches(const struct direction_rule *r, const char *name)
 {
@@ -45,18 +124,58 @@ static bool rule_matches(const struct direction_rule *r, const char *name)
 	if (!r->suffix)
 		return !strcmp(name, r->prefix);
 	len = strlen(name);
-	plen = strlen(r->prefix);
 	slen = strlen(r->suffix);
-	return len >= plen + slen && !strncmp(name, r->prefix, plen) && !strcmp(name + len - slen, r->suffix);
+	if (!r->prefix[0])
+		return len >= slen && !strcmp(name + len - slen, r->suffix);
+	plen = prefix_match(name, r->prefix);
+	return plen && len >= plen + slen && !strcmp(name + len - slen, r->suffix);
+}
+
+static const struct direction_rule *rule_of(const char *name)
+{
+	for (size_t i = 0; i < N_RULES; i++) {
+		if (rule_matches(&direction_rules[i], name))
+			return &direction_rules[i];
+	}
+	return NULL;
+}
+
+struct nb_cmp_floor nb_cmp_metric_floor(const char *name)
+{
+	const struct direction_rule *r = rule_of(name);
+
+	return r ? r->floor : (struct nb_cmp_floor)FLOOR_NONE;
+}
+
+int nb_cmp_floor_rows(void)
+{
+	return (int)N_RULES;
+}
+
+const char *nb_cmp_floor_row(int i, char *pattern, size_t len, struct nb_cmp_floor *floor,
+			     enum nb_cmp_direction *direction)
+{
+	const struct direction_rule *r;
+
+	if (i < 0 || (size_t)i >= N_RULES)
+		return NULL;
+	r = &direction_rules[i];
+	if (!r->suffix)
+		snprintf(pattern, len, "%s", r->prefix);
+	else
+		snprintf(pattern, len, "%s*%s", r->prefix, r->suffix);
+	for (char *c = strchr(pattern, '#'); c; c = strchr(c, '#'))
+		*c = 'N'; /* "cpuN_*_pct": N for the digits of a CPU number */
+	*floor = r->floor;
+	*direction = r->direction;
+	return pattern;
 }
 
 enum nb_cmp_direction nb_cmp_metric_direction(const char *name)
 {
-	for (size_t i = 0; i < sizeof(direction_rules) / sizeof(direction_rules[0]); i++) {
-		if (rule_matches(&direction_rules[i], name))
-			return direction_rules[i].direction;
-	}
-	return NB_CMP_NEUTRAL;
+	const struct direction_rule *r = rule_of(name);
+
+	return r ? r->direction : NB_CMP_NEUTRAL;
 }
 
 const char *nb_cmp_verdict_name(enum nb_cmp_verdict v)
@@ -79,6 +198,8 @@ const char *nb_cmp_overall_name(enum nb_cmp_overall v)
 		return "pass";
 	case NB_CMP_REGRESSION:
 		return "regression";
+	case NB_CMP_OVERALL_MISSING:
+		return "missing";
 	default:
 		return "inconclusive";
 	}
@@ -91,7 +212,7 @@ void nb_cmp_options_init(struct nb_cmp_options *opt)
 	opt->alpha = 0.10;
 	opt->min_runs = 3;
 	opt->change_cap_pct = 10000;
-	nb_cmp_gate_parse(opt, "throughput_bps,cpu_busy_pct@*-rx", NULL);
+	nb_cmp_gate_parse(opt, "throughput_bps,cpu_busy_pct@*-rx,rr_latency_p99_us@*-rr,rr_transactions_per_s@*-rr", NULL);
 }
 
 static int parse_pct(const char *text, double *out)
@@ -187,6 +308,74 @@ int nb_cmp_effect_parse(struct nb_cmp_options *opt, const char *spec, struct nb_
 	return 0;
 }
 
+static int floor_override_parse(struct nb_cmp_options *opt, const char *tok, struct nb_err *err)
+{
+	const char *eq = strchr(tok, '=');
+	size_t nlen = eq ? (size_t)(eq - tok) : 0;
+	double v;
+	int i;
+
+	if (!eq || !nlen || nlen >= NB_METRIC_NAME_MAX || parse_pct(eq + 1, &v))
+		return nb_err_set(err, -EINVAL,
+				  "parse floor \"%s\": expected METRIC=VALUE or FAMILY=VALUE with VALUE >= 0, or none", tok);
+	for (i = 0; i < opt->n_floors; i++) {
+		if (!strncmp(opt->floors[i].name, tok, nlen) && !opt->floors[i].name[nlen])
+			break;
+	}
+	if (i == opt->n_floors) {
+		if (opt->n_floors >= NB_CMP_MAX_FLOORS)
+			return nb_err_set(err, -EINVAL, "parse floor \"%s\": more than %d floors", tok, NB_CMP_MAX_FLOORS);
+		opt->n_floors++;
+	}
+	snprintf(opt->floors[i].name, sizeof(opt->floors[i].name), "%.*s", (int)nlen, tok);
+	opt->floors[i].value = v;
+	return 0;
+}
+
+int nb_cmp_floor_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err)
+{
+	char buf[1024];
+	char *save = NULL;
+	int ret = 0, n = 0;
+
+	if (!strcmp(spec, "none")) {
+		opt->no_floors = true;
+		return 0;
+	}
+	if (strlen(spec) >= sizeof(buf))
+		return nb_err_set(err, -EINVAL, "parse floor \"%.40s...\": longer than %zu characters", spec,
+				  sizeof(buf) - 1);
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *tok = strtok_r(buf, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save), n++)
+		ret = floor_override_parse(opt, tok, err);
+	if (!ret && !n)
+		ret = nb_err_set(err, -EINVAL, "parse floor \"%s\": expected METRIC=VALUE or FAMILY=VALUE, or none", spec);
+	return ret;
+}
+
+/* A metric's floor after --floor: the metric's own override, then its family's. */
+static struct nb_cmp_floor metric_floor(const struct nb_cmp_options *opt, const char *name)
+{
+	struct nb_cmp_floor f = nb_cmp_metric_floor(name);
+	const struct nb_cmp_floor_override *family = NULL;
+
+	if (opt->no_floors)
+		return (struct nb_cmp_floor)FLOOR_NONE;
+	for (int i = 0; i < opt->n_floors; i++) {
+		if (!strcmp(opt->floors[i].name, name)) {
+			if (f.kind == NB_CMP_FLOOR_NONE)
+				f.kind = NB_CMP_FLOOR_ABS;
+			f.value = opt->floors[i].value;
+			return f;
+		}
+		if (f.family && !strcmp(opt->floors[i].name, f.family))
+			family = &opt->floors[i];
+	}
+	if (family)
+		f.value = family->value;
+	return f;
+}
+
 static double metric_min_effect(const struct nb_cmp_options *opt, const char *name)
 {
 	for (int i = 0; i < opt->n_effects; i++) {
@@ -204,6 +393,7 @@ struct metric_traits {
 	enum nb_cmp_direction direction;
 	double min_effect_pct; /* --min-effect's; a gate rule may override it */
 	bool gate_named;       /* some gate rule names the metric */
+	struct nb_cmp_floor floor; /* after --floor */
 };
 
 #define TRAITS_SLOTS 64
@@ -213,6 +403,7 @@ static void traits_fill(struct metric_traits *t, const struct nb_cmp_options *op
 	t->name = name;
 	t->direction = nb_cmp_metric_direction(name);
 	t->min_effect_pct = metric_min_effect(opt, name);
+	t->floor = metric_floor(opt, name);
 	t->gate_named = false;
 	for (int i = 0; i < opt->n_gate && !t->gate_named; i++)
 		t->gate_named = !strcmp(opt->gate[i].metric, name);
@@ -252,6 +443,8 @@ struct cmp_ctx {
 	long rank_cache[RANK_CACHE_RUNS + 1][RANK_CACHE_RUNS + 1]; /* k + 1; 0 = not computed */
 	double *u_counts[RANK_CACHE_RUNS + 1][RANK_CACHE_RUNS + 1];  /* no-tie null distributions */
 	struct nb_cmp_metric_result *pool;  /* one block for the metrics of all points */
+	bool has_throughput;                /* the current point's base throughput, for share floors */
+	double throughput_bps;
 	size_t pool_used, pool_cap;
 	struct metric_traits traits[TRAITS_SLOTS];
 };
@@ -331,15 +524,39 @@ static struct side side_of(const struct nb_cmp_samples *s)
 	return (struct side){ true, s->median, s->n, s->values, s->diagnostic };
 }
 
-/* A shift in units of the base median, in percent, bounded like the change itself. */
+/* A shift in units of the base median, in percent, bounded like the change itself: at
+ * -100% below, as no metric compare reads goes below zero. An interval end under -100% only
+ * says that some base run lay above the base median (a collapse to near zero from a spread
+ * base); printed, it looked like a measurement below zero. */
 static double shift_pct(double shift, double base_median, double cap)
 {
 	double pct;
 
 	if (base_median == 0)
-		return shift > 0 ? cap : shift < 0 ? -cap : 0;
+		return shift > 0 ? cap : shift < 0 ? -100 : 0;
 	pct = shift / fabs(base_median) * 100;
-	return pct > cap ? cap : pct < -cap ? -cap : pct;
+	return pct > cap ? cap : pct < -100 ? -100 : pct;
+}
+
+/* The floor in the metric's unit for this point; false when it has none. */
+static bool resolve_floor(const struct cmp_ctx *ctx, const struct metric_traits *t, double *floor)
+{
+	switch (t->floor.kind) {
+	case NB_CMP_FLOOR_ABS:
+		*floor = t->floor.value;
+		return true;
+	case NB_CMP_FLOOR_BITS_SHARE: {
+		size_t len = strlen(t->name);
+		bool bytes = len > 12 && !strcmp(t->name + len - 12, "_bytes_per_s");
+
+		if (!ctx->has_throughput)
+			return false; /* no throughput to take a share of: the relative rules alone */
+		*floor = t->floor.value / 100 * fabs(ctx->throughput_bps) / (bytes ? 8 : 1);
+		return true;
+	}
+	default:
+		return false;
+	}
 }
 
 /* The verdict needs the whole (1 - alpha) interval of the change beyond the minimum
@@ -349,8 +566,8 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 			 const struct side *n)
 {
 	const struct nb_cmp_options *opt = ctx->opt;
-	double lo, hi, effect = m->min_effect_pct;
-	bool higher;
+	double lo, hi, effect = m->min_effect_pct, floor = m->has_floor ? m->floor : 0;
+	bool up, down;
 
 	if (b->n < opt->min_runs || n->n < opt->min_runs) {
 		m->verdict = NB_CMP_INCONCLUSIVE;
@@ -359,6 +576,13 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 	}
 	if (fabs(m->change_pct) <= effect) {
 		m->verdict = NB_CMP_UNCHANGED; /* the verdict says why; no statistics needed */
+		return;
+	}
+	/* Inside the floor nothing happened, however wide the interval: a 1.8% share that
+	 * became 1.5%, or 0 lost packets that became 3. */
+	if (m->has_floor && fabs(n->median - b->median) <= floor) {
+		m->verdict = NB_CMP_UNCHANGED;
+		m->reason = NB_CMP_REASON_WITHIN_FLOOR;
 		return;
 	}
 	/* Only a change beyond the minimum effect needs its test and interval: most
@@ -375,9 +599,13 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 		m->reason = NB_CMP_REASON_UNREACHABLE;
 		return;
 	}
-	if (m->ci_lo_pct <= effect && m->ci_hi_pct >= -effect) {
+	/* The whole interval beyond both the minimum effect and the floor. */
+	up = m->ci_lo_pct > effect && lo > floor;
+	down = m->ci_hi_pct < -effect && hi < -floor;
+	if (!up && !down) {
 		m->verdict = NB_CMP_INCONCLUSIVE;
-		m->reason = NB_CMP_REASON_NOISY;
+		m->reason = (m->ci_lo_pct > effect || m->ci_hi_pct < -effect) ? NB_CMP_REASON_NOISY_FLOOR
+									   : NB_CMP_REASON_NOISY;
 		return;
 	}
 	m->reason = NB_CMP_REASON_SUPPORTED;
@@ -385,8 +613,7 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 		m->verdict = NB_CMP_CHANGED;
 		return;
 	}
-	higher = m->ci_lo_pct > effect;
-	m->verdict = higher == (m->direction == NB_CMP_HIGHER_BETTER) ? NB_CMP_IMPROVED : NB_CMP_REGRESSED;
+	m->verdict = up == (m->direction == NB_CMP_HIGHER_BETTER) ? NB_CMP_IMPROVED : NB_CMP_REGRESSED;
 }
 
 /* Judge metric `name` into *m, the pos-th metric of its point. */
@@ -404,6 +631,8 @@ static void judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, co
 	apply_gate(opt, test_name, t, m);
 	if (b->diagnostic || n->diagnostic)
 		m->gated = false;
+	m->has_floor = resolve_floor(ctx, t, &m->floor);
+	m->floor_family = m->has_floor ? t->floor.family : NULL;
 	m->has_base = b->present;
 	m->has_new = n->present;
 	m->base = b->median;
@@ -494,16 +723,24 @@ static int severity(enum nb_cmp_verdict v)
 	}
 }
 
-static enum nb_cmp_verdict point_verdict_from_metrics(const struct nb_cmp_point_result *pr)
+/* A gated metric that BASE measured and NEW did not is "missing": the gate never saw
+ * it (a broken sampler, a lost counter), which fails like a regression unless
+ * --missing-ok asks for the old "inconclusive". */
+static enum nb_cmp_verdict point_verdict_from_metrics(const struct nb_cmp_point_result *pr,
+						      const struct nb_cmp_options *opt)
 {
 	enum nb_cmp_verdict worst = NB_CMP_UNCHANGED;
+	bool missing = false;
 
 	for (int i = 0; i < pr->n_metrics; i++) {
 		const struct nb_cmp_metric_result *m = &pr->metrics[i];
 
 		if (m->gated && severity(m->verdict) > severity(worst))
 			worst = m->verdict == NB_CMP_MISSING ? NB_CMP_INCONCLUSIVE : m->verdict;
+		missing |= m->gated && m->verdict == NB_CMP_MISSING;
 	}
+	if (missing && !opt->missing_ok && worst != NB_CMP_REGRESSED)
+		return NB_CMP_MISSING;
 	return worst;
 }
 
@@ -584,6 +821,12 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 	pr->id = any->id;
 	pr->base = b;
 	pr->new = n;
+	{
+		const struct nb_cmp_samples *thr = nb_cmp_point_metric(any, "throughput_bps");
+
+		ctx->has_throughput = thr && (thr->n > 0 || thr->median != 0);
+		ctx->throughput_bps = ctx->has_throughput ? thr->median : 0;
+	}
 	if (ctx->pool_used + (size_t)cap > ctx->pool_cap)
 		return -ENOMEM; /* nb_cmp_run sized the pool for every metric of both reports */
 	pr->metrics = ctx->pool + ctx->pool_used;
@@ -616,7 +859,7 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 	}
 
 	ctx->pool_used += (size_t)pr->n_metrics;
-	pr->verdict = sv != NB_CMP_UNCHANGED ? sv : point_verdict_from_metrics(pr);
+	pr->verdict = sv != NB_CMP_UNCHANGED ? sv : point_verdict_from_metrics(pr, ctx->opt);
 	if (b && n && b->status == NB_CMP_STATUS_UNSUPPORTED && n->status == NB_CMP_STATUS_UNSUPPORTED)
 		pr->verdict = NB_CMP_UNCHANGED;
 	profile_movers(pr);
@@ -737,18 +980,54 @@ static void check_env(struct nb_cmp_result *r)
 	}
 }
 
+/* The worst point's median cpu_other_pct; NAN when no point has it (reports before it). */
+static double worst_other(const struct nb_cmp_report *rep)
+{
+	double worst = NAN;
+
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_samples *s = nb_cmp_point_metric(&rep->points[i], "cpu_other_pct");
+
+		if (s && s->n > 0 && !(s->median <= worst))
+			worst = s->median;
+	}
+	return worst;
+}
+
+/* Foreign load on one side only (another program took a CPU) moves every figure: warn when
+ * either side reached NB_FOREIGN_LOAD_PCT and the two differ by half of it or more. */
+static void check_foreign_load(struct nb_cmp_result *r)
+{
+	double b = worst_other(r->base), n = worst_other(r->new);
+
+	r->other_base_pct = b;
+	r->other_new_pct = n;
+	if (isnan(b) && isnan(n))
+		return;
+	if (isnan(b) || isnan(n))
+		r->other_differs = (isnan(b) ? n : b) >= NB_FOREIGN_LOAD_PCT;
+	else
+		r->other_differs = fmax(b, n) >= NB_FOREIGN_LOAD_PCT && fabs(b - n) >= NB_FOREIGN_LOAD_PCT / 2;
+}
+
+/* A point of BASE missing from NEW (not run, or unsupported now) is a measurement the
+ * gate lost, like a missing gated metric. */
 static void tally(struct nb_cmp_result *r)
 {
-	bool regression = false, inconclusive = false;
+	bool regression = false, inconclusive = false, missing = false;
 
 	for (int i = 0; i < r->n_points; i++) {
 		enum nb_cmp_verdict v = r->points[i].verdict;
 
 		r->count[v]++;
 		regression |= v == NB_CMP_REGRESSED || v == NB_CMP_BROKEN;
-		inconclusive |= v == NB_CMP_INCONCLUSIVE || v == NB_CMP_MISSING;
+		inconclusive |= v == NB_CMP_INCONCLUSIVE || (v == NB_CMP_MISSING && r->opt->missing_ok);
+		missing |= v == NB_CMP_MISSING && !r->opt->missing_ok;
 	}
-	r->verdict = regression ? NB_CMP_REGRESSION : inconclusive ? NB_CMP_OVERALL_INCONCLUSIVE : NB_CMP_PASS;
+	r->verdict = regression	  ? NB_CMP_REGRESSION
+		     : missing	  ? NB_CMP_OVERALL_MISSING
+		     : inconclusive ? NB_CMP_OVERALL_INCONCLUSIVE
+				    : NB_CMP_PASS;
 }
 
 /* Metric results a report can contribute: its metrics, plus efficiency per point. */
@@ -811,6 +1090,7 @@ int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new
 		goto out;
 	}
 	check_env(out);
+	check_foreign_load(out);
 	tally(out);
 out:
 	free(base_idx.slot);

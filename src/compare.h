@@ -35,6 +35,7 @@ enum nb_cmp_overall {
 	NB_CMP_PASS,
 	NB_CMP_REGRESSION,
 	NB_CMP_OVERALL_INCONCLUSIVE,
+	NB_CMP_OVERALL_MISSING, /* a gated metric or a point of BASE is absent from NEW: fails like a regression */
 };
 
 struct nb_cmp_effect {
@@ -50,7 +51,30 @@ struct nb_cmp_gate_rule {
 	double min_effect_pct;
 };
 
+/* How far a metric must move in its own unit before a change can count: an absolute
+ * floor beside the relative minimum effect, so that a 1.8% CPU share or a handful of
+ * lost packets does not swing tens of percent on noise. */
+enum nb_cmp_floor_kind {
+	NB_CMP_FLOOR_NONE,
+	NB_CMP_FLOOR_ABS,        /* value in the metric's own unit (percentage points, packets, 1/s, ms) */
+	NB_CMP_FLOOR_BITS_SHARE, /* value % of the point's base throughput_bps (a byte rate: of it / 8) */
+};
+
+struct nb_cmp_floor {
+	const char *family; /* "cpu", "loss", "drops", "rates", "latency", "bits", ...: --floor FAMILY=V */
+	enum nb_cmp_floor_kind kind;
+	double value;
+	const char *unit;   /* of value, in words: "percentage points of the machine" */
+};
+
+/* --floor METRIC=V or FAMILY=V: replaces the registry's value (kind kept; ABS for a metric without one). */
+struct nb_cmp_floor_override {
+	char name[NB_METRIC_NAME_MAX];
+	double value;
+};
+
 #define NB_CMP_MAX_EFFECTS 32
+#define NB_CMP_MAX_FLOORS 32
 #define NB_CMP_MAX_GATE 32
 #define NB_CMP_MAX_MOVERS 5
 #define NB_CMP_MOVER_MIN_PTS 0.5 /* percentage points a profile symbol must move to be listed */
@@ -64,6 +88,10 @@ struct nb_cmp_options {
 	struct nb_cmp_effect effects[NB_CMP_MAX_EFFECTS];
 	int n_gate;
 	struct nb_cmp_gate_rule gate[NB_CMP_MAX_GATE];
+	bool no_floors;         /* --floor none: the relative rules alone, as before floors */
+	bool missing_ok;        /* --missing-ok: a gated metric absent from NEW is inconclusive, not a failure */
+	int n_floors;
+	struct nb_cmp_floor_override floors[NB_CMP_MAX_FLOORS];
 };
 
 /* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx". */
@@ -75,6 +103,17 @@ int nb_cmp_gate_parse(struct nb_cmp_options *opt, const char *spec, struct nb_er
 /* "PCT" sets the default minimum effect, "METRIC=PCT" the one of a metric. */
 int nb_cmp_effect_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err);
 
+/* "METRIC=V" or "FAMILY=V" (comma-separated, repeatable) sets a floor, "none" turns floors off. */
+int nb_cmp_floor_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err);
+
+/* The registry's floor of a metric (kind NB_CMP_FLOOR_NONE when it has none), before overrides. */
+struct nb_cmp_floor nb_cmp_metric_floor(const char *name);
+
+/* The registry's rows, for the docs and --help: count, and row i's name pattern ("*_pct"). */
+int nb_cmp_floor_rows(void);
+const char *nb_cmp_floor_row(int i, char *pattern, size_t len, struct nb_cmp_floor *floor,
+			     enum nb_cmp_direction *direction);
+
 /* Why a metric got its verdict; kept as a code so that thousands of metrics carry no text. */
 enum nb_cmp_reason {
 	NB_CMP_REASON_NONE,
@@ -84,6 +123,8 @@ enum nb_cmp_reason {
 	NB_CMP_REASON_SUPPORTED,     /* the interval lies beyond the minimum effect */
 	NB_CMP_REASON_ONLY_BASE,
 	NB_CMP_REASON_ONLY_NEW,
+	NB_CMP_REASON_WITHIN_FLOOR,  /* the medians differ by no more than the metric's floor */
+	NB_CMP_REASON_NOISY_FLOOR,   /* beyond the minimum effect, but the interval reaches within the floor */
 };
 
 struct nb_cmp_metric_result {
@@ -98,6 +139,9 @@ struct nb_cmp_metric_result {
 	bool has_ci;
 	double ci_lo_pct, ci_hi_pct; /* (1 - alpha) interval of the change, % of the base median */
 	double min_effect_pct;
+	bool has_floor;
+	double floor;            /* absolute, in the metric's unit, as applied to this point */
+	const char *floor_family;
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
 };
@@ -134,6 +178,10 @@ struct nb_cmp_result {
 	int n_test_diffs;
 	int count[NB_CMP_CHANGED + 1]; /* points per verdict */
 	struct nb_cmp_metric_result *metric_pool; /* owns every point's metrics array */
+	/* Foreign load: the worst point's median cpu_other_pct per side (NAN when the report has
+	 * none) and whether the two differ enough to explain a change (nb_cmp_run sets it). */
+	double other_base_pct, other_new_pct;
+	bool other_differs;
 };
 
 /* Compare two reports. Both reports and opt must outlive the result. Returns 0, or
@@ -150,13 +198,16 @@ const char *nb_cmp_overall_name(enum nb_cmp_overall v);
 /* Renderers (compare_render.c): one result, several formats. They return 0 or -errno (write errors). */
 struct nb_cmp_render_opts {
 	bool color;        /* text only: ANSI colours */
-	bool all_metrics;  /* text only: every metric, not just gated/changed ones */
+	bool all_metrics;  /* text only (-v): every metric, not just the gated ones and those not unchanged */
 };
 
 int nb_cmp_render_text(FILE *out, const struct nb_cmp_result *r, const struct nb_cmp_render_opts *ro);
 int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r);
 int nb_cmp_render_junit(FILE *out, const struct nb_cmp_result *r);
 int nb_cmp_render_markdown(FILE *out, const struct nb_cmp_result *r);
+
+/* The metric registry as a Markdown table (compare --list-floors; docs/compare.md holds it). */
+int nb_cmp_render_floors(FILE *out);
 
 /* Why a metric got its verdict, in words ("" when the verdict says it all). */
 const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,

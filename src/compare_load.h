@@ -18,7 +18,7 @@ enum nb_cmp_status {
 
 /* One metric of one point: its median and the per-run values behind it. */
 struct nb_cmp_samples {
-	const char *name; /* one copy per report, shorter than NB_METRIC_NAME_MAX */
+	const char *name; /* one copy per report, as long as the report has it */
 	double median;
 	int n;
 	double *values;

@@ -104,123 +104,12 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* ---- numbers without printf ----
- * printf's exact float path was most of the text and JSON time. These helpers give
- * the same bytes: each scales by an exact power of ten (one rounding), rounds, and
- * prints an integer; when that rounding could differ from printf's exact one (the
- * scaled value within a hair of .5) or the value is out of their range, they call
- * snprintf. */
+/* ---- numbers ----
+ * Named helpers over snprintf, so every renderer spells a figure the same way. */
 
-static const double pow10_table[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
-				      1e15 };
-
-/* Decimal exponent of a in [1e-4, 1e16): 10^e <= a < 10^(e + 1). Exact: the doubles
- * nearest 1e-1 .. 1e-4 lie above the true powers, so no double falls between. */
-static int decimal_exponent(double a)
-{
-	static const double small[] = { 1e-1, 1e-2, 1e-3, 1e-4 };
-	int e = 0;
-
-	if (a < 1) {
-		while (e < 3 && a < small[e])
-			e++;
-		return -e - 1;
-	}
-	while (e < 15 && a >= pow10_table[e + 1])
-		e++;
-	return e;
-}
-
-static const char digit_pairs[] = "0001020304050607080910111213141516171819"
-				  "2021222324252627282930313233343536373839"
-				  "4041424344454647484950515253545556575859"
-				  "6061626364656667686970717273747576777879"
-				  "8081828384858687888990919293949596979899";
-
-/* The n last digits of m (zeros in front when m is shorter) written backwards, two
- * per division, ending at end; returns where they start. m /= 10^n. */
-static char *put_last_digits(char *end, unsigned long long *m, int n)
-{
-	for (; n >= 2; n -= 2) {
-		unsigned pair = (unsigned)(*m % 100) * 2;
-
-		*m /= 100;
-		*--end = digit_pairs[pair + 1];
-		*--end = digit_pairs[pair];
-	}
-	if (n) {
-		*--end = (char)('0' + *m % 10);
-		*m /= 10;
-	}
-	return end;
-}
-
-static const unsigned long long ten_to[] = {
-	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000, 10000000000,
-	100000000000, 1000000000000, 10000000000000, 100000000000000, 1000000000000000,
-	10000000000000000, 100000000000000000, 1000000000000000000, 10000000000000000000u,
-};
-
-static int count_digits(unsigned long long m)
-{
-	int n = 1;
-
-	while (n < 20 && m >= ten_to[n])
-		n++;
-	return n;
-}
-
-/* round(a * 10^decimals) as printf would round it: false when that is not certain. */
-static bool scaled_round(double a, int decimals, unsigned long long *r)
-{
-	double x = a * pow10_table[decimals], whole, frac;
-
-	if (!(x < 0x1p52))
-		return false;
-	whole = floor(x);
-	frac = x - whole; /* exact */
-	/* x carries a relative error of at most 2^-53: stay well clear of the half. */
-	if (fabs(frac - 0.5) <= x * 0x1p-50)
-		return false;
-	*r = (unsigned long long)whole + (frac > 0.5);
-	return true;
-}
-
-/* r / 10^decimals with its sign, like "%.<decimals>f", into buf (room for 24 bytes,
- * no NUL); returns the length. Written from the last digit backwards. */
-static int put_scaled(char *buf, bool neg, bool plus, unsigned long long r, int decimals)
-{
-	int digits = count_digits(r), whole = digits > decimals ? digits - decimals : 1;
-	int len = (neg || plus) + whole + (decimals ? decimals + 1 : 0);
-	char *p = put_last_digits(buf + len, &r, decimals);
-
-	if (decimals)
-		*--p = '.';
-	p = put_last_digits(p, &r, whole);
-	if (neg || plus)
-		*--p = neg ? '-' : '+';
-	return len;
-}
-
-/* Copy a formatted text of n bytes into buf when it fits, as snprintf would. */
-static bool fits(char *buf, size_t len, const char *text, int n)
-{
-	if ((size_t)n >= len)
-		return false;
-	memcpy(buf, text, (size_t)n);
-	buf[n] = '\0';
-	return true;
-}
-
-/* snprintf(buf, len, plus ? "%+.*f" : "%.*f", decimals, v) for decimals <= 4. */
+/* snprintf(buf, len, plus ? "%+.*f" : "%.*f", decimals, v) */
 static const char *fmt_fixed(char *buf, size_t len, double v, int decimals, bool plus)
 {
-	char tmp[32];
-	unsigned long long r;
-
-	if (fabs(v) < 1e15 && scaled_round(fabs(v), decimals, &r) &&
-	    fits(buf, len, tmp, put_scaled(tmp, signbit(v), plus, r, decimals)))
-		return buf;
 	snprintf(buf, len, plus ? "%+.*f" : "%.*f", decimals, v);
 	return buf;
 }
@@ -228,91 +117,42 @@ static const char *fmt_fixed(char *buf, size_t len, double v, int decimals, bool
 /* snprintf(buf, len, plus ? "%+.1f%%" : "%.1f%%", v) */
 static const char *fmt_pct(char *buf, size_t len, double v, bool plus)
 {
-	size_t n = strlen(fmt_fixed(buf, len, v, 1, plus));
-
-	if (n + 1 < len) {
-		buf[n] = '%';
-		buf[n + 1] = '\0';
-	} else {
-		snprintf(buf, len, plus ? "%+.1f%%" : "%.1f%%", v); /* cut where printf cuts it */
-	}
+	snprintf(buf, len, plus ? "%+.1f%%" : "%.1f%%", v);
 	return buf;
 }
 
-/* snprintf(buf, len, "%.*g", prec, v) for prec 1 .. 6. %g rounds to prec significant
- * digits, takes the fixed form for exponents -4 .. prec - 1 and drops the fraction's
- * trailing zeros. */
 static const char *fmt_g(char *buf, size_t len, double v, int prec)
 {
-	char tmp[32];
-	double a = fabs(v);
-	unsigned long long r;
-	int decimals;
-
-	if (!(a >= 1e-4 && a < pow10_table[prec]))
-		goto slow;
-	decimals = prec - 1 - decimal_exponent(a);
-	if (!scaled_round(a, decimals, &r))
-		goto slow;
-	if (r >= ten_to[prec]) { /* rounded up to the next power of ten: one decimal fewer */
-		if (decimals == 0 || !scaled_round(a, --decimals, &r))
-			goto slow;
-	}
-	if (r < ten_to[prec - 1] || r >= ten_to[prec])
-		goto slow;
-	while (decimals > 0 && r % 10 == 0) {
-		r /= 10;
-		decimals--;
-	}
-	if (fits(buf, len, tmp, put_scaled(tmp, signbit(v), false, r, decimals)))
-		return buf;
-slow:
 	snprintf(buf, len, "%.*g", prec, v);
 	return buf;
 }
 
-/* floor(log10(a)) as libm computes it; the exact exponent wherever the two agree,
- * that is everywhere but within a hair of a power of ten. */
-static int log10_floor(double a)
-{
-	int e = decimal_exponent(a);
-	double p = e >= 0 ? pow10_table[e] : 1 / pow10_table[-e];
-
-	if (a / p < 1 + 1e-9 || a / p > 10 - 1e-8)
-		return (int)floor(log10(a));
-	return e;
-}
-
 /* A finite number with 10 significant digits, like "%.10g" but without its exponent
- * form for large integers; magnitudes outside 1e-4..1e15 take printf's path. */
+ * form for large integers (counts, whole bits per second keep their digits);
+ * magnitudes outside 1e-4..1e15 take "%.10g" as they are. */
 static void sb_number(struct sbuf *b, double v)
 {
 	double a = fabs(v);
-	int e, decimals = 0;
-	unsigned long long m;
+	char tmp[64];
+	int n, decimals;
 
 	if (a == 0) {
-		sb_put(b, "0", 1);
+		sb_lit(b, "0");
 		return;
 	}
 	if (!(a >= 1e-4 && a < 1e15)) {
 		sb_printf(b, "%.10g", v);
 		return;
 	}
-	if (a == floor(a)) {
-		m = (unsigned long long)a; /* counts, whole bits per second: the digits as they are */
-	} else {
-		e = log10_floor(a);
-		decimals = 9 - e < 0 ? 0 : 9 - e;
-		m = (unsigned long long)llround(a * pow10_table[decimals]);
-		while (m && decimals > 0 && m % 10 == 0) { /* trailing zeros of the fraction */
-			m /= 10;
-			decimals--;
-		}
+	decimals = a == floor(a) ? 0 : 9 - (int)floor(log10(a));
+	n = snprintf(tmp, sizeof(tmp), "%.*f", decimals < 0 ? 0 : decimals, v);
+	if (decimals > 0) { /* the fraction's trailing zeros, and its point when nothing is left */
+		while (tmp[n - 1] == '0')
+			n--;
+		if (tmp[n - 1] == '.')
+			n--;
 	}
-	sb_reserve(b, 24);
-	if (!b->failed)
-		b->len += (size_t)put_scaled(b->p + b->len, v < 0, false, m, decimals);
+	sb_put(b, tmp, (size_t)n);
 }
 
 static void sb_string(struct sbuf *b, const char *s)
@@ -400,6 +240,20 @@ const char *nb_cmp_format_change(char *buf, size_t len, const struct nb_cmp_metr
 /* Room for any double in "%+.4f": 309 digits, sign, point and decimals. */
 #define FIXED_MAX 328
 
+static const char *format_value(char *buf, size_t len, const char *name, bool present, double v);
+
+/* A floor in words: CPU shares and loss in percentage points, the rest in the metric's unit. */
+static const char *floor_text(char *buf, size_t len, const struct nb_cmp_metric_result *m)
+{
+	size_t nl = strlen(m->name);
+
+	if ((nl > 4 && !strcmp(m->name + nl - 4, "_pct")) || !strcmp(m->name, "lost_percent"))
+		snprintf(buf, len, "%g points", m->floor);
+	else
+		format_value(buf, len, m->name, true, m->floor);
+	return buf;
+}
+
 const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,
 			       const struct nb_cmp_options *opt)
 {
@@ -427,6 +281,15 @@ const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric
 	case NB_CMP_REASON_ONLY_BASE:
 	case NB_CMP_REASON_ONLY_NEW:
 		snprintf(buf, len, "measured only in the %s report", m->reason == NB_CMP_REASON_ONLY_BASE ? "base" : "new");
+		break;
+	case NB_CMP_REASON_WITHIN_FLOOR:
+		snprintf(buf, len, "within the %s floor of %s", m->floor_family ? m->floor_family : "metric's",
+			 floor_text(last, sizeof(last), m));
+		break;
+	case NB_CMP_REASON_NOISY_FLOOR:
+		snprintf(buf, len, "too noisy: %s%% interval %s..%s reaches within the floor of %s",
+			 fmt_fixed(lvl, sizeof(lvl), level, 0, false), fmt_pct(lo, sizeof(lo), m->ci_lo_pct, true),
+			 fmt_pct(hi, sizeof(hi), m->ci_hi_pct, true), floor_text(last, sizeof(last), m));
 		break;
 	default:
 		snprintf(buf, len, "%s", "");
@@ -509,21 +372,27 @@ static void put_verdict(struct sbuf *out, enum nb_cmp_verdict v, bool color, boo
 		sb_lit(out, "\033[0m");
 }
 
-/* What a maintainer reads first; the other few dozen metrics wait for --all-metrics. */
-static const char *const headline_metrics[] = {
-	"throughput_bps", "cpu_busy_pct", NB_CMP_EFFICIENCY_METRIC, "softirq_pct", "napi_thread_pct",
-	"lost_percent", "retransmits",
-};
-
+/* What a reader needs: the gated metrics and whatever moved; an A/A compare then fits on a
+ * screen. The rest is counted, and -v lists it. A metric that is not gated and too noisy to
+ * tell is counted too: on a shared machine dozens of them say "cannot tell" on an A/A, and
+ * listed they buried the lines that matter. */
 static bool text_shows(const struct nb_cmp_metric_result *m, const struct nb_cmp_render_opts *ro)
 {
-	if (ro->all_metrics || m->gated)
-		return true;
-	for (size_t i = 0; i < sizeof(headline_metrics) / sizeof(headline_metrics[0]); i++) {
-		if (same_name(m->name, headline_metrics[i]))
-			return true;
-	}
-	return false;
+	return ro->all_metrics || m->gated || (m->verdict != NB_CMP_UNCHANGED && m->verdict != NB_CMP_INCONCLUSIVE);
+}
+
+/* The column heads, aligned with the rows of text_point. */
+static void text_columns(struct sbuf *out)
+{
+	sb_lit(out, "    ");
+	sb_pad(out, "metric", -24);
+	sb_putc(out, ' ');
+	sb_pad(out, "base", 18);
+	sb_putc(out, ' ');
+	sb_pad(out, "new", 18);
+	sb_putc(out, ' ');
+	sb_pad(out, "change", 9);
+	sb_lit(out, "  verdict\n");
 }
 
 static void text_gate(struct sbuf *out, const struct nb_cmp_options *opt)
@@ -539,6 +408,17 @@ static void text_gate(struct sbuf *out, const struct nb_cmp_options *opt)
 	}
 }
 
+/* "; floors: off" or the --floor overrides; the defaults are in docs/compare.md. */
+static void text_floors(struct sbuf *out, const struct nb_cmp_options *opt)
+{
+	if (opt->no_floors) {
+		sb_lit(out, "; floors: off");
+		return;
+	}
+	for (int i = 0; i < opt->n_floors; i++)
+		sb_printf(out, "%s%s=%g", i ? "," : "; floors: ", opt->floors[i].name, opt->floors[i].value);
+}
+
 /* The iperf3 server's own CPU (remote_total) near a full core: libiperf 3.12 moves data in one
  * thread, so the peer, not the device under test, may have set the throughput. */
 static void text_peer_bound(struct sbuf *out, const char *side, const struct nb_cmp_point *p)
@@ -550,10 +430,22 @@ static void text_peer_bound(struct sbuf *out, const char *side, const struct nb_
 			  side, peer->median);
 }
 
+/* The same for a TX point whose own iperf3 child (host_total) was near a full core. */
+static void text_sender_bound(struct sbuf *out, const char *side, const struct nb_cmp_point *p)
+{
+	const struct nb_cmp_samples *host = p && !strcmp(p->direction, "tx") ?
+					    nb_cmp_point_metric(p, "iperf_host_cpu_pct") : NULL;
+
+	if (host && host->n > 0 && host->median >= NB_PEER_BOUND_PCT)
+		sb_printf(out, "    %s: sender CPU %.0f%% of a core: the tool may have set this figure (sender-bound)\n",
+			  side, host->median);
+}
+
 static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt,
 		       const struct nb_cmp_render_opts *ro)
 {
-	char b[32], n[32], c[24], reason[128];
+	char b[32], n[32], c[24], reason[160];
+	int hidden = 0, shown = 0, noisy = 0;
 
 	sb_printf(out, "\n%s: ", pr->id);
 	put_verdict(out, pr->verdict, ro->color, true);
@@ -570,11 +462,18 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 			  pr->new->error ? pr->new->error : "");
 	text_peer_bound(out, "base", pr->base);
 	text_peer_bound(out, "new", pr->new);
+	text_sender_bound(out, "base", pr->base);
+	text_sender_bound(out, "new", pr->new);
 	for (int i = 0; i < pr->n_metrics; i++) {
 		const struct nb_cmp_metric_result *m = &pr->metrics[i];
 
-		if (!text_shows(m, ro))
+		if (!text_shows(m, ro)) {
+			hidden++;
+			noisy += m->verdict == NB_CMP_INCONCLUSIVE;
 			continue;
+		}
+		if (!shown++)
+			text_columns(out);
 		/* "  %c %-24s %18s %18s %9s  " */
 		sb_put(out, m->gated ? "  * " : "    ", 4);
 		sb_pad(out, m->name, -24);
@@ -590,6 +489,12 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 			sb_printf(out, " (%s)", nb_cmp_reason_text(reason, sizeof(reason), m, opt));
 		sb_putc(out, '\n');
 	}
+	if (hidden - noisy && noisy)
+		sb_printf(out, "    + %d metric%s unchanged or within floors, %d too noisy to tell (-v lists them)\n",
+			  hidden - noisy, hidden - noisy == 1 ? "" : "s", noisy);
+	else if (hidden)
+		sb_printf(out, "    + %d metric%s %s (-v lists them)\n", hidden, hidden == 1 ? "" : "s",
+			  noisy ? "too noisy to tell" : "unchanged or within floors");
 	if (pr->n_movers)
 		sb_lit(out, "    profile movers:");
 	for (int i = 0; i < pr->n_movers; i++)
@@ -621,9 +526,10 @@ static void text_body(struct sbuf *out, const struct nb_cmp_result *r, const str
 		r->base->kernel_release[0] ? r->base->kernel_release : "?", r->new->path,
 		r->new->kernel_release[0] ? r->new->kernel_release : "?");
 	sb_printf(out, "  medians; a change counts when its %.0f%% interval (Mann-Whitney) lies beyond the minimum "
-		"effect (%g%%), >= %d runs per side\n  gate (*): ", (1 - opt->alpha) * 100, opt->min_effect_pct,
-		opt->min_runs);
+		"effect (%g%%)%s, >= %d runs per side\n  gate (*): ", (1 - opt->alpha) * 100, opt->min_effect_pct,
+		opt->no_floors ? "" : " and the metric's floor", opt->min_runs);
 	text_gate(out, opt);
+	text_floors(out, opt);
 	sb_putc(out, '\n');
 	for (int i = 0; i < r->n_env_diffs; i++)
 		sb_printf(out, "  environment differs: %s: %s -> %s\n", r->env_diffs[i].key,
@@ -632,6 +538,16 @@ static void text_body(struct sbuf *out, const struct nb_cmp_result *r, const str
 	if (r->n_test_diffs)
 		sb_printf(out, "  environment differs: test settings of %d point(s), e.g. %s\n", r->n_test_diffs,
 			r->test_diff_id);
+	if (r->other_differs) {
+		char lb[24] = "not measured", ln[24] = "not measured";
+
+		if (!isnan(r->other_base_pct))
+			snprintf(lb, sizeof(lb), "%.0f%%", r->other_base_pct);
+		if (!isnan(r->other_new_pct))
+			snprintf(ln, sizeof(ln), "%.0f%%", r->other_new_pct);
+		sb_printf(out, "  foreign load differs: other programs took up to %s -> %s of the CPU (cpu_other_pct)\n",
+			  lb, ln);
+	}
 	for (int i = 0; i < r->n_points; i++) {
 		text_point(out, &r->points[i], opt, ro);
 		sb_drain(out);
@@ -701,8 +617,15 @@ static void json_metric(struct sbuf *b, const struct nb_cmp_metric_result *m, co
 	}
 	sb_lit(b, ",\"min_effect_pct\":");
 	sb_number(b, m->min_effect_pct);
+	/* The floor as applied to this point, in the metric's unit; null when it has none. */
+	sb_lit(b, ",\"floor\":");
+	sb_number_or_null(b, m->has_floor, m->floor);
+	if (m->floor_family) {
+		sb_lit(b, ",\"floor_family\":");
+		sb_string(b, m->floor_family);
+	}
 	if (m->reason != NB_CMP_REASON_NONE) {
-		char reason[128];
+		char reason[160];
 
 		sb_lit(b, ",\"reason\":");
 		sb_string(b, nb_cmp_reason_text(reason, sizeof(reason), m, opt));
@@ -834,6 +757,18 @@ int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r)
 	sb_number(&b, opt->min_runs);
 	sb_lit(&b, ",\"change_cap_pct\":");
 	sb_number(&b, opt->change_cap_pct);
+	sb_puts(&b, opt->no_floors ? ",\"floors\":false" : ",\"floors\":true");
+	/* --floor overrides as given, so that a result says which floors it was judged with */
+	sb_lit(&b, ",\"floor_overrides\":{");
+	for (int i = 0; i < opt->n_floors; i++) {
+		if (i)
+			sb_put(&b, ",", 1);
+		sb_string(&b, opt->floors[i].name);
+		sb_put(&b, ":", 1);
+		sb_number(&b, opt->floors[i].value);
+	}
+	sb_put(&b, "}", 1);
+	sb_puts(&b, opt->missing_ok ? ",\"missing_ok\":true" : ",\"missing_ok\":false");
 	sb_lit(&b, ",\"gate\":");
 	json_gate(&b, opt);
 	sb_put(&b, "}", 1);
@@ -885,9 +820,21 @@ static void xml_text(struct sbuf *out, const char *s)
 	sb_put(out, run, (size_t)((const char *)p - run));
 }
 
-static bool status_only(enum nb_cmp_verdict v)
+/* A point judged by its status alone; a point whose gated metric went missing from an ok
+ * NEW point is judged metric by metric. */
+static bool status_only_point(const struct nb_cmp_point_result *pr)
 {
-	return v == NB_CMP_FIXED || v == NB_CMP_BROKEN || v == NB_CMP_NEW || v == NB_CMP_MISSING;
+	enum nb_cmp_verdict v = pr->verdict;
+
+	if (v == NB_CMP_MISSING)
+		return !pr->new || pr->new->status != NB_CMP_STATUS_OK;
+	return v == NB_CMP_FIXED || v == NB_CMP_BROKEN || v == NB_CMP_NEW;
+}
+
+/* Missing fails the gate unless --missing-ok. */
+static bool junit_fails(enum nb_cmp_verdict v, const struct nb_cmp_options *opt)
+{
+	return v == NB_CMP_REGRESSED || v == NB_CMP_BROKEN || (v == NB_CMP_MISSING && !opt->missing_ok);
 }
 
 struct junit_counts {
@@ -900,25 +847,28 @@ static void junit_count(const struct nb_cmp_result *r, struct junit_counts *c)
 	for (int i = 0; i < r->n_points; i++) {
 		const struct nb_cmp_point_result *pr = &r->points[i];
 
-		if (status_only(pr->verdict) || (pr->base && pr->new && pr->base->status != NB_CMP_STATUS_OK)) {
+		if (status_only_point(pr) || (pr->base && pr->new && pr->base->status != NB_CMP_STATUS_OK)) {
+			bool fail = junit_fails(pr->verdict, r->opt);
+
 			c->tests++;
-			c->failures += pr->verdict == NB_CMP_BROKEN;
-			c->skipped += pr->verdict == NB_CMP_MISSING || pr->verdict == NB_CMP_INCONCLUSIVE;
+			c->failures += fail;
+			c->skipped += !fail && (pr->verdict == NB_CMP_MISSING || pr->verdict == NB_CMP_INCONCLUSIVE);
 			continue;
 		}
 		for (int j = 0; j < pr->n_metrics; j++) {
 			const struct nb_cmp_metric_result *m = &pr->metrics[j];
+			bool fail = junit_fails(m->verdict, r->opt);
 
 			if (!m->gated)
 				continue;
 			c->tests++;
-			c->failures += m->verdict == NB_CMP_REGRESSED;
-			c->skipped += m->verdict == NB_CMP_INCONCLUSIVE || m->verdict == NB_CMP_MISSING;
+			c->failures += fail;
+			c->skipped += !fail && (m->verdict == NB_CMP_INCONCLUSIVE || m->verdict == NB_CMP_MISSING);
 		}
 	}
 }
 
-static void junit_status_case(struct sbuf *out, const struct nb_cmp_point_result *pr)
+static void junit_status_case(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt)
 {
 	const struct nb_cmp_point *failed = pr->new && pr->new->status != NB_CMP_STATUS_OK ? pr->new : pr->base;
 
@@ -930,6 +880,14 @@ static void junit_status_case(struct sbuf *out, const struct nb_cmp_point_result
 		xml_text(out, nb_cmp_status_name(pr->new->status));
 		sb_lit(out, " in new: ");
 		xml_text(out, pr->new->error ? pr->new->error : "no error text");
+		sb_lit(out, "\"/>\n    ");
+	} else if (junit_fails(pr->verdict, opt)) {
+		sb_lit(out, "\n      <failure type=\"missing\" message=\"point missing from the new report");
+		if (pr->new && pr->new->status != NB_CMP_STATUS_OK) {
+			sb_lit(out, " (");
+			xml_text(out, nb_cmp_status_name(pr->new->status));
+			sb_lit(out, ")");
+		}
 		sb_lit(out, "\"/>\n    ");
 	} else if (pr->verdict == NB_CMP_MISSING || pr->verdict == NB_CMP_INCONCLUSIVE) {
 		sb_lit(out, "\n      <skipped message=\"");
@@ -952,14 +910,16 @@ static void junit_metric_case(struct sbuf *out, const struct nb_cmp_point_result
 	xml_text(out, m->name);
 	sb_lit(out, "\">");
 	if (m->verdict == NB_CMP_REGRESSED || m->verdict == NB_CMP_INCONCLUSIVE || m->verdict == NB_CMP_MISSING) {
-		bool fail = m->verdict == NB_CMP_REGRESSED;
+		bool fail = junit_fails(m->verdict, opt);
 
-		sb_printf(out, "\n      <%s %smessage=\"", fail ? "failure" : "skipped", fail ? "type=\"regression\" " : "");
-		sb_printf(out, "%s: %s (base %s, new %s)", nb_cmp_verdict_name(m->verdict), nb_cmp_format_change(c, sizeof(c), m),
+		sb_printf(out, "\n      <%s %smessage=\"", fail ? "failure" : "skipped",
+			  !fail ? "" : m->verdict == NB_CMP_MISSING ? "type=\"missing\" " : "type=\"regression\" ");
+		nb_cmp_format_change(c, sizeof(c), m);
+		sb_printf(out, "%s:%s%s (base %s, new %s)", nb_cmp_verdict_name(m->verdict), c[0] ? " " : "", c,
 			format_value(b, sizeof(b), m->name, m->has_base, m->base),
 			format_value(n, sizeof(n), m->name, m->has_new, m->new));
 		if (m->reason != NB_CMP_REASON_NONE) {
-			char reason[128];
+			char reason[160];
 
 			sb_lit(out, ": ");
 			xml_text(out, nb_cmp_reason_text(reason, sizeof(reason), m, opt));
@@ -985,8 +945,8 @@ static void junit_body(struct sbuf *out, const struct nb_cmp_result *r)
 	for (int i = 0; i < r->n_points; i++) {
 		const struct nb_cmp_point_result *pr = &r->points[i];
 
-		if (status_only(pr->verdict) || (pr->base && pr->new && pr->base->status != NB_CMP_STATUS_OK)) {
-			junit_status_case(out, pr);
+		if (status_only_point(pr) || (pr->base && pr->new && pr->base->status != NB_CMP_STATUS_OK)) {
+			junit_status_case(out, pr, r->opt);
 			continue;
 		}
 		for (int j = 0; j < pr->n_metrics; j++) {
@@ -1070,11 +1030,37 @@ static const struct nb_cmp_metric_result *find_result(const struct nb_cmp_point_
 	return NULL;
 }
 
-/* "+34% bandwidth", "similar CPU", "+3% CPU (within noise)"; nothing when unmeasured. */
+/* "not measured in the new report: throughput_bps; " for gated metrics BASE had and NEW lacks. */
+static void md_missing_metrics(struct sbuf *out, const struct nb_cmp_point_result *pr)
+{
+	int n = 0;
+
+	for (int i = 0; i < pr->n_metrics; i++) {
+		const struct nb_cmp_metric_result *m = &pr->metrics[i];
+
+		if (m->gated && m->verdict == NB_CMP_MISSING)
+			sb_printf(out, "%s%s", n++ ? ", " : "not measured in the new report: ", m->name);
+	}
+	if (n)
+		sb_lit(out, "; ");
+}
+
+/* The same warning as the text table's: a reader of a cover letter needs it as much. */
+static void md_peer_bound(struct sbuf *out, const char *side, const struct nb_cmp_point *p)
+{
+	const struct nb_cmp_samples *peer = p ? nb_cmp_point_metric(p, "iperf_remote_cpu_pct") : NULL;
+
+	if (peer && peer->n > 0 && peer->median >= NB_PEER_BOUND_PCT)
+		sb_printf(out, "  - %s: peer CPU %.0f%% of a core: the peer may have set this figure (peer-bound)\n", side,
+			  peer->median);
+}
+
+/* "+34% bandwidth (400.00 Mbit/s -> 536.00 Mbit/s)", "similar CPU (45.0% -> 45.2%)"; nothing when unmeasured. */
 static bool md_phrase(struct sbuf *out, const struct nb_cmp_point_result *pr, const char *metric, const char *what,
 		      bool first)
 {
 	const struct nb_cmp_metric_result *m = find_result(pr, metric);
+	char b[32], n[32];
 
 	if (!m || !m->has_change)
 		return false;
@@ -1085,6 +1071,9 @@ static bool md_phrase(struct sbuf *out, const struct nb_cmp_point_result *pr, co
 		sb_printf(out, ">%.0f%% %s", m->change_pct, what);
 	else
 		sb_printf(out, "%+.0f%% %s", m->change_pct, what);
+	/* The figures themselves: a percentage alone hides whether 34% is of 4 or of 400 Mbit/s. */
+	sb_printf(out, " (%s -> ", format_value(b, sizeof(b), m->name, m->has_base, m->base));
+	sb_printf(out, "%s)", format_value(n, sizeof(n), m->name, m->has_new, m->new));
 	if (m->verdict == NB_CMP_INCONCLUSIVE)
 		sb_lit(out, " (inconclusive)");
 	return true;
@@ -1116,12 +1105,18 @@ static void md_point(struct sbuf *out, const struct md_tests *tests, const struc
 	}
 	case NB_CMP_NEW:
 	case NB_CMP_MISSING:
+		if (pr->verdict == NB_CMP_MISSING && pr->new && pr->new->status == NB_CMP_STATUS_OK) {
+			md_missing_metrics(out, pr);
+			break;
+		}
 		sb_printf(out, "%s\n", pr->verdict == NB_CMP_NEW ? "only in the new report" : "missing from the new report");
 		return;
 	default:
 		break;
 	}
 	any = md_phrase(out, pr, "throughput_bps", "bandwidth", true);
+	any |= md_phrase(out, pr, "rr_transactions_per_s", "transactions/s", !any);
+	any |= md_phrase(out, pr, "rr_latency_p99_us", "p99 latency", !any);
 	any |= md_phrase(out, pr, "cpu_busy_pct", "CPU", !any);
 	{
 		const struct nb_cmp_metric_result *eff = find_result(pr, NB_CMP_EFFICIENCY_METRIC);
@@ -1134,6 +1129,8 @@ static void md_point(struct sbuf *out, const struct md_tests *tests, const struc
 			any |= md_phrase(out, pr, NB_CMP_EFFICIENCY_METRIC, "bandwidth per CPU", !any);
 	}
 	sb_puts(out, any ? "\n" : "no comparable metrics\n");
+	md_peer_bound(out, "base", pr->base);
+	md_peer_bound(out, "new", pr->new);
 }
 
 static void markdown_body(struct sbuf *out, const struct nb_cmp_result *r)
@@ -1149,9 +1146,10 @@ static void markdown_body(struct sbuf *out, const struct nb_cmp_result *r)
 		md_point(out, &tests, &r->points[i]);
 		sb_drain(out);
 	}
-	sb_printf(out, "\nMedians of the runs on each side; \"similar\" is within %g%%, \"inconclusive\" is a larger change "
-		"whose %.0f%% confidence interval (Mann-Whitney) still reaches within %g%%, or fewer than %d runs.\n",
-		opt->min_effect_pct, (1 - opt->alpha) * 100, opt->min_effect_pct, opt->min_runs);
+	sb_printf(out, "\nMedians of the runs on each side; \"similar\" is within %g%%%s, \"inconclusive\" is a larger "
+		"change whose %.0f%% confidence interval (Mann-Whitney) still reaches within %g%%, or fewer than %d runs.\n",
+		opt->min_effect_pct, opt->no_floors ? "" : " or within the metric's absolute floor",
+		(1 - opt->alpha) * 100, opt->min_effect_pct, opt->min_runs);
 }
 
 int nb_cmp_render_markdown(FILE *file, const struct nb_cmp_result *r)
@@ -1159,5 +1157,31 @@ int nb_cmp_render_markdown(FILE *file, const struct nb_cmp_result *r)
 	struct sbuf b = { .file = file };
 
 	markdown_body(&b, r);
+	return sb_emit(&b);
+}
+
+/* ---- the floor table ---- */
+
+static const char *direction_word(enum nb_cmp_direction d)
+{
+	return d == NB_CMP_HIGHER_BETTER ? "higher is better" : d == NB_CMP_LOWER_BETTER ? "lower is better" : "neutral";
+}
+
+int nb_cmp_render_floors(FILE *file)
+{
+	struct sbuf b = { .file = file };
+	char pattern[96];
+	struct nb_cmp_floor f;
+	enum nb_cmp_direction d;
+
+	sb_lit(&b, "| metric | direction | family | floor | unit |\n|---|---|---|---|---|\n");
+	for (int i = 0; nb_cmp_floor_row(i, pattern, sizeof(pattern), &f, &d); i++) {
+		sb_printf(&b, "| `%s` | %s | ", pattern, direction_word(d));
+		if (f.kind == NB_CMP_FLOOR_NONE)
+			sb_lit(&b, "- | none | |\n");
+		else
+			sb_printf(&b, "%s | %g | %s |\n", f.family, f.value, f.unit ? f.unit : "");
+	}
+	sb_lit(&b, "| any other | neutral | - | none | |\n");
 	return sb_emit(&b);
 }

@@ -1,37 +1,10 @@
-/* Small-sample statistics for nicbench compare: medians and an exact, tie-aware Mann-Whitney U test. */
+/* Small-sample statistics for nicbench compare: an exact, tie-aware Mann-Whitney U test (medians are in stats.c). */
 #include "compare_stats.h"
 
 #include <math.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-double nb_stats_median(const double *v, int n)
-{
-	double small[16];
-	double *tmp;
-	double med;
-
-	if (n <= 0)
-		return 0;
-	/* Benchmarks have a handful of runs: avoid the heap in the common case. */
-	tmp = n <= 16 ? small : malloc(sizeof(*tmp) * (size_t)n);
-	if (!tmp)
-		return v[0];
-	memcpy(tmp, v, sizeof(*tmp) * (size_t)n);
-	nb_stats_sort(tmp, n);
-	med = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-	if (tmp != small)
-		free(tmp);
-	return med;
-}
 
 struct ranked {
 	double value;
@@ -290,24 +263,6 @@ long nb_stats_mann_whitney_u2(const double *a, int na, const double *b, int nb, 
 			*ties |= b[i] == b[j];
 	}
 	return u2;
-}
-
-void nb_stats_sort(double *v, int n)
-{
-	if (n >= 32) {
-		qsort(v, (size_t)n, sizeof(*v), cmp_double);
-		return;
-	}
-	for (int i = 1; i < n; i++) {
-		double x = v[i];
-		int j = i - 1;
-
-		while (j >= 0 && v[j] > x) {
-			v[j + 1] = v[j];
-			j--;
-		}
-		v[j + 1] = x;
-	}
 }
 
 bool nb_stats_shift_ci_at(const double *base, int nb, const double *new, int nn, long k, double *lo, double *hi)

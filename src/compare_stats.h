@@ -1,11 +1,10 @@
-/* Small-sample statistics for nicbench compare: medians and an exact, tie-aware Mann-Whitney U test. */
+/* Small-sample statistics for nicbench compare: an exact, tie-aware Mann-Whitney U test and its interval. */
 #ifndef NB_COMPARE_STATS_H
 #define NB_COMPARE_STATS_H
 
 #include <stdbool.h>
 
-/* Median of n values (n >= 1); the input is not modified. Returns 0 for n == 0. */
-double nb_stats_median(const double *v, int n);
+#include "stats.h" /* nb_stats_median, nb_stats_sort */
 
 /* Two-sided p-value of the Mann-Whitney U (Wilcoxon rank-sum) test that samples a
  * and b come from the same distribution. Exact permutation distribution (ties get
@@ -38,9 +37,6 @@ long nb_stats_mann_whitney_u2(const double *a, int na, const double *b, int nb, 
  * doubles in counts), and the two-sided p-value of an observed 2U under it. */
 int nb_stats_u_distribution(int na, int nb, double *counts);
 double nb_stats_u_p_value(const double *counts, int na, int nb, long u2);
-
-/* Sort a few doubles ascending (insertion sort below 32, qsort above). */
-void nb_stats_sort(double *v, int n);
 
 /* Relative change of new against base in percent, bounded to [-100, cap] so a zero
  * or near-zero base never yields inf or NaN. *capped is set when the bound applied. */

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nb_paths.h"
+#include "rr_proto.h"
 
 static const char *const known_tests[] = { "tcp-tx", "tcp-rx", "udp-tx", "udp-rx" };
 
@@ -31,6 +33,12 @@ void nb_config_defaults(struct nb_config *cfg)
 	cfg->trace = true;
 	cfg->profile = true;
 	cfg->capture_snaplen = 128;
+	cfg->rr.flows = 1;
+	cfg->rr.request = 64;
+	cfg->rr.response = 64;
+	cfg->rr.timeout_ms = 100;
+	cfg->rr.port = NB_RR_DEFAULT_PORT;
+	cfg->idle_check_s = 1.0;
 	for (size_t i = 0; i < sizeof(known_tests) / sizeof(known_tests[0]); i++)
 		nb_test_from_name(&cfg->tests[cfg->ntests++], known_tests[i]);
 	for (int i = 0; i < cfg->ntests; i++) {
@@ -45,6 +53,12 @@ void nb_config_defaults(struct nb_config *cfg)
 
 int nb_test_from_name(struct nb_test_spec *t, const char *name)
 {
+	if (!strcmp(name, "tcp-rr") || !strcmp(name, "udp-rr")) {
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		t->proto = name[0] == 't' ? NB_PROTO_TCP : NB_PROTO_UDP;
+		t->dir = NB_DIR_RR;
+		return 0;
+	}
 	if (strlen(name) != 6 || (strncmp(name, "tcp-", 4) && strncmp(name, "udp-", 4)) ||
 	    (strcmp(name + 4, "tx") && strcmp(name + 4, "rx")))
 		return -EINVAL;
@@ -61,6 +75,8 @@ static void test_take_defaults(const struct nb_config *cfg, struct nb_test_spec 
 	t->streams = cfg->test_defaults.streams;
 	t->rate_bps = t->proto == NB_PROTO_UDP ? cfg->test_defaults.rate_bps : 0;
 	t->length = t->proto == NB_PROTO_UDP ? cfg->test_defaults.length : 0;
+	if (t->dir == NB_DIR_RR)  /* sizes and rate come from cfg->rr */
+		t->rate_bps = 0, t->length = 0;
 }
 
 void nb_config_set_test_field(struct nb_config *cfg, enum nb_test_field field, uint64_t value)
@@ -69,7 +85,7 @@ void nb_config_set_test_field(struct nb_config *cfg, enum nb_test_field field, u
 		struct nb_test_spec *t = i < 0 ? &cfg->test_defaults : &cfg->tests[i];
 		bool udp_only = field == NB_FIELD_RATE || field == NB_FIELD_LENGTH;
 
-		if (i >= 0 && udp_only && t->proto != NB_PROTO_UDP)
+		if (i >= 0 && udp_only && (t->proto != NB_PROTO_UDP || t->dir == NB_DIR_RR))
 			continue;
 		switch (field) {
 		case NB_FIELD_DURATION: t->duration_s = (int)value; break;
@@ -117,14 +133,14 @@ int nb_config_set_tests(struct nb_config *cfg, const char *list, struct nb_err *
 
 		if (nb_test_from_name(&t, tok) < 0)
 			return nb_err_set(err, -EINVAL,
-					  "--tests: unknown test '%s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx)", tok);
+					  "--tests: unknown test '%s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr)", tok);
 		if (n >= NB_MAX_TESTS)
 			return nb_err_set(err, -EINVAL, "--tests: more than %d tests", NB_MAX_TESTS);
 		test_take_defaults(cfg, &t);
 		cfg->tests[n++] = t;
 	}
 	if (n == 0)
-		return nb_err_set(err, -EINVAL, "--tests: empty list (known: tcp-tx, tcp-rx, udp-tx, udp-rx)");
+		return nb_err_set(err, -EINVAL, "--tests: empty list (known: tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr)");
 	cfg->ntests = n;
 	return 0;
 }
@@ -166,6 +182,18 @@ int nb_config_set_peer(struct nb_config *cfg, const char *hostport, struct nb_er
 	}
 	memcpy(cfg->peer_host, host, hostlen);
 	cfg->peer_host[hostlen] = '\0';
+	return 0;
+}
+
+int nb_config_set_rr_rate(struct nb_config *cfg, const char *text, struct nb_err *err)
+{
+	uint64_t tps;
+
+	/* the same k/M suffixes as a bit rate, but counting transactions */
+	if (nb_parse_rate(text, &tps) < 0 || tps > 10000000)
+		return nb_err_set(err, -EINVAL, "--rr-rate '%s': expected transactions per second 0..10M "
+				  "(0 = closed loop), e.g. 20000 or 20k", text);
+	cfg->rr.rate_tps = (double)tps;
 	return 0;
 }
 
@@ -334,9 +362,14 @@ struct key_ctx {
 	struct nb_err *err;
 };
 
+/* `why` is often k->err->msg, a reason a helper (axis_add_value, set_peer) just wrote: it is
+ * copied first, since formatting a buffer from itself is undefined (and printed the prefix twice). */
 static int bad_key(const struct key_ctx *k, const char *key, const char *why)
 {
-	return nb_err_set(k->err, -EINVAL, "config %s: key \"%s\": %s", k->file, key, why);
+	char reason[sizeof(k->err->msg)];
+
+	snprintf(reason, sizeof(reason), "%s", why);
+	return nb_err_set(k->err, -EINVAL, "config %s: key \"%s\": %s", k->file, key, reason);
 }
 
 static int get_int(const struct key_ctx *k, json_t *v, const char *key, long min, long max, long *out)
@@ -423,16 +456,28 @@ static int load_test(const struct key_ctx *k, struct nb_config *cfg, json_t *ite
 	json_t *v;
 
 	if (json_is_string(item)) {
-		if (nb_test_from_name(t, json_string_value(item)) < 0)
-			return bad_key(k, "tests", "unknown test name (known: tcp-tx, tcp-rx, udp-tx, udp-rx)");
+		if (nb_test_from_name(t, json_string_value(item)) < 0) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "unknown test name '%.64s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr)",
+				 json_string_value(item));
+			return bad_key(k, "tests", why);
+		}
 		test_take_defaults(cfg, t);
 		return 0;
 	}
 	if (!json_is_object(item))
 		return bad_key(k, "tests", "each test is a name or an object with \"name\"");
 	v = json_object_get(item, "name");
-	if (!json_is_string(v) || nb_test_from_name(t, json_string_value(v)) < 0)
-		return bad_key(k, "tests[].name", "expected one of tcp-tx, tcp-rx, udp-tx, udp-rx");
+	if (!json_is_string(v))
+		return bad_key(k, "tests[].name", "expected one of tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr");
+	if (nb_test_from_name(t, json_string_value(v)) < 0) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "unknown test name '%.64s' (known: tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr)",
+			 json_string_value(v));
+		return bad_key(k, "tests[].name", why);
+	}
 	test_take_defaults(cfg, t);
 	json_object_foreach(item, key, v) {
 		bool handled;
@@ -486,7 +531,7 @@ static int load_knobs(const struct key_ctx *k, struct nb_config *cfg, json_t *ob
 		}
 		rc = config_add_axis(cfg, &axis, k->err);
 		if (rc < 0)
-			return rc;
+			return bad_key(k, "knobs", k->err->msg);
 	}
 	return 0;
 }
@@ -537,6 +582,48 @@ static int load_capture(const struct key_ctx *k, struct nb_config *cfg, json_t *
 			cfg->capture_snaplen = (int)n;
 		} else {
 			rc = bad_key(k, "capture", "unknown key inside (known: packets, snaplen)");
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* "rr": {"flows", "request", "response", "rate", "timeout_ms", "port"}: the tcp-rr / udp-rr tests. */
+static int load_rr(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
+{
+	const char *key;
+	json_t *item;
+	long n;
+
+	if (!json_is_object(v))
+		return bad_key(k, "rr", "expected {\"flows\": N, \"request\": BYTES, \"response\": BYTES, \"rate\": TPS, ...}");
+	json_object_foreach(v, key, item) {
+		int rc = 0;
+
+		if (!strcmp(key, "flows")) {
+			rc = get_int(k, item, "rr.flows", 1, 256, &n);
+			cfg->rr.flows = (int)n;
+		} else if (!strcmp(key, "request")) {
+			rc = get_int(k, item, "rr.request", NB_RR_MIN_LEN, NB_RR_MAX_LEN, &n);
+			cfg->rr.request = (int)n;
+		} else if (!strcmp(key, "response")) {
+			rc = get_int(k, item, "rr.response", NB_RR_MIN_LEN, NB_RR_MAX_LEN, &n);
+			cfg->rr.response = (int)n;
+		} else if (!strcmp(key, "rate")) {
+			char text[64];
+
+			rc = value_text(k, item, "rr.rate", text, sizeof(text));
+			if (rc == 0 && nb_config_set_rr_rate(cfg, text, k->err) < 0)
+				rc = bad_key(k, "rr.rate", "expected transactions per second, 0 (closed loop) .. 10M");
+		} else if (!strcmp(key, "timeout_ms")) {
+			rc = get_int(k, item, "rr.timeout_ms", 1, 60000, &n);
+			cfg->rr.timeout_ms = (int)n;
+		} else if (!strcmp(key, "port")) {
+			rc = get_int(k, item, "rr.port", 1, 65535, &n);
+			cfg->rr.port = (int)n;
+		} else {
+			rc = bad_key(k, "rr", "unknown key inside (known: flows, request, response, rate, timeout_ms, port)");
 		}
 		if (rc < 0)
 			return rc;
@@ -656,6 +743,17 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 				cfg->trace = json_is_true(v);
 			else
 				cfg->profile = json_is_true(v);
+		} else if (!strcmp(key, "peer_local") || !strcmp(key, "redact")) {
+			if (!json_is_boolean(v))
+				return bad_key(k, key, "expected true or false");
+			if (!strcmp(key, "peer_local"))
+				cfg->peer_local = json_is_true(v);
+			else
+				cfg->redact = json_is_true(v);
+		} else if (!strcmp(key, "idle_check")) {
+			if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 60)
+				return bad_key(k, key, "expected seconds, 0..60 (0: no check)");
+			cfg->idle_check_s = json_number_value(v);
 		} else if (!strcmp(key, "promiscuous")) {
 			if (!json_is_boolean(v))
 				return bad_key(k, key, "expected true or false");
@@ -664,6 +762,8 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 			rc = load_capture(k, cfg, v);
 		} else if (!strcmp(key, "board")) {
 			rc = check_board(k, v);
+		} else if (!strcmp(key, "rr")) {
+			rc = load_rr(k, cfg, v);
 		} else if (!strcmp(key, "$schema") || !strcmp(key, "comment")) {
 			continue;
 		} else {
@@ -678,10 +778,14 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 int nb_config_load_file(struct nb_config *cfg, const char *path, struct nb_err *err)
 {
 	struct key_ctx k = { .file = path, .err = err };
+	struct stat st;
 	json_error_t jerr;
 	json_t *root;
 	int rc;
 
+	/* jansson reads a directory as an empty stream ("'[' or '{' expected"): say what it is */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return nb_err_set(err, -EISDIR, "config %s: is a directory, not a JSON config file (such as configs/demo-veth.json)", path);
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (jerr.line <= 0)
@@ -723,6 +827,10 @@ int nb_config_validate(const struct nb_config *cfg, struct nb_err *err)
 	}
 	if (cfg->repetitions < 1 || cfg->repetitions > NB_MAX_REPETITIONS)
 		return nb_err_set(err, -EINVAL, "repetitions must be 1..%d", NB_MAX_REPETITIONS);
+	if (cfg->rr.flows < 1 || cfg->rr.flows > 256 || cfg->rr.request < NB_RR_MIN_LEN ||
+	    cfg->rr.request > NB_RR_MAX_LEN || cfg->rr.response < NB_RR_MIN_LEN || cfg->rr.response > NB_RR_MAX_LEN)
+		return nb_err_set(err, -EINVAL, "rr: flows must be 1..256, request and response %d..%d bytes",
+				  NB_RR_MIN_LEN, NB_RR_MAX_LEN);
 	if (cfg->interval_ms < 10 || cfg->interval_ms > 10000)
 		return nb_err_set(err, -EINVAL, "interval must be 10..10000 ms");
 	if (cfg->settle_s < 0 || cfg->settle_s > 600)
@@ -735,7 +843,7 @@ static json_t *test_to_json(const struct nb_test_spec *t)
 	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:I, s:i}",
 			 "name", t->name,
 			 "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
-			 "direction", t->dir == NB_DIR_TX ? "tx" : "rx",
+			 "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
 			 "duration", t->duration_s, "omit", t->omit_s, "streams", t->streams,
 			 "rate", (json_int_t)t->rate_bps, "length", t->length);
 }
@@ -782,8 +890,16 @@ char *nb_config_to_json(const struct nb_config *cfg)
 	json_object_set_new(root, "trace", json_boolean(cfg->trace));
 	json_object_set_new(root, "profile", json_boolean(cfg->profile));
 	json_object_set_new(root, "promiscuous", json_boolean(cfg->promiscuous));
+	json_object_set_new(root, "peer_local", json_boolean(cfg->peer_local));
+	json_object_set_new(root, "idle_check", json_real(cfg->idle_check_s));
+	json_object_set_new(root, "redact", json_boolean(cfg->redact));
 	json_object_set_new(root, "capture", json_pack("{s:i, s:i}", "packets", cfg->capture_packets,
 						       "snaplen", cfg->capture_snaplen));
+	/* the rate is parsed as whole transactions per second: written back as an integer, as a file takes it */
+	json_object_set_new(root, "rr", json_pack("{s:i, s:i, s:i, s:I, s:i, s:i}", "flows", cfg->rr.flows,
+						  "request", cfg->rr.request, "response", cfg->rr.response,
+						  "rate", (json_int_t)llround(cfg->rr.rate_tps), "timeout_ms", cfg->rr.timeout_ms,
+						  "port", cfg->rr.port));
 	if (cfg->description[0])
 		json_object_set_new(root, "description", json_string(cfg->description));
 	if (cfg->config_file[0])

@@ -22,10 +22,10 @@
 #define NB_KNOB_TRAFFIC_CPU "traffic_cpu"
 
 enum nb_proto { NB_PROTO_TCP, NB_PROTO_UDP };
-enum nb_direction { NB_DIR_TX, NB_DIR_RX };
+enum nb_direction { NB_DIR_TX, NB_DIR_RX, NB_DIR_RR };  /* RR: request/response (tcp-rr, udp-rr) */
 
 struct nb_test_spec {
-	char name[16];           /* tcp-tx, tcp-rx, udp-tx, udp-rx */
+	char name[16];           /* tcp-tx, tcp-rx, udp-tx, udp-rx, tcp-rr, udp-rr */
 	enum nb_proto proto;
 	enum nb_direction dir;   /* TX: this host sends; RX: the peer sends (iperf3 -R) */
 	int duration_s;
@@ -33,6 +33,15 @@ struct nb_test_spec {
 	int streams;
 	uint64_t rate_bps;       /* UDP target rate, 0 = unlimited (-b0) */
 	int length;              /* UDP datagram length; 0 = iperf default for TCP */
+};
+
+/* The request/response tests (tcp-rr, udp-rr) against nicbench serve's rr port. */
+struct nb_rr_spec {
+	int flows;               /* connections, each one transaction at a time in closed loop */
+	int request, response;   /* bytes per request / response (16..65507) */
+	double rate_tps;         /* open loop: transactions per second across flows; 0 = closed loop */
+	int timeout_ms;          /* UDP: unanswered this long = lost */
+	int port;                /* the peer's rr port */
 };
 
 /* One dimension of the knob matrix: one knob, or several knobs swept together. */
@@ -67,6 +76,10 @@ struct nb_config {
 	bool promiscuous;        /* hold the interface promiscuous (libpcap) during the sweep */
 	int capture_packets;     /* per point, capture up to this many packets (0: none) */
 	int capture_snaplen;     /* bytes kept per captured packet */
+	struct nb_rr_spec rr;    /* tcp-rr and udp-rr */
+	bool peer_local;         /* the peer's iperf3 server runs on this machine (veth test bed, loopback) */
+	double idle_check_s;     /* quiet-machine check before the first point; 0: none */
+	bool redact;             /* leave hostname, kernel command line and iperf3's raw JSON out */
 	char config_file[PATH_MAX];
 };
 
@@ -86,6 +99,8 @@ void nb_config_set_test_field(struct nb_config *cfg, enum nb_test_field field, u
 int nb_config_set_tests(struct nb_config *cfg, const char *list, struct nb_err *err);   /* "tcp-tx,udp-rx" */
 int nb_config_add_knob_axis(struct nb_config *cfg, const char *spec, struct nb_err *err); /* "threaded=0,1" */
 int nb_config_set_peer(struct nb_config *cfg, const char *hostport, struct nb_err *err); /* HOST[:PORT], [v6]:PORT */
+/* --rr-rate: "0" (closed loop), "20000", "20k" transactions per second. */
+int nb_config_set_rr_rate(struct nb_config *cfg, const char *text, struct nb_err *err);
 
 /* Final checks once everything is merged: interface given and valid, ranges, knob values. */
 int nb_config_validate(const struct nb_config *cfg, struct nb_err *err);

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -590,4 +591,190 @@ void nb_sampler_free(struct nb_sampler *s)
 		close_fd(&s->napi[i].fd);
 	close_fd(&s->traffic_fd);
 	free(s);
+}
+
+/* ---- foreign load ---- */
+
+void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_local)
+{
+	double busy, irq, softirq, traffic, self_ms, napi = 0, peer = 0, other;
+
+	if (ncpus <= 0 || !nb_metrics_get(m, "cpu_busy_pct", &busy) || !nb_metrics_get(m, "irq_pct", &irq) ||
+	    !nb_metrics_get(m, "softirq_pct", &softirq) || !nb_metrics_get(m, "traffic_proc_pct", &traffic) ||
+	    !nb_metrics_get(m, "nicbench_cpu_ms_per_s", &self_ms))
+		return;
+	/* no napi/ threads (threaded=0) is a true 0, not a missing figure */
+	nb_metrics_get(m, "napi_thread_pct", &napi);
+	if (peer_local) {
+		if (!nb_metrics_get(m, "iperf_remote_cpu_pct", &peer))
+			return;
+		peer /= ncpus;
+	}
+	other = busy - irq - softirq - napi - traffic - self_ms / 10.0 / ncpus - peer;
+	nb_metrics_put(m, "cpu_other_pct", other > 0 ? other : 0.0);
+}
+
+struct proc_cpu {
+	int pid;
+	char comm[16];
+	uint64_t ticks;
+};
+
+struct proc_table {
+	int n, cap;
+	struct proc_cpu *p;
+};
+
+static int proc_cpu_by_pid(const void *a, const void *b)
+{
+	const struct proc_cpu *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* comm is between the first '(' and the last ')': it may hold spaces and parentheses */
+static void stat_comm(const char *text, char *comm, size_t len)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')');
+
+	if (!open || !close || close < open)
+		snprintf(comm, len, "?");
+	else
+		snprintf(comm, len, "%.*s", (int)(close - open - 1), open + 1);
+}
+
+static int proc_scan(const struct nb_paths *paths, struct proc_table *t)
+{
+	DIR *d = opendir(paths->proc);
+	struct dirent *de;
+	char path[PATH_MAX], text[1024];
+
+	t->n = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		uint64_t ticks;
+		char rel[64];
+
+		if (*end || pid <= 0)
+			continue;
+		snprintf(rel, sizeof(rel), "%ld/stat", pid);
+		/* a process that exits between readdir and read is simply not there */
+		if (nb_path_join(path, sizeof(path), paths->proc, rel) < 0 || nb_read_file(path, text, sizeof(text)) < 0 ||
+		    nb_parse_pid_stat_ticks(text, &ticks) < 0)
+			continue;
+		if (t->n == t->cap) {
+			int cap = t->cap ? t->cap * 2 : 512;
+			struct proc_cpu *p = realloc(t->p, (size_t)cap * sizeof(*p));
+
+			if (!p) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			t->p = p;
+			t->cap = cap;
+		}
+		t->p[t->n].pid = (int)pid;
+		t->p[t->n].ticks = ticks;
+		stat_comm(text, t->p[t->n].comm, sizeof(t->p[t->n].comm));
+		t->n++;
+	}
+	closedir(d);
+	qsort(t->p, (size_t)t->n, sizeof(*t->p), proc_cpu_by_pid);
+	return 0;
+}
+
+static bool read_stat_total(const struct nb_paths *paths, struct nb_cpu_ticks *all)
+{
+	char path[PATH_MAX], text[8192];
+	int online;
+
+	return nb_path_join(path, sizeof(path), paths->proc, "stat") == 0 &&
+	       nb_read_file(path, text, sizeof(text)) >= 0 && nb_parse_proc_stat_total(text, all, &online) >= 0;
+}
+
+static uint64_t ticks_busy(const struct nb_cpu_ticks *c)
+{
+	return c->user + c->nice + c->system + c->irq + c->softirq + c->steal;
+}
+
+/* the busiest NB_IDLE_BUSIEST, kept sorted, most first */
+static void keep_busiest(struct nb_idle_check *out, const struct proc_cpu *p, double core_pct)
+{
+	int i = out->nbusiest;
+
+	if (i == NB_IDLE_BUSIEST) {
+		if (out->busiest[i - 1].core_pct >= core_pct)
+			return;
+		i--;
+	} else {
+		out->nbusiest++;
+	}
+	for (; i > 0 && out->busiest[i - 1].core_pct < core_pct; i--)
+		out->busiest[i] = out->busiest[i - 1];
+	out->busiest[i].pid = p->pid;
+	out->busiest[i].core_pct = core_pct;
+	snprintf(out->busiest[i].comm, sizeof(out->busiest[i].comm), "%s", p->comm);
+}
+
+int nb_idle_check_run(const struct nb_paths *paths, double seconds, struct nb_idle_check *out, struct nb_err *err)
+{
+	struct proc_table before = { 0 }, after = { 0 };
+	struct nb_cpu_ticks a, b;
+	long clk_tck = sysconf(_SC_CLK_TCK);
+	int self = (int)getpid();
+	uint64_t self_ticks = 0;
+	double t0, t1;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!read_stat_total(paths, &a))
+		return nb_err_set(err, -ENOENT, "idle check: cannot read %s/stat", paths->proc);
+	rc = proc_scan(paths, &before);
+	t0 = nb_monotonic_s();
+	if (rc == 0) {
+		struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		rc = proc_scan(paths, &after);
+	}
+	t1 = nb_monotonic_s();
+	if (rc < 0 || !read_stat_total(paths, &b)) {
+		free(before.p);
+		free(after.p);
+		return rc < 0 ? nb_err_set(err, rc, "idle check: scan %s: %s", paths->proc, strerror(-rc))
+			      : nb_err_set(err, -ENOENT, "idle check: cannot read %s/stat", paths->proc);
+	}
+	out->seconds = t1 - t0;
+	for (int i = 0; i < after.n; i++) {
+		const struct proc_cpu *p = &after.p[i];
+		const struct proc_cpu *q = bsearch(p, before.p, (size_t)before.n, sizeof(*p), proc_cpu_by_pid);
+
+		/* a pid reused by a new process shows as less than before: skip it */
+		if (!q || p->ticks < q->ticks || strcmp(p->comm, q->comm))
+			continue;
+		if (p->pid == self) {
+			self_ticks = p->ticks - q->ticks;
+			continue;
+		}
+		if (p->ticks > q->ticks && clk_tck > 0 && out->seconds > 0)
+			keep_busiest(out, p, 100.0 * (double)(p->ticks - q->ticks) / (double)clk_tck / out->seconds);
+	}
+	{
+		uint64_t busy = ticks_busy(&b) - ticks_busy(&a);
+		uint64_t idle_a = a.idle + a.iowait, idle_b = b.idle + b.iowait;
+		uint64_t total = busy + (idle_b > idle_a ? idle_b - idle_a : 0);
+
+		if (ticks_busy(&b) >= ticks_busy(&a) && total > 0) {
+			out->busy_present = true;
+			busy = busy > self_ticks ? busy - self_ticks : 0;
+			out->busy_pct = 100.0 * (double)busy / (double)total;
+		}
+	}
+	free(before.p);
+	free(after.p);
+	return 0;
 }

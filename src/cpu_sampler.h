@@ -125,6 +125,35 @@ void nb_sampler_free(struct nb_sampler *s);
 void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 		       struct nb_metric_set *out);
 
+/* ---- foreign load: CPU that is neither the test nor nicbench (NB_FOREIGN_LOAD_PCT) ---- */
+
+/* Pure: from a run's merged metrics, put cpu_other_pct = cpu_busy_pct minus what is the
+ * test's own: irq_pct and softirq_pct (the network stack's, whoever was interrupted),
+ * napi_thread_pct, traffic_proc_pct, nicbench itself (nicbench_cpu_ms_per_s) and, with
+ * peer_local, the peer's iperf3 server (iperf_remote_cpu_pct, % of one core). Never below 0.
+ * Interrupt ticks charged to a process count twice, so this is a lower bound. Left out when
+ * a term it needs is absent (then it cannot tell foreign load from the test's own). */
+void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_local);
+
+#define NB_IDLE_BUSIEST 3
+struct nb_idle_check {
+	double seconds;           /* how long the machine was watched */
+	bool busy_present;        /* /proc/stat could be read at both ends */
+	double busy_pct;          /* busy share of all CPUs, nicbench itself left out */
+	int nbusiest;
+	struct {
+		int pid;
+		char comm[16];
+		double core_pct;  /* % of one core over the check */
+	} busiest[NB_IDLE_BUSIEST];
+};
+
+/* Watch the machine for `seconds` before the first point: <proc>/stat and every
+ * <proc>/PID/stat at both ends; the busiest processes that were there at both ends
+ * (this process left out). Processes that come and go inside the check count in busy_pct
+ * only. Returns 0, -ENOMEM, or -ENOENT when <proc>/stat is unreadable. */
+int nb_idle_check_run(const struct nb_paths *paths, double seconds, struct nb_idle_check *out, struct nb_err *err);
+
 /* ---- the raw series ----
  * Between the window's edges the runner keeps a few machine-wide figures every interval.
  * A series snapshot holds only what they need, so taking one costs a /proc/stat read, the

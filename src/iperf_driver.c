@@ -173,6 +173,45 @@ static void collect_metrics(json_t *root, struct nb_metric_set *set)
 	put_metric_from(set, root, "iperf_remote_cpu_pct", "end.cpu_utilization_percent.remote_total");
 }
 
+/* The TCP sender's RTT (iperf3 reads tcpi_rtt per stream, in microseconds): from this side's
+ * streams when it sent (tcp-tx), from the server's JSON when the server sent (-R, where the
+ * client asked for it with get_server_output). A 0 is iperf3's "not measured" (the
+ * receiver's streams carry 0): such streams are skipped, and no stream means no metric. */
+static void collect_tcp_rtt(json_t *root, struct nb_metric_set *set)
+{
+	json_t *ts = json_object_get(json_object_get(root, "start"), "test_start");
+	json_t *side = root, *streams, *st;
+	double reverse = 0, mean_sum = 0, min = INFINITY, max = 0;
+	int n = 0;
+	size_t i;
+
+	if (json_is_udp(root))
+		return;
+	json_number_at(ts, "reverse", &reverse);
+	if (reverse != 0)
+		side = json_object_get(root, "server_output_json");
+	streams = json_object_get(json_object_get(side, "end"), "streams");
+	if (!json_is_array(streams))
+		return;
+	json_array_foreach(streams, i, st) {
+		json_t *snd = json_object_get(st, "sender");
+		double mean, lo, hi;
+
+		if (!json_number_at(snd, "mean_rtt", &mean) || !json_number_at(snd, "min_rtt", &lo) ||
+		    !json_number_at(snd, "max_rtt", &hi) || mean <= 0)
+			continue;
+		mean_sum += mean;
+		min = fmin(min, lo);
+		max = fmax(max, hi);
+		n++;
+	}
+	if (n == 0)
+		return;
+	nb_metrics_put(set, "tcp_rtt_mean_us", mean_sum / n);  /* streams weigh equally */
+	nb_metrics_put(set, "tcp_rtt_min_us", min);
+	nb_metrics_put(set, "tcp_rtt_max_us", max);
+}
+
 int nb_iperf_parse_json(const char *json, struct nb_iperf_result *res, struct nb_err *err)
 {
 	json_error_t jerr;
@@ -202,6 +241,7 @@ int nb_iperf_parse_json(const char *json, struct nb_iperf_result *res, struct nb
 	} else {
 		res->status = NB_RUN_OK;
 		collect_metrics(root, &res->metrics);
+		collect_tcp_rtt(root, &res->metrics);
 	}
 	json_decref(root);
 	return 0;
@@ -362,6 +402,9 @@ static int configure_client(struct iperf_test *t, const struct nb_iperf_params *
 	if (length > 0)
 		iperf_set_test_blksize(t, length);
 	iperf_set_test_rate(t, p->rate_bps);
+	/* under -R the server sends: its JSON carries the sender's TCP RTT (tcp_rtt_*_us) */
+	if (!p->udp && p->reverse)
+		iperf_set_test_get_server_output(t, 1);
 	return 0;
 }
 

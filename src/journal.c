@@ -16,11 +16,13 @@
  * journal with it, so a journal found here always describes the running kernel's state. */
 #define NB_JOURNAL_DIR "/run/nicbench"
 #define NB_JOURNAL_MAX_ENTRIES 32
-#define NB_JOURNAL_LINE_MAX (NB_KNOB_VALUE_MAX + 64)
+#define NB_JOURNAL_LINE_MAX (NB_KNOB_ORIGINAL_MAX + 64)
+#define NB_JOURNAL_VIA "via="
 
 struct nb_journal_entry {
 	char knob[32];
-	char value[NB_KNOB_VALUE_MAX];
+	char value[NB_KNOB_ORIGINAL_MAX];  /* per-NAPI originals list every NAPI: "282=7777 283=0" */
+	enum nb_knob_via via;              /* a line without "via=" (older journals): sysfs */
 };
 
 struct nb_journal {
@@ -187,17 +189,47 @@ static int find_entry(const struct nb_journal *j, const char *knob)
 	return -1;
 }
 
-static int add_entry(struct nb_journal *j, const char *knob, const char *value)
+static int add_entry(struct nb_journal *j, const char *knob, const char *value, enum nb_knob_via via)
 {
 	if (j->n >= NB_JOURNAL_MAX_ENTRIES)
 		return -ENOSPC;
 	snprintf(j->e[j->n].knob, sizeof(j->e[j->n].knob), "%s", knob);
 	snprintf(j->e[j->n].value, sizeof(j->e[j->n].value), "%s", value);
+	j->e[j->n].via = via;
 	j->n++;
 	return 0;
 }
 
+static int remember_via(struct nb_journal *j, const char *knob, const char *original, enum nb_knob_via via,
+			struct nb_err *err);
+
 int nb_journal_remember(struct nb_journal *j, const char *knob, const char *original,
+			struct nb_err *err)
+{
+	return remember_via(j, knob, original, NB_VIA_ANY, err);
+}
+
+int nb_journal_remember_current(struct nb_journal *j, const char *knob, struct nb_err *err)
+{
+	struct nb_knob_target t;
+	char original[NB_KNOB_ORIGINAL_MAX];
+	enum nb_knob_via via = NB_VIA_ANY;
+	int ret;
+
+	if (!j || !knob)
+		return nb_err_set(err, -EINVAL, "journal: remember needs a journal and a knob");
+	if (find_entry(j, knob) >= 0)
+		return 0;
+	t = (struct nb_knob_target){ .paths = &j->paths, .iface = j->iface };
+	/* Every NAPI listed and the path kept: restore puts back each NAPI's own value through
+	 * napi-set, never one device-wide sysfs value over all of them. */
+	ret = nb_knob_read_via(&t, knob, true, original, sizeof(original), &via, err);
+	if (ret)
+		return ret;
+	return remember_via(j, knob, original, via == NB_VIA_NAPI || via == NB_VIA_SYSFS ? via : NB_VIA_ANY, err);
+}
+
+static int remember_via(struct nb_journal *j, const char *knob, const char *original, enum nb_knob_via via,
 			struct nb_err *err)
 {
 	char line[NB_JOURNAL_LINE_MAX];
@@ -210,17 +242,20 @@ int nb_journal_remember(struct nb_journal *j, const char *knob, const char *orig
 	if (nb_knob_find(knob) < 0)
 		return nb_err_set(err, -EINVAL, "journal %s: unknown knob '%s'", j->path, knob);
 	/* The format is line based: a value with a newline or tab could not be read back. */
-	if (strlen(original) >= NB_KNOB_VALUE_MAX || strpbrk(original, "\t\n"))
+	if (strlen(original) >= NB_KNOB_ORIGINAL_MAX || strpbrk(original, "\t\n"))
 		return nb_err_set(err, -EINVAL, "journal %s: original %s value '%s' cannot be journaled",
 				  j->path, knob, original);
 	if (j->fd < 0)
 		return nb_err_set(err, -EBADF, "journal %s: loaded for restore only", j->path);
-	snprintf(line, sizeof(line), "%s\t%s\n", knob, original);
+	if (via != NB_VIA_ANY)
+		snprintf(line, sizeof(line), "%s\t%s\t%s%s\n", knob, original, NB_JOURNAL_VIA, nb_knob_via_name(via));
+	else
+		snprintf(line, sizeof(line), "%s\t%s\n", knob, original);
 	ret = write_all_sync(j->fd, line, strlen(line));
 	if (ret)
 		return nb_err_set(err, ret, "journal %s: remember %s=%s: %s", j->path, knob, original,
 				  strerror(-ret));
-	return add_entry(j, knob, original) ? nb_err_set(err, -ENOSPC, "journal %s: full", j->path) : 0;
+	return add_entry(j, knob, original, via) ? nb_err_set(err, -ENOSPC, "journal %s: full", j->path) : 0;
 }
 
 int nb_journal_note_record(struct nb_journal *j, const char *record_path, struct nb_err *err)
@@ -261,11 +296,16 @@ static int restore_rank(const struct nb_journal *j, int k)
 static int restore_one(const struct nb_journal *j, const struct nb_journal_entry *e, struct nb_err *err)
 {
 	struct nb_knob_target t = { .paths = &j->paths, .iface = j->iface };
-	char readback[NB_KNOB_VALUE_MAX];
-	int ret = nb_knob_apply(&t, e->knob, e->value, readback, sizeof(readback), err);
+	char readback[NB_KNOB_ORIGINAL_MAX];
+	int ret = nb_knob_write_via(&t, e->knob, e->value, e->via, NULL, err);
 
 	if (ret)
 		return ret;
+	ret = nb_knob_read_via(&t, e->knob, e->via == NB_VIA_NAPI, readback, sizeof(readback), NULL, err);
+	if (ret) {
+		nb_err_prefix(err, "after restore %s=%s: ", e->knob, e->value);
+		return ret;
+	}
 	if (strcmp(readback, e->value))
 		return nb_err_set(err, -EIO, "restore %s=%s on %s: the kernel reports %s after the write",
 				  e->knob, e->value, j->iface, readback);
@@ -353,6 +393,11 @@ static int parse_entry(struct nb_journal *j, char *line, int lineno, struct nb_e
 
 	if (!tab)
 		return nb_err_set(err, -EINVAL, "journal %s line %d: expected <knob><TAB><value>", j->path, lineno);
+	char *via_field;
+	/* A line without a path comes from a nicbench that knew only sysfs: its value is a sysfs
+	 * value and goes back where it was read from. */
+	enum nb_knob_via via = NB_VIA_SYSFS;
+
 	*tab = '\0';
 	if (!strcmp(line, NB_JOURNAL_RECORD_KEY)) {
 		if (tab[1] != '/' || strlen(tab + 1) >= sizeof(j->record))
@@ -362,11 +407,19 @@ static int parse_entry(struct nb_journal *j, char *line, int lineno, struct nb_e
 	}
 	if (nb_knob_find(line) < 0)
 		return nb_err_set(err, -EINVAL, "journal %s line %d: unknown knob '%s'", j->path, lineno, line);
-	if (strlen(tab + 1) >= NB_KNOB_VALUE_MAX)
+	via_field = strchr(tab + 1, '\t');
+	if (via_field) {
+		*via_field++ = '\0';
+		if (strncmp(via_field, NB_JOURNAL_VIA, strlen(NB_JOURNAL_VIA)) ||
+		    nb_knob_via_parse(via_field + strlen(NB_JOURNAL_VIA), &via))
+			return nb_err_set(err, -EINVAL, "journal %s line %d: unknown path '%s'", j->path, lineno,
+					  via_field);
+	}
+	if (strlen(tab + 1) >= NB_KNOB_ORIGINAL_MAX)
 		return nb_err_set(err, -EINVAL, "journal %s line %d: value too long", j->path, lineno);
 	if (find_entry(j, line) >= 0)  /* the first line holds the true original */
 		return 0;
-	return add_entry(j, line, tab + 1) ? nb_err_set(err, -ENOSPC, "journal %s: too many lines", j->path) : 0;
+	return add_entry(j, line, tab + 1, via) ? nb_err_set(err, -ENOSPC, "journal %s: too many lines", j->path) : 0;
 }
 
 static int parse_lines(struct nb_journal *j, FILE *f, struct nb_err *err)
@@ -451,6 +504,11 @@ int nb_journal_entry(const struct nb_journal *j, int index, const char **knob, c
 	*knob = j->e[index].knob;
 	*value = j->e[index].value;
 	return 0;
+}
+
+const char *nb_journal_entry_via(const struct nb_journal *j, int index)
+{
+	return index < 0 || index >= j->n || j->e[index].via == NB_VIA_ANY ? NULL : nb_knob_via_name(j->e[index].via);
 }
 
 int nb_journal_restore_file(const char *path, const struct nb_paths *paths, struct nb_err *err)

@@ -28,6 +28,11 @@ int nb_journal_remember(struct nb_journal *j, const char *knob, const char *orig
 int nb_journal_note_record(struct nb_journal *j, const char *record_path, struct nb_err *err);
 /* The run record a journal names, NULL when none. */
 const char *nb_journal_record(const struct nb_journal *j);
+/* Read the knob's current value and remember it with the path it came through (every NAPI
+ * listed for a per-NAPI knob). Restore then goes back through that same path, and fails
+ * rather than fall back to sysfs when napi-set has gone. Line: "<knob>\t<value>\tvia=<path>".
+ * Returns the read's error when the device does not offer the knob. */
+int nb_journal_remember_current(struct nb_journal *j, const char *knob, struct nb_err *err);
 
 /* Write every remembered original back (read back to check). Tries every knob even
  * when one fails; returns the first error. */
@@ -54,5 +59,7 @@ void nb_journal_free(struct nb_journal *j);
 const char *nb_journal_iface(const struct nb_journal *j);
 int nb_journal_count(const struct nb_journal *j);
 int nb_journal_entry(const struct nb_journal *j, int index, const char **knob, const char **value);
+/* The path an entry's original came through ("napi-netlink", "sysfs"), NULL when unrecorded. */
+const char *nb_journal_entry_via(const struct nb_journal *j, int index);
 
 #endif

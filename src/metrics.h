@@ -13,6 +13,10 @@
  * peer-bound result: libiperf 3.12 moves data in one thread. */
 #define NB_PEER_BOUND_PCT 90.0
 
+/* At or above this share of the machine (cpu_other_pct, or the idle check's busy %), other
+ * programs took enough CPU to move the figures: the run is marked disturbed. */
+#define NB_FOREIGN_LOAD_PCT 10.0
+
 struct nb_metric {
 	char name[NB_METRIC_NAME_MAX];
 	double value;

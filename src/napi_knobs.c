@@ -14,16 +14,30 @@
 
 #include "ethtool_coalesce.h"
 #include "iface_irqs.h"
+#include "netdev_nl.h"
 
 /* More IRQs than this and irq_affinity refuses rather than silently skipping some. */
 #define NB_KNOB_IRQS_MAX 256
 
 struct knob_row;
 
+/* One call's extras: which NAPI or queue a name addressed, whether a per-NAPI read must
+ * list every NAPI (journal originals), the path a write must take, the path used. */
+struct knob_call {
+	enum { ADDR_NONE, ADDR_NAPI, ADDR_QUEUE } addr;
+	unsigned long long addr_id;
+	bool explicit_map;
+	enum nb_knob_via want;
+	enum nb_knob_via used;
+};
+
 typedef int (*knob_read_fn)(const struct knob_row *row, const struct nb_knob_target *t,
-			    char *value, size_t len, struct nb_err *err);
+			    struct knob_call *c, char *value, size_t len, struct nb_err *err);
 typedef int (*knob_write_fn)(const struct knob_row *row, const struct nb_knob_target *t,
-			     const char *value, struct nb_err *err);
+			     struct knob_call *c, const char *value, struct nb_err *err);
+
+/* Which napi-get/napi-set attribute a row maps to (NAPI_NONE: sysfs, ethtool or procfs only). */
+enum napi_attr { NAPI_NONE, NAPI_GRO, NAPI_DEFER, NAPI_SUSPEND, NAPI_THREADED };
 
 enum knob_syntax { KNOB_INTEGER, KNOB_CPU_LIST };
 
@@ -35,26 +49,44 @@ struct knob_row {
 	const char *sysfs_attr;        /* sysfs rows: attribute under /sys/class/net/IF/ */
 	size_t coalesce_offset;        /* ethtool rows: __u32 field of struct ethtool_coalesce */
 	const char *unsupported_why;   /* what EOPNOTSUPP means for this knob */
+	enum napi_attr napi;           /* per-NAPI over netlink where the kernel has napi-set */
 	knob_read_fn read;
 	knob_write_fn write;
 };
 
-static int sysfs_read(const struct knob_row *row, const struct nb_knob_target *t,
+static int sysfs_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 		      char *value, size_t len, struct nb_err *err);
-static int sysfs_write(const struct knob_row *row, const struct nb_knob_target *t,
+static int sysfs_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 		       const char *value, struct nb_err *err);
-static int coalesce_read(const struct knob_row *row, const struct nb_knob_target *t,
+static int napi_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
+		     char *value, size_t len, struct nb_err *err);
+static int napi_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
+		      const char *value, struct nb_err *err);
+/* Where a coalescing error came from, for the message. */
+static const char *coalesce_where(int set)
+{
+	if (nb_coalesce_last_via() == NB_VIA_ETHTOOL_NL)
+		return set ? "ethtool netlink ETHTOOL_MSG_COALESCE_SET" : "ethtool netlink ETHTOOL_MSG_COALESCE_GET";
+	return set ? "SIOCETHTOOL ETHTOOL_SCOALESCE" : "SIOCETHTOOL ETHTOOL_GCOALESCE";
+}
+
+static int coalesce_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			 char *value, size_t len, struct nb_err *err);
-static int coalesce_write(const struct knob_row *row, const struct nb_knob_target *t,
+static int coalesce_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			  const char *value, struct nb_err *err);
-static int affinity_read(const struct knob_row *row, const struct nb_knob_target *t,
+static int affinity_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			 char *value, size_t len, struct nb_err *err);
-static int affinity_write(const struct knob_row *row, const struct nb_knob_target *t,
+static int affinity_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			  const char *value, struct nb_err *err);
 
 #define SYSFS_ROW(n, attr, lo, hi, why, h) \
 	{ .name = n, .help = h, .syntax = KNOB_INTEGER, .min = lo, .max = hi, .sysfs_attr = attr, \
 	  .unsupported_why = why, .read = sysfs_read, .write = sysfs_write }
+/* A NAPI row: napi-set per NAPI where the kernel has it, the sysfs attribute (device-wide)
+ * where it does not; attr NULL: no sysfs fallback at all. */
+#define NAPI_ROW(n, attr, na, lo, hi, why, h) \
+	{ .name = n, .help = h, .syntax = KNOB_INTEGER, .min = lo, .max = hi, .sysfs_attr = attr, \
+	  .unsupported_why = why, .napi = na, .read = napi_read, .write = napi_write }
 #define COALESCE_ROW(n, field, hi, h) \
 	{ .name = n, .help = h, .syntax = KNOB_INTEGER, .min = 0, .max = hi, \
 	  .coalesce_offset = offsetof(struct ethtool_coalesce, field), \
@@ -64,15 +96,17 @@ static int affinity_write(const struct knob_row *row, const struct nb_knob_targe
 static const char no_hw_coalesce[] = "driver has no hardware interrupt coalescing";
 
 static const struct knob_row knobs[] = {
-	SYSFS_ROW("threaded", "threaded", 0, 1,
-		  "device has no NAPI; veth has NAPI only while up with GRO on",
-		  "0 = NAPI polls in softirq context, 1 = in a napi/<iface>-<id> kernel thread"),
+	NAPI_ROW("threaded", "threaded", NAPI_THREADED, 0, 1,
+		 "device has no NAPI; veth has NAPI only while up with GRO on",
+		 "0 = NAPI polls in softirq context, 1 = in a napi/<iface>-<id> kernel thread (per NAPI on 6.17+)"),
 	/* The kernel stores an unsigned long (6.18 takes 2^64-1 on x86_64) and
 	 * napi_defer_hard_irqs an int capped at S32_MAX. */
-	SYSFS_ROW("gro_flush_timeout", "gro_flush_timeout", 0, ULONG_MAX, NULL,
-		  "ns to keep the IRQ masked and GRO held after a poll (software coalescing); 0 = off"),
-	SYSFS_ROW("napi_defer_hard_irqs", "napi_defer_hard_irqs", 0, INT32_MAX, NULL,
-		  "empty polls before the IRQ is re-enabled (with gro_flush_timeout > 0); 0 = off"),
+	NAPI_ROW("gro_flush_timeout", "gro_flush_timeout", NAPI_GRO, 0, ULONG_MAX, NULL,
+		 "ns to keep the IRQ masked and GRO held after a poll (software coalescing); 0 = off"),
+	NAPI_ROW("napi_defer_hard_irqs", "napi_defer_hard_irqs", NAPI_DEFER, 0, INT32_MAX, NULL,
+		 "empty polls before the IRQ is re-enabled (with gro_flush_timeout > 0); 0 = off"),
+	NAPI_ROW("irq_suspend_timeout", NULL, NAPI_SUSPEND, 0, ULONG_MAX, NULL,
+		 "ns the IRQ stays suspended while busy polling finds work (napi-set, Linux 6.13+); 0 = off"),
 	COALESCE_ROW("rx-usecs", rx_coalesce_usecs, UINT32_MAX,
 		     "hardware: microseconds to delay an RX interrupt after a packet (ethtool -C)"),
 	COALESCE_ROW("rx-frames", rx_max_coalesced_frames, UINT32_MAX,
@@ -100,15 +134,6 @@ int nb_knob_count(void)
 const char *nb_knob_name(int index)
 {
 	return index >= 0 && index < KNOB_COUNT ? knobs[index].name : NULL;
-}
-
-int nb_knob_find(const char *name)
-{
-	for (int i = 0; name && i < KNOB_COUNT; i++) {
-		if (!strcmp(knobs[i].name, name))
-			return i;
-	}
-	return -1;
 }
 
 const char *nb_knob_help(int index)
@@ -214,17 +239,6 @@ static int validate_row(const struct knob_row *row, const char *value, struct nb
 	return 0;
 }
 
-int nb_knob_validate(const char *name, const char *value, struct nb_err *err)
-{
-	int idx = nb_knob_find(name);
-
-	if (idx < 0)
-		return nb_err_set(err, -EINVAL, "unknown knob '%s' (nicbench knobs --help lists them)",
-				  name ? name : "");
-	if (!value)
-		return nb_err_set(err, -EINVAL, "knob %s: no value", name);
-	return validate_row(&knobs[idx], value, err);
-}
 
 /* ---- file helpers ---- */
 
@@ -295,12 +309,13 @@ static int knob_error(struct nb_err *err, int code, const char *what, const stru
 
 /* ---- sysfs rows ---- */
 
-static int sysfs_read(const struct knob_row *row, const struct nb_knob_target *t,
+static int sysfs_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 		      char *value, size_t len, struct nb_err *err)
 {
 	char path[PATH_MAX];
 	long n;
 
+	(void)c;
 	if (attr_path(t, row->sysfs_attr, path, sizeof(path)))
 		return nb_err_set(err, -ENAMETOOLONG, "read %s on %s: path too long", row->name, t->iface);
 	n = nb_read_file(path, value, len);
@@ -313,13 +328,14 @@ static int sysfs_read(const struct knob_row *row, const struct nb_knob_target *t
 	return 0;
 }
 
-static int sysfs_write(const struct knob_row *row, const struct nb_knob_target *t,
+static int sysfs_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 		       const char *value, struct nb_err *err)
 {
 	char path[PATH_MAX];
 	char what[96];
 	int ret;
 
+	(void)c;
 	if (attr_path(t, row->sysfs_attr, path, sizeof(path)))
 		return nb_err_set(err, -ENAMETOOLONG, "set %s on %s: path too long", row->name, t->iface);
 	ret = nb_write_file(path, value);
@@ -336,37 +352,45 @@ static __u32 *coalesce_field(struct ethtool_coalesce *ec, const struct knob_row 
 	return (__u32 *)((char *)ec + row->coalesce_offset);
 }
 
-static int coalesce_read(const struct knob_row *row, const struct nb_knob_target *t,
+static int coalesce_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			 char *value, size_t len, struct nb_err *err)
 {
 	struct ethtool_coalesce ec;
 	char what[64];
 	int ret = nb_coalesce_get(t->iface, &ec);
 
-	if (ret) {
-		snprintf(what, sizeof(what), "read %s", row->name);
-		return knob_error(err, ret, what, row, t, "SIOCETHTOOL ETHTOOL_GCOALESCE");
-	}
+	(void)c;
+	snprintf(what, sizeof(what), "read %s", row->name);
+	if (ret)
+		return knob_error(err, ret, what, row, t, coalesce_where(0));
+	if (nb_coalesce_supported(row->coalesce_offset) == 0)
+		return nb_err_set(err, -EOPNOTSUPP, "%s on %s: %s (ETHTOOL_MSG_COALESCE_GET: the driver does not "
+				  "offer this parameter)", what, t->iface, strerror(EOPNOTSUPP));
 	snprintf(value, len, "%u", (unsigned)*coalesce_field(&ec, row));
 	return 0;
 }
 
 /* The ioctl sets every field at once: read the current set, change one, write it back. */
-static int coalesce_write(const struct knob_row *row, const struct nb_knob_target *t,
+static int coalesce_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			  const char *value, struct nb_err *err)
 {
 	struct ethtool_coalesce ec;
 	char what[96];
 	int ret;
 
+	(void)c;
 	snprintf(what, sizeof(what), "set %s=%s", row->name, value);
 	ret = nb_coalesce_get(t->iface, &ec);
 	if (ret)
-		return knob_error(err, ret, what, row, t, "SIOCETHTOOL ETHTOOL_GCOALESCE");
+		return knob_error(err, ret, what, row, t, coalesce_where(0));
+	/* The netlink answer lists the driver's parameters: "unsupported" is known before any write. */
+	if (nb_coalesce_supported(row->coalesce_offset) == 0)
+		return nb_err_set(err, -EOPNOTSUPP, "%s on %s: %s (ETHTOOL_MSG_COALESCE_GET: the driver does not "
+				  "offer this parameter)", what, t->iface, strerror(EOPNOTSUPP));
 	*coalesce_field(&ec, row) = (__u32)strtoul(value, NULL, 10);
 	ret = nb_coalesce_set(t->iface, &ec);
 	if (ret)
-		return knob_error(err, ret, what, row, t, "SIOCETHTOOL ETHTOOL_SCOALESCE");
+		return knob_error(err, ret, what, row, t, coalesce_where(1));
 	return 0;
 }
 
@@ -398,7 +422,7 @@ static int irq_affinity_path(const struct nb_knob_target *t, int irq, char *buf,
 	return nb_path_join(buf, len, t->paths->proc, rel);
 }
 
-static int affinity_read(const struct knob_row *row, const struct nb_knob_target *t,
+static int affinity_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			 char *value, size_t len, struct nb_err *err)
 {
 	int irqs[NB_KNOB_IRQS_MAX];
@@ -407,6 +431,7 @@ static int affinity_read(const struct knob_row *row, const struct nb_knob_target
 	int mixed = 0;
 	int n = iface_irq_list(row, t, irqs, "read", err);
 
+	(void)c;
 	for (int i = 0; i < n; i++) {
 		char path[PATH_MAX], cpus[NB_KNOB_VALUE_MAX];
 		long r;
@@ -454,12 +479,13 @@ static int write_irq_affinity(const struct knob_row *row, const struct nb_knob_t
 	return 0;
 }
 
-static int affinity_write(const struct knob_row *row, const struct nb_knob_target *t,
+static int affinity_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			  const char *value, struct nb_err *err)
 {
 	int irqs[NB_KNOB_IRQS_MAX];
 	int n = iface_irq_list(row, t, irqs, "set", err);
 
+	(void)c;
 	if (n == -ENOENT)
 		nb_err_prefix(err, "set %s=%s: ", row->name, value);
 	if (n < 0)
@@ -496,12 +522,433 @@ static int affinity_write(const struct knob_row *row, const struct nb_knob_targe
 	return 0;
 }
 
+/* ---- NAPI rows: per NAPI over netlink where napi-set exists, sysfs elsewhere ---- */
+
+struct napi_view {
+	struct nb_netdev_caps caps;
+	uint32_t ifindex;
+	int n;
+	struct nb_napi napi[NB_NAPI_MAX];
+};
+
+static const char *napi_attr_name(enum napi_attr a)
+{
+	static const char *const names[] = { "", "gro-flush-timeout", "defer-hard-irqs", "irq-suspend-timeout",
+					     "threaded" };
+
+	return names[a];
+}
+
+static bool napi_has(const struct nb_napi *n, enum napi_attr a)
+{
+	switch (a) {
+	case NAPI_GRO: return n->has_gro;
+	case NAPI_DEFER: return n->has_defer;
+	case NAPI_SUSPEND: return n->has_suspend;
+	case NAPI_THREADED: return n->has_threaded;
+	default: return false;
+	}
+}
+
+static uint64_t napi_value(const struct nb_napi *n, enum napi_attr a)
+{
+	switch (a) {
+	case NAPI_GRO: return n->gro_flush_timeout;
+	case NAPI_DEFER: return n->defer_hard_irqs;
+	case NAPI_SUSPEND: return n->irq_suspend_timeout;
+	case NAPI_THREADED: return n->threaded;
+	default: return 0;
+	}
+}
+
+/* The kernel's NAPIs belong to the running system: a fixture tree under another root must
+ * never be matched against them (a scripted backend stands in for the kernel in tests). */
+static bool netlink_applies(const struct nb_knob_target *t)
+{
+	return nb_netdev_scripted() || !strcmp(t->paths->sys, "/sys");
+}
+
+static int read_ifindex(const struct nb_knob_target *t, uint32_t *ifindex)
+{
+	char path[PATH_MAX], buf[32];
+	unsigned long long v;
+
+	if (attr_path(t, "ifindex", path, sizeof(path)) || nb_read_file(path, buf, sizeof(buf)) < 0 ||
+	    parse_decimal(buf, strlen(buf), &v) || v == 0 || v > UINT32_MAX)
+		return -ENOENT;
+	*ifindex = (uint32_t)v;
+	return 0;
+}
+
+/* Fill v with the interface's NAPIs as napi-get lists them. 0, or -errno. v->n == 0 and a
+ * reason in *why when there is no netlink view (no family, no napi-get, not live). */
+static int napi_view_read(const struct nb_knob_target *t, struct napi_view *v, const char **why,
+			  struct nb_err *err)
+{
+	int n, ret;
+
+	memset(v, 0, sizeof(*v));
+	*why = NULL;
+	if (!netlink_applies(t) || read_ifindex(t, &v->ifindex)) {
+		*why = "no netdev netlink view of this interface (not the live /sys)";
+		return 0;
+	}
+	ret = nb_netdev_probe(&v->caps, err);
+	if (ret)
+		return ret;
+	if (!v->caps.family || !v->caps.napi_get) {
+		*why = v->caps.why;
+		return 0;
+	}
+	n = nb_netdev_napi_dump(v->ifindex, v->napi, NB_NAPI_MAX, err);
+	if (n < 0)
+		return n;
+	if (n > NB_NAPI_MAX)
+		return nb_err_set(err, -E2BIG, "%s has %d NAPIs, more than the %d nicbench handles", t->iface, n,
+				  NB_NAPI_MAX);
+	v->n = n;
+	return 0;
+}
+
+/* Which path a NAPI row takes: 1 per NAPI (v filled), 0 sysfs, or -errno (unsupported with why). */
+static int napi_route(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
+		      struct napi_view *v, const char *what, struct nb_err *err)
+{
+	bool need_napi = c->addr != ADDR_NONE || !row->sysfs_attr || c->want == NB_VIA_NAPI;
+	char whybuf[160];
+	const char *why;
+	int ret;
+
+	/* An original read through sysfs goes back through sysfs. */
+	if (c->want == NB_VIA_SYSFS && row->sysfs_attr)
+		return 0;
+	ret = napi_view_read(t, v, &why, err);
+	if (ret) {
+		nb_err_prefix(err, "%s on %s: ", what, t->iface);
+		return ret;
+	}
+	if (!why && !v->caps.napi_set) {
+		why = v->caps.why;
+	} else if (!why && v->n == 0) {
+		why = "no NAPI instance (veth has NAPI only while up with GRO on)";
+	} else if (!why && !napi_has(&v->napi[0], row->napi)) {
+		snprintf(whybuf, sizeof(whybuf), "napi-get reports no per-NAPI %s on this kernel%s",
+			 napi_attr_name(row->napi), row->napi == NAPI_THREADED ? " (Linux 6.17+)" : "");
+		why = whybuf;
+	}
+	if (!why)
+		return 1;
+	if (!need_napi)
+		return 0;
+	/* Since 6.13 a sysfs write overwrites every NAPI's value: never the fallback for a
+	 * per-NAPI original or an addressed NAPI. */
+	return nb_err_set(err, -EOPNOTSUPP, "%s on %s: %s%s", what, t->iface,
+			  c->want == NB_VIA_NAPI ? "the original was per-NAPI and sysfs would overwrite every NAPI: " :
+			  c->addr != ADDR_NONE ? "one NAPI can only be set with napi-set: " : "",
+			  why);
+}
+
+/* Index into v of the NAPI an @napiID / @queueN name addresses. */
+static int napi_addressed(const struct nb_knob_target *t, const struct knob_call *c, const struct napi_view *v,
+			  const char *what, struct nb_err *err)
+{
+	uint64_t id = c->addr_id;
+
+	if (c->addr == ADDR_QUEUE) {
+		struct nb_netdev_queue q[NB_NAPI_MAX * 2];
+		int n = nb_netdev_queue_dump(v->ifindex, q, NB_NAPI_MAX * 2, err), found = -1;
+
+		if (n < 0) {
+			nb_err_prefix(err, "%s on %s: ", what, t->iface);
+			return n;
+		}
+		for (int i = 0; i < n && i < NB_NAPI_MAX * 2; i++) {
+			if (q[i].type == NB_NETDEV_QUEUE_TYPE_RX && q[i].id == c->addr_id)
+				found = i;
+		}
+		if (found < 0)
+			return nb_err_set(err, -EINVAL, "%s on %s: no RX queue %llu", what, t->iface, c->addr_id);
+		if (!q[found].has_napi)
+			return nb_err_set(err, -EOPNOTSUPP, "%s on %s: RX queue %llu is linked to no NAPI (the driver "
+					  "does not report it; address the NAPI with @napiID)", what, t->iface, c->addr_id);
+		id = q[found].napi_id;
+	}
+	for (int i = 0; i < v->n; i++) {
+		if (v->napi[i].id == id)
+			return i;
+	}
+	return nb_err_set(err, -EINVAL, "%s on %s: no NAPI %llu on this interface (nicbench knobs show lists them)",
+			  what, t->iface, (unsigned long long)id);
+}
+
+static int napi_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
+		     char *value, size_t len, struct nb_err *err)
+{
+	struct napi_view *v = malloc(sizeof(*v));
+	char what[64];
+	size_t used = 0;
+	bool same = true;
+	int ret;
+
+	if (!v)
+		return nb_err_set(err, -ENOMEM, "read %s on %s: out of memory", row->name, t->iface);
+	snprintf(what, sizeof(what), "read %s", row->name);
+	ret = napi_route(row, t, c, v, what, err);
+	if (ret == 0) {
+		free(v);
+		c->used = NB_VIA_SYSFS;
+		return sysfs_read(row, t, c, value, len, err);
+	}
+	if (ret < 0)
+		goto out;
+	c->used = NB_VIA_NAPI;
+	if (c->addr != ADDR_NONE) {
+		ret = napi_addressed(t, c, v, what, err);
+		if (ret >= 0) {
+			snprintf(value, len, "%llu", (unsigned long long)napi_value(&v->napi[ret], row->napi));
+			ret = 0;
+		}
+		goto out;
+	}
+	for (int i = 1; i < v->n; i++)
+		same = same && napi_value(&v->napi[i], row->napi) == napi_value(&v->napi[0], row->napi);
+	ret = 0;
+	if (same && !c->explicit_map) {
+		snprintf(value, len, "%llu", (unsigned long long)napi_value(&v->napi[0], row->napi));
+		goto out;
+	}
+	/* "ID=value ID=value": the form a journal needs to put per-NAPI settings back exactly. */
+	for (int i = 0; i < v->n; i++) {
+		int w = snprintf(value + used, len - used, "%s%u=%llu", i ? " " : "", v->napi[i].id,
+				 (unsigned long long)napi_value(&v->napi[i], row->napi));
+
+		if (w < 0 || (size_t)w >= len - used) {
+			ret = nb_err_set(err, -ENOSPC, "read %s on %s: %d per-NAPI values do not fit %zu bytes",
+					 row->name, t->iface, v->n, len);
+			break;
+		}
+		used += (size_t)w;
+	}
+out:
+	free(v);
+	return ret;
+}
+
+static int napi_set_one(const struct knob_row *row, const struct nb_knob_target *t, uint32_t id, uint64_t val,
+			struct nb_err *err)
+{
+	struct nb_napi_set req = { .id = id };
+	int ret;
+
+	switch (row->napi) {
+	case NAPI_GRO: req.set_gro = true; req.gro_flush_timeout = val; break;
+	case NAPI_DEFER: req.set_defer = true; req.defer_hard_irqs = (uint32_t)val; break;
+	case NAPI_SUSPEND: req.set_suspend = true; req.irq_suspend_timeout = val; break;
+	case NAPI_THREADED: req.set_threaded = true; req.threaded = (uint32_t)val; break;
+	default: return -EINVAL;
+	}
+	ret = nb_netdev_napi_set(&req, err);
+	if (ret)
+		nb_err_prefix(err, "set %s=%llu on %s NAPI %u: ", row->name, (unsigned long long)val, t->iface, id);
+	return ret;
+}
+
+static int napi_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
+		      const char *value, struct nb_err *err)
+{
+	struct napi_view *v = malloc(sizeof(*v));
+	unsigned long long val;
+	char what[96];
+	int ret;
+
+	if (!v)
+		return nb_err_set(err, -ENOMEM, "set %s on %s: out of memory", row->name, t->iface);
+	snprintf(what, sizeof(what), "set %s=%s", row->name, value);
+	ret = napi_route(row, t, c, v, what, err);
+	if (ret == 0) {
+		free(v);
+		c->used = NB_VIA_SYSFS;
+		return sysfs_write(row, t, c, value, err);
+	}
+	if (ret < 0)
+		goto out;
+	c->used = NB_VIA_NAPI;
+	if (c->addr != ADDR_NONE) {
+		ret = napi_addressed(t, c, v, what, err);
+		if (ret >= 0)
+			ret = napi_set_one(row, t, v->napi[ret].id, strtoull(value, NULL, 10), err);
+		goto out;
+	}
+	ret = 0;
+	if (!parse_decimal(value, strlen(value), &val)) {
+		for (int i = 0; i < v->n && !ret; i++)
+			ret = napi_set_one(row, t, v->napi[i].id, val, err);
+		goto out;
+	}
+	/* "ID=value ..." pairs (validated): each NAPI must be this interface's own. */
+	for (const char *p = value; *p && !ret;) {
+		const char *eq = strchr(p, '='), *end = strchr(p, ' ');
+		unsigned long long id = strtoull(p, NULL, 10);
+		bool mine = false;
+
+		if (!end)
+			end = p + strlen(p);
+		for (int i = 0; i < v->n; i++)
+			mine = mine || v->napi[i].id == id;
+		if (!mine)
+			ret = nb_err_set(err, -EPERM, "%s on %s: NAPI %llu does not belong to %s", what, t->iface, id,
+					 t->iface);
+		else
+			ret = napi_set_one(row, t, (uint32_t)id, strtoull(eq + 1, NULL, 10), err);
+		p = *end ? end + 1 : end;
+	}
+out:
+	free(v);
+	return ret;
+}
+
+/* ---- the NAPI table (knobs show, the report) ---- */
+
+static void napi_info_fill(const struct nb_knob_target *t, struct nb_napi_info *ni)
+{
+	char path[PATH_MAX], rel[64], buf[1024];
+
+	ni->thread_cpu = -1;
+	if (ni->n.has_irq) {
+		snprintf(rel, sizeof(rel), "irq/%u/smp_affinity_list", ni->n.irq);
+		if (!nb_path_join(path, sizeof(path), t->paths->proc, rel))
+			nb_read_file(path, ni->irq_cpus, sizeof(ni->irq_cpus));
+	}
+	if (ni->n.has_pid) {
+		const char *p;
+
+		snprintf(rel, sizeof(rel), "%u/stat", ni->n.pid);
+		/* Field 39 (processor): the CPU the thread last ran on. Fields count from after
+		 * the ")" that ends the command name, which may itself hold spaces. */
+		if (!nb_path_join(path, sizeof(path), t->paths->proc, rel) && nb_read_file(path, buf, sizeof(buf)) > 0 &&
+		    (p = strrchr(buf, ')'))) {
+			int field = 2;
+
+			for (; *p && field < 39; p++) {
+				if (*p == ' ')
+					field++;
+			}
+			if (field == 39 && *p >= '0' && *p <= '9')
+				ni->thread_cpu = atoi(p);
+		}
+	}
+}
+
+int nb_napi_table_read(const struct nb_knob_target *t, struct nb_napi_table *tab, struct nb_err *err)
+{
+	struct napi_view *v;
+	struct nb_netdev_queue q[NB_NAPI_MAX * 2];
+	const char *why;
+	int ret, nq;
+
+	memset(tab, 0, sizeof(*tab));
+	v = malloc(sizeof(*v));
+	if (!v)
+		return nb_err_set(err, -ENOMEM, "list NAPIs of %s: out of memory", t->iface);
+	ret = napi_view_read(t, v, &why, err);
+	if (ret) {
+		nb_err_prefix(err, "list NAPIs of %s: ", t->iface);
+		free(v);
+		return ret;
+	}
+	if (why) {
+		snprintf(tab->why, sizeof(tab->why), "%s", why);
+		free(v);
+		return 0;
+	}
+	tab->listed = true;
+	tab->per_napi_set = v->caps.napi_set;
+	if (!v->caps.napi_set)
+		snprintf(tab->why, sizeof(tab->why), "%s", v->caps.why);
+	tab->n = v->n;
+	for (int i = 0; i < v->n; i++) {
+		tab->napi[i].n = v->napi[i];
+		napi_info_fill(t, &tab->napi[i]);
+	}
+	nq = v->caps.queue_get ? nb_netdev_queue_dump(v->ifindex, q, NB_NAPI_MAX * 2, err) : 0;
+	if (nq < 0) {
+		/* The queue map is a detail: the NAPIs themselves are still worth listing. */
+		snprintf(tab->queues_why, sizeof(tab->queues_why), "%.190s", err->msg);
+		nb_err_clear(err);
+		nq = 0;
+	}
+	for (int k = 0; k < nq && k < NB_NAPI_MAX * 2; k++) {
+		if (!q[k].has_napi)
+			continue;
+		for (int i = 0; i < tab->n; i++) {
+			struct nb_napi_info *ni = &tab->napi[i];
+
+			if (ni->n.id != q[k].napi_id)
+				continue;
+			if (q[k].type == NB_NETDEV_QUEUE_TYPE_RX && ni->nrx < NB_NAPI_QUEUES)
+				ni->rx_queues[ni->nrx++] = q[k].id;
+			else if (q[k].type == NB_NETDEV_QUEUE_TYPE_TX && ni->ntx < NB_NAPI_QUEUES)
+				ni->tx_queues[ni->ntx++] = q[k].id;
+		}
+	}
+	free(v);
+	return 0;
+}
+
 /* ---- public entry points ---- */
 
-static const struct knob_row *lookup(const struct nb_knob_target *t, const char *name,
-				     const char *what, struct nb_err *err, int *ret)
+/* "gro_flush_timeout@napi282" / "...@queue0": the row and the address. */
+static const struct knob_row *find_row(const char *name, struct knob_call *c)
 {
-	int idx = nb_knob_find(name);
+	const char *at = name ? strchr(name, '@') : NULL;
+	size_t base = at ? (size_t)(at - name) : (name ? strlen(name) : 0);
+	const struct knob_row *row = NULL;
+
+	if (c)
+		memset(c, 0, sizeof(*c));
+	for (int i = 0; name && i < KNOB_COUNT; i++) {
+		if (strlen(knobs[i].name) == base && !strncmp(knobs[i].name, name, base))
+			row = &knobs[i];
+	}
+	if (!row || !at)
+		return row;
+	if (row->napi == NAPI_NONE)
+		return NULL;
+	{
+		const char *arg = NULL;
+		unsigned long long id;
+		int kind = 0;
+
+		/* No '=' or ':' in the address: --knob splits NAME=VALUES at the first '=' and an
+		 * axis of several knobs at ':'. */
+		if (!strncmp(at + 1, "napi", 4)) {
+			arg = at + 5;
+			kind = ADDR_NAPI;
+		} else if (!strncmp(at + 1, "queue", 5)) {
+			arg = at + 6;
+			kind = ADDR_QUEUE;
+		}
+		if (!arg || parse_decimal(arg, strlen(arg), &id) || id > UINT32_MAX)
+			return NULL;
+		if (c) {
+			c->addr = kind;
+			c->addr_id = id;
+		}
+	}
+	return row;
+}
+
+int nb_knob_find(const char *name)
+{
+	const struct knob_row *row = find_row(name, NULL);
+
+	return row ? (int)(row - knobs) : -1;
+}
+
+static const struct knob_row *lookup(const struct nb_knob_target *t, const char *name,
+				     const char *what, struct knob_call *c, struct nb_err *err, int *ret)
+{
+	const struct knob_row *row = find_row(name, c);
 
 	*ret = 0;
 	if (!t || !t->paths || !nb_ifname_valid(t->iface)) {
@@ -509,7 +956,7 @@ static const struct knob_row *lookup(const struct nb_knob_target *t, const char 
 				  t && t->iface ? t->iface : "");
 		return NULL;
 	}
-	if (idx < 0) {
+	if (!row) {
 		*ret = nb_err_set(err, -EINVAL, "%s on %s: unknown knob '%s'", what, t->iface, name ? name : "");
 		return NULL;
 	}
@@ -519,43 +966,112 @@ static const struct knob_row *lookup(const struct nb_knob_target *t, const char 
 		nb_err_prefix(err, "%s %s: ", what, name);
 		return NULL;
 	}
-	return &knobs[idx];
+	return row;
 }
 
-int nb_knob_read(const struct nb_knob_target *t, const char *name,
-		 char *value, size_t len, struct nb_err *err)
+/* The path a row without a NAPI side always takes. */
+static enum nb_knob_via fixed_via(const struct knob_row *row)
 {
+	if (row->read == coalesce_read)
+		return nb_coalesce_last_via();
+	if (row->read == affinity_read)
+		return NB_VIA_PROCFS;
+	return NB_VIA_SYSFS;
+}
+
+int nb_knob_read_via(const struct nb_knob_target *t, const char *name, bool every_napi, char *value, size_t len,
+		     enum nb_knob_via *via, struct nb_err *err)
+{
+	struct knob_call c;
 	int ret;
-	const struct knob_row *row = lookup(t, name, "read", err, &ret);
+	const struct knob_row *row = lookup(t, name, "read", &c, err, &ret);
 
 	if (!row)
 		return ret;
 	if (len == 0)
 		return nb_err_set(err, -EINVAL, "read %s on %s: no room for the value", name, t->iface);
 	value[0] = '\0';
-	return row->read(row, t, value, len, err);
+	c.explicit_map = every_napi;
+	ret = row->read(row, t, &c, value, len, err);
+	if (via)
+		*via = row->napi ? c.used : fixed_via(row);
+	return ret;
+}
+
+int nb_knob_read(const struct nb_knob_target *t, const char *name,
+		 char *value, size_t len, struct nb_err *err)
+{
+	return nb_knob_read_via(t, name, false, value, len, NULL, err);
+}
+
+/* Values of a NAPI row may also be "ID=value ID=value" (what a mixed read gives back). */
+static int validate_value(const struct knob_row *row, const char *value, bool addressed, struct nb_err *err)
+{
+	if (row->napi != NAPI_NONE && !addressed && strchr(value, '=')) {
+		for (const char *p = value; *p;) {
+			const char *eq = strchr(p, '='), *end = strchr(p, ' ');
+			unsigned long long id, v;
+
+			if (!end)
+				end = p + strlen(p);
+			if (!eq || eq > end || parse_decimal(p, (size_t)(eq - p), &id) || id > UINT32_MAX ||
+			    parse_decimal(eq + 1, (size_t)(end - eq - 1), &v) || v < row->min || v > row->max ||
+			    (*end && !end[1]))
+				return nb_err_set(err, -EINVAL, "knob %s: '%s' is neither a number in %llu..%llu nor "
+						  "NAPI=value pairs (like \"282=20000 283=0\")", row->name, value,
+						  row->min, row->max);
+			p = *end ? end + 1 : end;
+		}
+		return 0;
+	}
+	return validate_row(row, value, err);
+}
+
+int nb_knob_validate(const char *name, const char *value, struct nb_err *err)
+{
+	struct knob_call c;
+	const struct knob_row *row = find_row(name, &c);
+
+	if (!row)
+		return nb_err_set(err, -EINVAL, "unknown knob '%s' (nicbench knobs --help lists them; "
+				  "@napiID and @queueN go only with threaded, gro_flush_timeout, "
+				  "napi_defer_hard_irqs and irq_suspend_timeout)", name ? name : "");
+	if (!value)
+		return nb_err_set(err, -EINVAL, "knob %s: no value", name);
+	return validate_value(row, value, c.addr != ADDR_NONE, err);
+}
+
+int nb_knob_write_via(const struct nb_knob_target *t, const char *name, const char *value, enum nb_knob_via want,
+		      enum nb_knob_via *via, struct nb_err *err)
+{
+	struct knob_call c;
+	int ret;
+	const struct knob_row *row = lookup(t, name, "set", &c, err, &ret);
+
+	if (!row)
+		return ret;
+	ret = validate_value(row, value ? value : "", c.addr != ADDR_NONE, err);
+	if (ret) {
+		nb_err_prefix(err, "set on %s: ", t->iface);
+		return ret;
+	}
+	c.want = want;
+	ret = row->write(row, t, &c, value, err);
+	if (via)
+		*via = row->napi ? c.used : fixed_via(row);
+	return ret;
 }
 
 int nb_knob_write(const struct nb_knob_target *t, const char *name,
 		  const char *value, struct nb_err *err)
 {
-	int ret;
-	const struct knob_row *row = lookup(t, name, "set", err, &ret);
-
-	if (!row)
-		return ret;
-	ret = validate_row(row, value ? value : "", err);
-	if (ret) {
-		nb_err_prefix(err, "set on %s: ", t->iface);
-		return ret;
-	}
-	return row->write(row, t, value, err);
+	return nb_knob_write_via(t, name, value, NB_VIA_ANY, NULL, err);
 }
 
-int nb_knob_apply(const struct nb_knob_target *t, const char *name, const char *value,
-		  char *readback, size_t len, struct nb_err *err)
+int nb_knob_apply_via(const struct nb_knob_target *t, const char *name, const char *value, char *readback,
+		      size_t len, enum nb_knob_via *via, struct nb_err *err)
 {
-	int ret = nb_knob_write(t, name, value, err);
+	int ret = nb_knob_write_via(t, name, value, NB_VIA_ANY, via, err);
 
 	if (ret)
 		return ret;
@@ -563,6 +1079,31 @@ int nb_knob_apply(const struct nb_knob_target *t, const char *name, const char *
 	if (ret)
 		nb_err_prefix(err, "after set %s=%s: ", name, value);
 	return ret;
+}
+
+int nb_knob_apply(const struct nb_knob_target *t, const char *name, const char *value,
+		  char *readback, size_t len, struct nb_err *err)
+{
+	return nb_knob_apply_via(t, name, value, readback, len, NULL, err);
+}
+
+const char *nb_knob_via_name(enum nb_knob_via via)
+{
+	static const char *const names[] = { "any", "sysfs", "napi-netlink", "ethtool-netlink", "ethtool-ioctl",
+					     "procfs" };
+
+	return via >= 0 && via < (int)(sizeof(names) / sizeof(names[0])) ? names[via] : "unknown";
+}
+
+int nb_knob_via_parse(const char *s, enum nb_knob_via *via)
+{
+	for (int v = NB_VIA_ANY; v <= NB_VIA_PROCFS; v++) {
+		if (!strcmp(s, nb_knob_via_name((enum nb_knob_via)v))) {
+			*via = (enum nb_knob_via)v;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 int nb_knob_unsupported(int code)

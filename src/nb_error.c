@@ -11,12 +11,15 @@ int nb_err_set(struct nb_err *err, int code, const char *fmt, ...)
 	int saved = errno;
 
 	if (err) {
+		/* an argument may point into err->msg (a reason a callee wrote): format beside it */
+		char msg[sizeof(err->msg)];
 		va_list ap;
 
 		err->code = code;
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
 		va_end(ap);
+		memcpy(err->msg, msg, sizeof(msg));
 	}
 	errno = saved;
 	return code;

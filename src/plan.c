@@ -83,6 +83,10 @@ double nb_point_estimate_s(const struct nb_config *cfg, const struct nb_point *p
 {
 	double run = cfg->settle_s + p->test->omit_s + p->test->duration_s + NB_RUN_OVERHEAD_S;
 
+	/* tcp-rr/udp-rr wait up to one rr timeout after the window for answers in flight */
+	if (p->test->dir == NB_DIR_RR)
+		run += cfg->rr.timeout_ms / 1000.0;
+
 	/* with tracing on, one diagnostic repetition follows the measured ones (runner.c) */
 	return run * (cfg->repetitions + (cfg->trace ? 1 : 0));
 }

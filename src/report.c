@@ -13,14 +13,20 @@
 
 #include "bottleneck.h"
 #include "run_record.h"
+#include "report_napi.h"
 #include "stats.h"
 
 struct table_row {
 	char id[NB_POINT_ID_MAX];
 	enum nb_point_status status;
 	bool peer_bound;
+	bool sender_bound;            /* a TX point whose own iperf3 child used >= NB_PEER_BOUND_PCT of a core */
+	int disturbed_runs, ok_runs;  /* runs with cpu_other_pct >= NB_FOREIGN_LOAD_PCT, of the ok runs */
+	double other;                 /* worst cpu_other_pct of the point's runs; NAN when absent */
 	struct nb_stats tput;
 	double busy, softirq, napi;   /* medians; NAN when absent */
+	bool rr;                      /* a tcp-rr/udp-rr point: the rr table shows it */
+	double rr_tps, rr_p50, rr_p90, rr_p99, rr_p999;  /* medians; NAN when absent */
 	double unaccounted;           /* median cpu_unaccounted_pct; NAN when absent */
 	enum nb_bn_code bottleneck;
 };
@@ -40,6 +46,8 @@ struct nb_report {
 	struct nb_record_writer *rec;  /* opened by nb_report_open_record, or anonymous on first use */
 	int open_point;                /* index of the point begun in the record, -1: none */
 	int runs_recorded;             /* of the open point */
+	bool idle_warned;             /* the idle check before the first point found the machine busy */
+	double idle_busy_pct;
 };
 
 const char *nb_point_status_name(enum nb_point_status s)
@@ -74,6 +82,10 @@ void nb_point_result_settle(struct nb_point_result *pr)
 
 void nb_run_record_release(struct nb_run_record *run)
 {
+	free(run->qstats);
+	run->qstats = NULL;
+	free(run->rr_hist);
+	run->rr_hist = NULL;
 	free(run->iperf_json);
 	run->iperf_json = NULL;
 	free(run->samples);
@@ -86,10 +98,14 @@ void nb_point_result_release(struct nb_point_result *pr)
 	for (int i = 0; i < pr->nruns; i++) {
 		free(pr->runs[i].iperf_json);
 		free(pr->runs[i].samples);
+		free(pr->runs[i].qstats);
+		free(pr->runs[i].rr_hist);
 	}
 	free(pr->runs);
 	pr->runs = NULL;
 	pr->nruns = 0;
+	free(pr->napis);
+	pr->napis = NULL;
 }
 
 static void rfc3339_now(char *buf, size_t len)
@@ -121,17 +137,22 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 	cfg_json = cfg_text ? json_loads(cfg_text, 0, NULL) : NULL;
 	free(cfg_text);
 	rfc3339_now(created, sizeof(created));
+	/* --redact: a report to publish need not tell the boot arguments or the machine's name */
 	kernel = json_pack("{s:s, s:s, s:s}", "release", host->release, "version", host->version,
-			   "cmdline", host->cmdline);
+			   "cmdline", cfg->redact ? NB_REDACTED : host->cmdline);
 	json_object_set_new(kernel, "config_hash", str_or_null(host->config_hash));
 	r->open_point = -1;
 	r->root = json_object();
 	json_object_set_new(r->root, "schema", json_string(NB_REPORT_SCHEMA));
 	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "nicbench", "version", NICBENCH_VERSION));
 	json_object_set_new(r->root, "created", json_string(created));
-	json_object_set_new(r->root, "host", json_pack("{s:s, s:o, s:i, s:o}", "hostname", host->hostname,
+	json_object_set_new(r->root, "host", json_pack("{s:s, s:o, s:i, s:o}", "hostname",
+						       cfg->redact ? NB_REDACTED : host->hostname,
 						       "kernel", kernel, "cpus", host->cpus,
 						       "cpu_model", str_or_null(host->cpu_model)));
+	if (cfg->redact)
+		json_object_set_new(json_object_get(r->root, "host"), "redacted",
+				    json_pack("[s, s]", "hostname", "kernel.cmdline"));
 	json_object_set_new(r->root, "interface",
 			    json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name", iface->name,
 				      "driver", str_or_null(iface->driver),
@@ -150,7 +171,8 @@ static json_t *test_json(const struct nb_test_spec *t)
 {
 	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:I, s:i, s:i}", "name", t->name,
 			 "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
-			 "direction", t->dir == NB_DIR_TX ? "tx" : "rx", "duration", t->duration_s,
+			 "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
+			 "duration", t->duration_s,
 			 "omit", t->omit_s, "rate", (json_int_t)t->rate_bps, "length", t->length,
 			 "streams", t->streams);
 }
@@ -181,6 +203,33 @@ static json_t *samples_json(const struct nb_run_record *run)
 	return cols;
 }
 
+/* The latency histogram as its non-empty buckets [lo_ns, hi_ns, count], hi exclusive. */
+static json_t *hist_json(const struct nb_hist *h)
+{
+	json_t *buckets = json_array();
+
+	for (int i = 0; i < NB_HIST_BUCKETS; i++) {
+		uint64_t lo, hi;
+
+		if (!h->buckets[i])
+			continue;
+		nb_hist_bucket_range(i, &lo, &hi);
+		json_array_append_new(buckets, json_pack("[I, I, I]", (json_int_t)lo, (json_int_t)hi,
+							 (json_int_t)h->buckets[i]));
+	}
+	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:o}", "unit", "ns", "relative_error", NB_HIST_REL_ERROR,
+			 "count", (json_int_t)h->count, "sum", (json_int_t)h->sum_ns, "min", (json_int_t)h->min_ns,
+			 "max", (json_int_t)h->max_ns, "buckets", buckets);
+}
+
+/* Other programs took enough CPU in this run to move its figures (see cpu_other_pct). */
+static bool run_disturbed(const struct nb_run_record *run)
+{
+	double other;
+
+	return nb_metrics_get(&run->metrics, "cpu_other_pct", &other) && other >= NB_FOREIGN_LOAD_PCT;
+}
+
 static json_t *run_json(const struct nb_run_record *run)
 {
 	json_t *o = json_object();
@@ -192,13 +241,19 @@ static json_t *run_json(const struct nb_run_record *run)
 	for (int i = 0; i < run->metrics.n; i++)
 		json_object_set_new(metrics, run->metrics.m[i].name, json_real(run->metrics.m[i].value));
 	json_object_set_new(o, "metrics", metrics);
+	if (run_disturbed(run))
+		json_object_set_new(o, "disturbed", json_true());
 	if (run->nsamples > 0)
 		json_object_set_new(o, "samples", samples_json(run));
+	if (run->qstats)
+		json_object_set_new(o, "qstats", nb_report_qstats_json(run->qstats));
 	if (run->iperf_json) {
 		json_t *raw = json_loads(run->iperf_json, 0, NULL);
 
 		json_object_set_new(o, "iperf", raw ? raw : json_string(run->iperf_json));
 	}
+	if (run->rr_hist)
+		json_object_set_new(o, "rr_latency_histogram", hist_json(run->rr_hist));
 	return o;
 }
 
@@ -211,20 +266,29 @@ static bool run_is_ok(const json_t *run)
 
 /* Every metric that appears in an ok run, aggregated over the ok runs that have it. Works on
  * the runs' JSON so that the live table and a report assembled from a record agree. */
-static json_t *aggregate_json(const json_t *runs, struct table_row *row)
+static json_t *aggregate_json(const json_t *runs, bool tx, struct table_row *row)
 {
 	json_t *agg = json_object();
 	double values[NB_MAX_REPETITIONS];
 	size_t r, r2;
 	json_t *run, *run2;
 
-	row->busy = row->softirq = row->napi = row->unaccounted = NAN;
+	row->busy = row->softirq = row->napi = row->unaccounted = row->other = NAN;
+	row->rr_tps = row->rr_p50 = row->rr_p90 = row->rr_p99 = row->rr_p999 = NAN;
 	json_array_foreach(runs, r, run) {
+		json_t *value, *other = json_object_get(json_object_get(run, "metrics"), "cpu_other_pct");
 		const char *name;
-		json_t *value;
 
 		if (!run_is_ok(run))
 			continue;
+		row->ok_runs++;
+		if (json_is_number(other)) {
+			/* disturbed: other programs took enough CPU to move the figures (see cpu_other_pct) */
+			row->disturbed_runs += json_number_value(other) >= NB_FOREIGN_LOAD_PCT;
+			/* the worst run; the first comparison with NAN is false */
+			if (!(json_number_value(other) <= row->other))
+				row->other = json_number_value(other);
+		}
 		json_object_foreach(json_object_get(run, "metrics"), name, value) {
 			struct nb_stats st;
 			json_t *vals;
@@ -259,6 +323,18 @@ static json_t *aggregate_json(const json_t *runs, struct table_row *row)
 				row->unaccounted = st.median;
 			else if (!strcmp(name, "iperf_remote_cpu_pct"))
 				row->peer_bound = st.median >= NB_PEER_BOUND_PCT;
+			else if (!strcmp(name, "rr_transactions_per_s"))
+				row->rr_tps = st.median;
+			else if (!strcmp(name, "rr_latency_p50_us"))
+				row->rr_p50 = st.median;
+			else if (!strcmp(name, "rr_latency_p90_us"))
+				row->rr_p90 = st.median;
+			else if (!strcmp(name, "rr_latency_p99_us"))
+				row->rr_p99 = st.median;
+			else if (!strcmp(name, "rr_latency_p999_us"))
+				row->rr_p999 = st.median;
+			else if (!strcmp(name, "iperf_host_cpu_pct"))
+				row->sender_bound = tx && st.median >= NB_PEER_BOUND_PCT;
 		}
 	}
 	return agg;
@@ -393,6 +469,7 @@ int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr,
 	json_object_set_new(o, "id", json_string(p->id));
 	json_object_set_new(o, "test", test_json(p->test));
 	json_object_set_new(o, "knobs", knobs);
+	nb_report_napi_json(o, pr);
 	if (pr->capture_file[0])
 		json_object_set_new(o, "capture", json_pack("{s:s, s:i}", "file", pr->capture_file, "packets", 0));
 	if (pr->trace_note[0])
@@ -432,6 +509,8 @@ int nb_report_add_diagnostics(struct nb_report *r, const struct nb_point_result 
 	/* its figures explain the measured ones; its raw output and series are not kept */
 	bare.iperf_json = NULL;
 	bare.nsamples = 0;
+	bare.qstats = NULL;
+	bare.rr_hist = NULL;
 	return record_put(r, json_pack("{s:s, s:i, s:o}", "type", "diag", "index", pr->point->index, "run",
 				       run_json(&bare)), err);
 }
@@ -483,15 +562,18 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 	memset(row, 0, sizeof(*row));
 	snprintf(row->id, sizeof(row->id), "%s", p->id);
 	row->status = pr->status;
+	row->rr = p->test->dir == NB_DIR_RR;
 	light = json_array();
 	for (int i = 0; i < pr->nruns; i++) {
 		struct nb_run_record bare = pr->runs[i];
 
 		bare.iperf_json = NULL;
 		bare.nsamples = 0;
+		bare.qstats = NULL;
+		bare.rr_hist = NULL;
 		json_array_append_new(light, run_json(&bare));
 	}
-	agg = aggregate_json(light, row);
+	agg = aggregate_json(light, p->test->dir == NB_DIR_TX, row);
 	diag = NULL;
 	if (pr->has_diag) {
 		diag = json_object();
@@ -521,6 +603,7 @@ struct assembly {
 static int flush_point(struct assembly *a)
 {
 	json_t *o, *agg, *v;
+	const char *key, *direction;
 	struct table_row row;
 	const char *status;
 	char error[160];
@@ -533,6 +616,12 @@ static int flush_point(struct assembly *a)
 	json_object_set(o, "id", json_object_get(a->point, "id"));
 	json_object_set(o, "test", json_object_get(a->point, "test"));
 	json_object_set(o, "knobs", json_object_get(a->point, "knobs"));
+	/* the rest of the head as the live run wrote it (knob paths, NAPIs, ...) */
+	json_object_foreach(a->point, key, v) {
+		if (!json_object_get(o, key) && strcmp(key, "index") && strcmp(key, "capture") &&
+		    strcmp(key, "trace_unavailable") && strcmp(key, "trace_notes"))
+			json_object_set(o, key, v);
+	}
 	if (a->end) {
 		status = json_string_value(json_object_get(a->end, "status"));
 		json_object_set_new(o, "status", json_string(status ? status : "failed"));
@@ -552,7 +641,8 @@ static int flush_point(struct assembly *a)
 			a->info->incomplete++;
 	}
 	json_object_set(o, "runs", a->runs);
-	agg = aggregate_json(a->runs, &row);
+	direction = json_string_value(json_object_get(json_object_get(a->point, "test"), "direction"));
+	agg = aggregate_json(a->runs, direction && !strcmp(direction, "tx"), &row);
 	json_object_set_new(o, "metrics", agg);
 	/* an incomplete point's finished runs are measurements: judged like an ok point's */
 	json_object_set_new(o, "bottleneck",
@@ -562,6 +652,10 @@ static int flush_point(struct assembly *a)
 					    agg, run_is_ok(a->diag) ? json_object_get(a->diag, "metrics") : NULL, &row));
 	if (row.peer_bound)
 		json_object_set_new(o, "peer_bound", json_true());
+	if (row.sender_bound)
+		json_object_set_new(o, "sender_bound", json_true());
+	if (row.disturbed_runs)
+		json_object_set_new(o, "disturbed_runs", json_integer(row.disturbed_runs));
 	if ((v = json_object_get(a->point, "capture"))) {
 		json_t *cap = json_deep_copy(v);
 
@@ -882,6 +976,82 @@ static void print_unaccounted_note(const struct nb_report *r, FILE *out)
 			"busy%% there is a lower bound; see cpu_unaccounted_pct\n", points, points == 1 ? "" : "s", worst);
 }
 
+static void format_rr(double v, int decimals, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", decimals, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The request/response points again, with what they are about: transactions and latency. */
+static void print_rr_table(const struct nb_report *r, int idw, FILE *out)
+{
+	bool header = false;
+
+	for (int i = 0; i < r->nrows; i++) {
+		const struct table_row *row = &r->rows[i];
+		char tps[24], p50[16], p90[16], p99[16], p999[16];
+
+		if (!row->rr)
+			continue;
+		if (!header) {
+			fprintf(out, "\n%-*s  %12s  %9s  %9s  %9s  %9s  (latency: medians over runs, us)\n", idw,
+				"rr point", "trans/s", "p50", "p90", "p99", "p99.9");
+			header = true;
+		}
+		format_rr(row->rr_tps, 0, tps, sizeof(tps));
+		format_rr(row->rr_p50, 1, p50, sizeof(p50));
+		format_rr(row->rr_p90, 1, p90, sizeof(p90));
+		format_rr(row->rr_p99, 1, p99, sizeof(p99));
+		format_rr(row->rr_p999, 1, p999, sizeof(p999));
+		fprintf(out, "%-*s  %12s  %9s  %9s  %9s  %9s\n", idw, row->id, tps, p50, p90, p99, p999);
+	}
+}
+
+/* Flags in the status column are explained once, below the table. */
+static void print_flag_notes(const struct nb_report *r, FILE *out)
+{
+	int peer = 0, sender = 0, disturbed = 0;
+	double worst = 0;
+
+	for (int i = 0; i < r->nrows; i++) {
+		peer += r->rows[i].peer_bound;
+		sender += r->rows[i].sender_bound;
+		if (r->rows[i].disturbed_runs) {
+			disturbed++;
+			worst = r->rows[i].other > worst ? r->rows[i].other : worst;
+		}
+	}
+	if (peer)
+		fprintf(out, "peer-bound?: the peer's iperf3 used >= %.0f%% of a core (iperf_remote_cpu_pct): the peer, "
+			"not the device, may have set the throughput\n", NB_PEER_BOUND_PCT);
+	if (sender)
+		fprintf(out, "sender-bound?: this host's iperf3 used >= %.0f%% of a core while sending "
+			"(iperf_host_cpu_pct): the tool, not the driver, may have set the throughput\n", NB_PEER_BOUND_PCT);
+	if (disturbed)
+		fprintf(out, "warning: in %d point%s other programs took up to %.0f%% of the CPU (cpu_other_pct >= %.0f%% "
+			"in the runs marked disturbed): their figures may be low; find the program (top) and run again\n",
+			disturbed, disturbed == 1 ? "" : "s", worst, NB_FOREIGN_LOAD_PCT);
+	if (r->idle_warned)
+		fprintf(out, "warning: the machine was %.0f%% busy before the first point (idle check)\n",
+			r->idle_busy_pct);
+}
+
+void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic)
+{
+	json_t *busiest = json_array();
+
+	for (int i = 0; i < ic->nbusiest; i++)
+		json_array_append_new(busiest, json_pack("{s:i, s:s, s:f}", "pid", ic->busiest[i].pid,
+							 "comm", ic->busiest[i].comm, "core_pct", ic->busiest[i].core_pct));
+	json_object_set_new(r->root, "idle_check",
+			    json_pack("{s:f, s:o, s:o}", "seconds", ic->seconds, "busy_pct",
+				      ic->busy_present ? json_real(ic->busy_pct) : json_null(), "busiest", busiest));
+	r->idle_warned = ic->busy_present && ic->busy_pct >= NB_FOREIGN_LOAD_PCT;
+	r->idle_busy_pct = ic->busy_pct;
+}
+
 void nb_report_print_table(const struct nb_report *r, FILE *out)
 {
 	int idw = 10;
@@ -907,11 +1077,19 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 		format_pct(row->busy, busy, sizeof(busy));
 		format_pct(row->softirq, soft, sizeof(soft));
 		format_pct(row->napi, napi, sizeof(napi));
-		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s%s\n", idw, row->id, tput, spread, busy, soft, napi,
+		char disturbed[32] = "";
+
+		if (row->disturbed_runs)
+			snprintf(disturbed, sizeof(disturbed), " (disturbed %d/%d)", row->disturbed_runs, row->ok_runs);
+		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s%s%s%s\n", idw, row->id, tput, spread, busy, soft, napi,
 			nb_bn_code_name(row->bottleneck), nb_point_status_name(row->status),
-			row->peer_bound ? " (peer-bound?)" : "");
+			row->peer_bound ? " (peer-bound?)" : "", row->sender_bound ? " (sender-bound?)" : "", disturbed);
 	}
+	fprintf(out, "throughput: median of the runs; spread: (max - min) / median of the runs' throughput; "
+		"busy%%, softirq%%, napi%%: medians, %% of all CPUs\n");
+	print_flag_notes(r, out);
 	print_unaccounted_note(r, out);
+	print_rr_table(r, idw, out);
 }
 
 void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported)

@@ -12,9 +12,12 @@
 #include "cpu_sampler.h"
 #include "iperf_driver.h"
 #include "kprofile.h"
+#include "latency_hist.h"
 #include "metrics.h"
+#include "napi_knobs.h"
 #include "nb_error.h"
 #include "plan.h"
+#include "qstats.h"
 #include "sysinfo.h"
 
 #define NB_REPORT_SCHEMA "nicbench-report/1"
@@ -32,6 +35,8 @@ struct nb_run_record {
 	char *iperf_json;               /* raw iperf output, owned; NULL when dropped */
 	int nsamples;
 	struct nb_sample *samples;      /* owned */
+	struct nb_qstats_delta *qstats; /* per-queue counters over the window, owned; NULL: not taken */
+	struct nb_hist *rr_hist;        /* tcp-rr/udp-rr latency of the window, all flows; owned; NULL otherwise */
 };
 
 /* INCOMPLETE only comes out of assembling a record whose run was stopped or killed mid-point. */
@@ -52,6 +57,8 @@ struct nb_point_result {
 	struct nb_metric_set diag_metrics;
 	char capture_file[4096];        /* .pcap of the first run's window; empty: none */
 	int capture_packets;
+	char knob_via[NB_MAX_POINT_KNOBS][16]; /* path each readback knob was set through; "" none */
+	struct nb_napi_table *napis;    /* NAPIs after the knobs were applied, owned; NULL: not read */
 };
 
 const char *nb_point_status_name(enum nb_point_status s);
@@ -106,6 +113,11 @@ int nb_report_assemble(const char *record_path, const char *report_path, struct 
 		       struct nb_err *err);
 /* The human table: one line per point. */
 void nb_report_print_table(const struct nb_report *r, FILE *out);
+/* Record the idle check before the first point (top-level "idle_check"); the table then
+ * warns when the machine was busy. */
+void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic);
+/* What --redact writes in place of the hostname and the kernel command line. */
+#define NB_REDACTED "(redacted)"
 /* Counts of points by status, for the exit code. */
 void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported);
 void nb_report_free(struct nb_report *r);

@@ -13,7 +13,8 @@ enum {
 	OPT_PEER = 256, OPT_TESTS, OPT_DURATION, OPT_OMIT, OPT_STREAMS, OPT_RATE, OPT_LENGTH, OPT_REPS,
 	OPT_SETTLE, OPT_INTERVAL, OPT_KNOB, OPT_CONFIG, OPT_JSON, OPT_NO_RAW, OPT_JOURNAL, OPT_GRACE,
 	OPT_CONNECT_TIMEOUT, OPT_NO_TRACE, OPT_NO_PROFILE, OPT_DESCRIPTION, OPT_PROMISC, OPT_CAPTURE,
-	OPT_SNAPLEN,
+	OPT_SNAPLEN, OPT_RR_FLOWS, OPT_RR_REQUEST, OPT_RR_RESPONSE, OPT_RR_RATE, OPT_RR_TIMEOUT, OPT_RR_PORT,
+	OPT_PEER_LOCAL, OPT_IDLE_CHECK, OPT_REDACT,
 };
 
 static const struct option long_options[] = {
@@ -42,6 +43,15 @@ static const struct option long_options[] = {
 	{ "promisc", no_argument, NULL, OPT_PROMISC },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
+	{ "rr-flows", required_argument, NULL, OPT_RR_FLOWS },
+	{ "rr-request", required_argument, NULL, OPT_RR_REQUEST },
+	{ "rr-response", required_argument, NULL, OPT_RR_RESPONSE },
+	{ "rr-rate", required_argument, NULL, OPT_RR_RATE },
+	{ "rr-timeout", required_argument, NULL, OPT_RR_TIMEOUT },
+	{ "rr-port", required_argument, NULL, OPT_RR_PORT },
+	{ "peer-local", no_argument, NULL, OPT_PEER_LOCAL },
+	{ "idle-check", required_argument, NULL, OPT_IDLE_CHECK },
+	{ "redact", no_argument, NULL, OPT_REDACT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -64,7 +74,8 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"  -i, --interface IFACE   the interface under test (in this network namespace)\n"
 		"      --peer HOST[:PORT]  the iperf3 server (default port 5201)\n"
 		"      --tests LIST        comma-separated: tcp-tx,tcp-rx,udp-tx,udp-rx (default: all four;\n"
-		"                          tx = this host sends, rx = the peer sends, iperf3 -R)\n"
+		"                          tx = this host sends, rx = the peer sends, iperf3 -R), and the\n"
+		"                          request/response tests tcp-rr,udp-rr (latency; need `nicbench serve`)\n"
 		"      --duration S        measured seconds per run (default 10)\n"
 		"      --omit S            warm-up seconds excluded from the figures (default 2)\n"
 		"      --streams N         parallel streams (default 1)\n"
@@ -75,6 +86,17 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"      --interval MS       sampling period while traffic flows (default 100)\n"
 		"      --grace S           past duration + omit + grace a run is killed: timeout (default 5)\n"
 		"      --connect-timeout S time a run may take to start, retries included (default 10)\n"
+		"\n"
+		"request/response tests (tcp-rr, udp-rr; the peer runs `nicbench serve`):\n"
+		"      --rr-flows N        flows, each with one transaction in flight in closed loop (default 1)\n"
+		"      --rr-request BYTES  request size, 16..65507 (default 64)\n"
+		"      --rr-response BYTES response size, 16..65507 (default 64)\n"
+		"      --rr-rate TPS       open loop: transactions per second across all flows, sent on a\n"
+		"                          fixed schedule; latency counts from the scheduled time, so a stall\n"
+		"                          is not hidden (default 0 = closed loop: next request on each answer)\n"
+		"      --rr-timeout MS     udp-rr: a request unanswered this long is lost; one answered later\n"
+		"                          is late (default 100)\n"
+		"      --rr-port PORT      the peer's rr port, TCP and UDP (default 5301, as nicbench serve)\n"
 		"\n"
 		"the knob matrix (swept as a cross product; knob settings are the outer loop):\n"
 		"      --knob NAME=V1,V2   repeatable, e.g. --knob threaded=0,1 --knob gro_flush_timeout=0,20000\n"
@@ -107,12 +129,22 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"      --capture N         per point, save the first N packets of the measured window to\n"
 		"                          REPORT.pN.pcap beside the report (debugging; off by default)\n"
 		"      --snaplen BYTES     bytes kept per captured packet (default 128)\n"
+		"      --redact            leave the hostname, the kernel command line and iperf3's raw JSON\n"
+		"                          (which repeats both) out of the report, for publishing it\n"
+		"\n"
+		"foreign load (other programs' CPU moves every figure):\n"
+		"      --idle-check S      watch the machine S seconds before the first point and warn, naming\n"
+		"                          the busiest processes, above 10%% busy (default 1; 0 = no check)\n"
+		"      --peer-local        the peer's iperf3 server runs on this machine (veth test bed; implied\n"
+		"                          for a loopback peer): its CPU is the test's, not foreign, in\n"
+		"                          cpu_other_pct; runs with cpu_other_pct >= 10%% are marked disturbed\n"
 		"\n"
 		"exit codes: 0 every point ran (ok or unsupported); 1 some point failed or timed out\n"
 		"(the report is still written); 2 usage, configuration or input error (nothing was\n"
 		"changed); 130 stopped by a signal (knobs restored, report kept up to the last point).\n"
 		"\n"
-		"example (the seed's matrix on a 1-core board):\n"
+		"example (threaded NAPI x software IRQ coalescing, the matrix of the CIP ravb backport's cover\n"
+		"letter for a 1-core RZ/G2UL; configs/boards/README.md cites the thread):\n"
 		"  nicbench %s -i eth0 --peer 192.0.2.1 --repetitions 3 \\\n"
 		"      --knob threaded=0,1 --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 -o g2ul.json\n",
 		NB_KNOB_TRAFFIC_CPU, command);
@@ -215,6 +247,30 @@ static int apply_option(struct nb_config *cfg, int opt, const char *arg, struct 
 		rc = parse_int("--snaplen", arg, 14, 65535, &n, err);
 		cfg->capture_snaplen = (int)n;
 		break;
+	case OPT_RR_FLOWS:
+		rc = parse_int("--rr-flows", arg, 1, 256, &n, err);
+		cfg->rr.flows = (int)n;
+		break;
+	case OPT_RR_REQUEST:
+		rc = parse_int("--rr-request", arg, 16, 65507, &n, err);
+		cfg->rr.request = (int)n;
+		break;
+	case OPT_RR_RESPONSE:
+		rc = parse_int("--rr-response", arg, 16, 65507, &n, err);
+		cfg->rr.response = (int)n;
+		break;
+	case OPT_RR_RATE: rc = nb_config_set_rr_rate(cfg, arg, err); break;
+	case OPT_RR_TIMEOUT:
+		rc = parse_int("--rr-timeout", arg, 1, 60000, &n, err);
+		cfg->rr.timeout_ms = (int)n;
+		break;
+	case OPT_RR_PORT:
+		rc = parse_int("--rr-port", arg, 1, 65535, &n, err);
+		cfg->rr.port = (int)n;
+		break;
+	case OPT_PEER_LOCAL: cfg->peer_local = true; break;
+	case OPT_IDLE_CHECK: rc = parse_seconds("--idle-check", arg, 60, &cfg->idle_check_s, err); break;
+	case OPT_REDACT: cfg->redact = true; break;
 	default: break;
 	}
 	return rc;
@@ -228,7 +284,7 @@ int nb_run_options_parse(int argc, char **argv, struct nb_config *cfg, struct nb
 	nb_config_defaults(cfg);
 	/* pass 1: --help, --config and unknown options */
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then forgets a short-option cluster left half-read by a return */
 	while ((opt = getopt_long(argc, argv, ":i:o:h", long_options, NULL)) != -1) {
 		if (opt == 'h')
 			return 1;
@@ -248,7 +304,7 @@ int nb_run_options_parse(int argc, char **argv, struct nb_config *cfg, struct nb
 			return rc;
 	}
 	/* pass 2: every flag on top of the file */
-	optind = 1;
+	optind = 0;
 	while ((opt = getopt_long(argc, argv, ":i:o:h", long_options, NULL)) != -1) {
 		int rc = apply_option(cfg, opt, optarg, err);
 

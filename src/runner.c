@@ -19,6 +19,8 @@
 #include "napi_knobs.h"
 #include "napi_trace.h"
 #include "nb_time.h"
+#include "qstats.h"
+#include "rr_client.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -73,6 +75,7 @@ struct runner {
 	struct nb_snapshot *snap_open, *snap_now;
 	/* the raw series between the window's edges; swapped, not copied */
 	struct nb_series_snapshot series_a, series_b, *series_prev, *series_now;
+	struct nb_qstats_snap *qs_open, *qs_now;  /* per-queue counters at the window's edges */
 };
 
 /* ---- knobs ---- */
@@ -90,7 +93,7 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 	for (int k = 0; k < p->nknobs; k++) {
 		const struct nb_knob_setting *want = &p->knobs[k];
 		struct nb_knob_setting *got = &pr->readback[pr->nknobs];
-		char original[NB_KNOB_VALUE_MAX];
+		enum nb_knob_via via = NB_VIA_ANY;
 		struct nb_err err = { 0 };
 		int rc;
 
@@ -101,17 +104,23 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 			pr->nknobs++;
 			continue;
 		}
-		rc = nb_knob_read(&rn->target, want->name, original, sizeof(original), &err);
+		rc = nb_journal_remember_current(rn->journal, want->name, &err);
 		if (rc == 0)
-			rc = nb_journal_remember(rn->journal, want->name, original, &err);
-		if (rc == 0)
-			rc = nb_knob_apply(&rn->target, want->name, want->value, got->value, sizeof(got->value), &err);
+			rc = nb_knob_apply_via(&rn->target, want->name, want->value, got->value, sizeof(got->value), &via,
+					       &err);
 		if (rc < 0) {
 			pr->status = is_unsupported(rc) ? NB_POINT_UNSUPPORTED : NB_POINT_FAILED;
 			snprintf(pr->error, sizeof(pr->error), "%s", err.msg);
 			return;
 		}
+		snprintf(pr->knob_via[pr->nknobs], sizeof(pr->knob_via[0]), "%s", nb_knob_via_name(via));
 		pr->nknobs++;
+	}
+	/* the NAPIs as the point leaves them: per-NAPI values read back, IRQ, thread CPU */
+	pr->napis = malloc(sizeof(*pr->napis));
+	if (pr->napis && nb_napi_table_read(&rn->target, pr->napis, &(struct nb_err){ 0 }) < 0) {
+		free(pr->napis);
+		pr->napis = NULL;
 	}
 }
 
@@ -180,6 +189,8 @@ static void window_open(struct runner *rn, struct window *w)
 	if (w->capture_path)
 		nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err);
 	nb_sampler_snapshot(rn->sampler, rn->snap_open, &err);
+	if (rn->qs_open)
+		nb_qstats_snapshot(&rn->target, rn->qs_open);
 	nb_series_from_snapshot(rn->snap_open, rn->series_prev);
 	if (w->trace)
 		nb_trace_begin(w->trace, &err);
@@ -192,10 +203,16 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	struct nb_err err = { 0 };
 
 	nb_sampler_snapshot(rn->sampler, rn->snap_now, &err);
+	if (rn->qs_open && (run->qstats = malloc(sizeof(*run->qstats)))) {
+		nb_qstats_snapshot(&rn->target, rn->qs_now);
+		nb_qstats_delta(rn->qs_open, rn->qs_now, run->qstats);
+	}
 	if (w->capture_path)
 		nb_capture_stop(rn->capture);
 	nb_snapshot_delta(rn->snap_open, rn->snap_now, &sampled);
 	nb_metrics_merge(&run->metrics, &sampled);
+	if (run->qstats)
+		nb_qstats_metrics(run->qstats, &run->metrics);
 	if (w->trace) {
 		nb_trace_end(w->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err);
 		nb_metrics_merge(&run->metrics, &w->trace_metrics);
@@ -236,6 +253,75 @@ static int next_wake_ms(const struct window *w, int interval_ms)
 	return next * 1000 > interval_ms ? interval_ms : (int)ceil(next * 1000);
 }
 
+/* The traffic child of a run: libiperf for the throughput tests, the rr client for tcp-rr and
+ * udp-rr. Both are watched children with the same life cycle. */
+struct traffic {
+	struct nb_iperf_run *iperf;
+	struct nb_rr_run *rr;
+};
+
+static int traffic_wait(struct traffic *tr, int ms)
+{
+	return tr->rr ? nb_rr_wait(tr->rr, ms) : nb_iperf_wait(tr->iperf, ms);
+}
+
+static double traffic_started_at(const struct traffic *tr)
+{
+	return tr->rr ? nb_rr_started_at(tr->rr) : nb_iperf_started_at(tr->iperf);
+}
+
+static void traffic_kill(struct traffic *tr)
+{
+	if (tr->rr)
+		nb_rr_kill(tr->rr);
+	else
+		nb_iperf_kill(tr->iperf);
+}
+
+static int traffic_start(struct runner *rn, const struct nb_point *p, const struct nb_iperf_params *ip,
+			 struct traffic *tr, struct nb_err *err)
+{
+	const struct nb_config *cfg = rn->o->cfg;
+	struct nb_rr_params rp = {
+		.host = cfg->peer_host, .port = cfg->rr.port, .udp = p->test->proto == NB_PROTO_UDP,
+		.flows = cfg->rr.flows, .request = cfg->rr.request, .response = cfg->rr.response,
+		.rate_tps = cfg->rr.rate_tps, .timeout_ms = cfg->rr.timeout_ms,
+		.duration_s = p->test->duration_s, .omit_s = p->test->omit_s, .cpu = ip->cpu,
+		.connect_timeout_ms = ip->connect_timeout_ms, .grace_ms = ip->grace_ms,
+	};
+	int rc;
+
+	memset(tr, 0, sizeof(*tr));
+	if (p->test->dir != NB_DIR_RR)
+		return nb_iperf_start(ip, &tr->iperf, err);
+	rc = nb_rr_start(&rp, &tr->rr, err);
+	if (rc == 0)
+		nb_sampler_set_traffic_pid(rn->sampler, nb_rr_pid(tr->rr));
+	return rc;
+}
+
+/* The rr client's result into the run; per-transaction metrics need the window's metrics. */
+static void finish_rr(struct traffic *tr, struct nb_run_record *run)
+{
+	struct nb_rr_result res;
+	struct nb_err err = { 0 };
+
+	nb_rr_finish(tr->rr, &res, &err);
+	run->status = res.status;
+	if (stop_signal && res.status == NB_RUN_OK) {
+		run->status = NB_RUN_FAILED;
+		snprintf(res.error, sizeof(res.error), "interrupted by signal %d", (int)stop_signal);
+	}
+	snprintf(run->error, sizeof(run->error), "%s", res.error);
+	nb_metrics_merge(&run->metrics, &res.metrics);
+	if (run->status == NB_RUN_OK) {
+		nb_rr_derive_metrics(&run->metrics);
+		run->rr_hist = res.hist;
+		res.hist = NULL;
+	}
+	nb_rr_result_release(&res);
+}
+
 /* diag: the point's diagnostic repetition, the only one with tracepoints and the profile on */
 static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_record *run,
 		     struct nb_point_result *pr, bool capture, bool diag)
@@ -250,29 +336,30 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		.connect_timeout_ms = cfg->connect_timeout_s * 1000, .grace_ms = cfg->grace_s * 1000,
 	};
 	struct nb_iperf_result res;
-	struct nb_iperf_run *child = NULL;
+	struct traffic tr;
 	struct nb_err err = { 0 };
 	struct window w;
 	int cap = 0;
 
 	memset(run, 0, sizeof(*run));
 	memset(&res, 0, sizeof(res));
-	if (nb_iperf_start(&params, &child, &err) < 0) {
+	if (traffic_start(rn, p, &params, &tr, &err) < 0) {
 		run->status = NB_RUN_FAILED;
 		snprintf(run->error, sizeof(run->error), "%s", err.msg);
 		return;
 	}
-	nb_sampler_set_traffic_pid(rn->sampler, nb_iperf_pid(child));
+	if (tr.iperf)
+		nb_sampler_set_traffic_pid(rn->sampler, nb_iperf_pid(tr.iperf));
 	window_reset(&w, -1, t, cfg->interval_ms);
 	w.capture_path = capture ? pr->capture_file : NULL;
 	w.trace = diag ? rn->trace : NULL;
 	for (;;) {
-		int done = nb_iperf_wait(child, next_wake_ms(&w, cfg->interval_ms));
-		double started = nb_iperf_started_at(child);
+		int done = traffic_wait(&tr, next_wake_ms(&w, cfg->interval_ms));
+		double started = traffic_started_at(&tr);
 		double now = nb_monotonic_s();
 
 		if (stop_signal) {
-			nb_iperf_kill(child);
+			traffic_kill(&tr);
 			break;
 		}
 		if (started >= 0 && started != w.start_marker) {
@@ -281,6 +368,8 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 				nb_trace_end(w.trace, 0, &w.trace_metrics, NULL, &err);
 			free(run->samples);
 			run->samples = NULL;
+			free(run->qstats);
+			run->qstats = NULL;
 			run->nsamples = 0;
 			cap = 0;
 			window_reset(&w, started, t, cfg->interval_ms);
@@ -308,7 +397,15 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		nb_trace_end(w.trace, 0, &w.trace_metrics, NULL, &err);
 	nb_sampler_set_traffic_pid(rn->sampler, 0);
 
-	nb_iperf_finish(child, &res, &err);
+	if (tr.rr) {
+		finish_rr(&tr, run);
+		if (w.capture_path)
+			pr->capture_packets = nb_capture_stop(rn->capture);
+		if (run->status == NB_RUN_OK && w.profile.n > 0)
+			pr->profile = w.profile;
+		return;
+	}
+	nb_iperf_finish(tr.iperf, &res, &err);
 	run->status = res.status;
 	if (stop_signal && res.status == NB_RUN_OK) {
 		run->status = NB_RUN_FAILED;
@@ -316,6 +413,8 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	}
 	snprintf(run->error, sizeof(run->error), "%s", res.error);
 	nb_metrics_merge(&run->metrics, &res.metrics);
+	/* needs iperf3's view of the peer's CPU, so only after the merge */
+	nb_metrics_put_cpu_other(&run->metrics, rn->snap_now->ncpus_online, cfg->peer_local);
 	if (!cfg->no_raw && res.raw_json) {
 		run->iperf_json = res.raw_json;
 		res.raw_json = NULL;
@@ -355,6 +454,13 @@ static void progress(struct runner *rn, const struct nb_point *p, int rep, const
 		snprintf(figure, sizeof(figure), "%s", nb_run_status_name(run->status));
 	else if (nb_metrics_get(&run->metrics, "throughput_bps", &tput))
 		snprintf(figure, sizeof(figure), "%.1f Mbit/s", tput / 1e6);
+	else if (nb_metrics_get(&run->metrics, "rr_transactions_per_s", &tput)) {
+		double p50 = NAN, p99 = NAN;
+
+		nb_metrics_get(&run->metrics, "rr_latency_p50_us", &p50);
+		nb_metrics_get(&run->metrics, "rr_latency_p99_us", &p99);
+		snprintf(figure, sizeof(figure), "%.0f trans/s, p50 %.1f us, p99 %.1f us", tput, p50, p99);
+	}
 	if (run->status == NB_RUN_OK && nb_metrics_get(&run->metrics, "cpu_busy_pct", &busy)) {
 		size_t used = strlen(figure);
 
@@ -538,6 +644,10 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rn->snap_now = calloc(1, sizeof(struct nb_snapshot));
 	if (!rn->snap_open || !rn->snap_now)
 		return nb_err_set(err, -ENOMEM, "allocate sampler snapshots: out of memory");
+	rn->qs_open = malloc(sizeof(*rn->qs_open));
+	rn->qs_now = malloc(sizeof(*rn->qs_now));
+	if (!rn->qs_open || !rn->qs_now)
+		return nb_err_set(err, -ENOMEM, "allocate qstats snapshots: out of memory");
 	rc = nb_sampler_new(&st, &rn->sampler, err);
 	if (rc < 0)
 		return rc;
@@ -570,6 +680,8 @@ static void runner_close(struct runner *rn)
 	nb_sampler_free(rn->sampler);
 	free(rn->snap_open);
 	free(rn->snap_now);
+	free(rn->qs_open);
+	free(rn->qs_now);
 }
 
 int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, struct nb_err *err)

@@ -1,4 +1,4 @@
-/* Summary statistics of a metric over repetitions (pure). */
+/* Summary statistics of a metric over repetitions (pure): the one median, sort and summary of nicbench. */
 #ifndef NB_STATS_H
 #define NB_STATS_H
 
@@ -9,5 +9,11 @@ struct nb_stats {
 
 /* values is not modified; n may be 0 (all fields 0, n 0). */
 void nb_stats_compute(const double *values, int n, struct nb_stats *out);
+
+/* Median of n values (n >= 1); the input is not modified. Returns 0 for n == 0. */
+double nb_stats_median(const double *v, int n);
+
+/* Sort a few doubles ascending (insertion sort below 32, qsort above). */
+void nb_stats_sort(double *v, int n);
 
 #endif

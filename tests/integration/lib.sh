@@ -33,7 +33,25 @@ expect() {
 	echo "ok: $1 = $3"
 }
 
+# The value in effect. Since 6.13 the NAPI knobs live per NAPI and sysfs shows only the
+# device-wide field, so they are read from the first NAPI with the independent napi-get
+# client (tests/nb_napi_tool) where the kernel reports them, from sysfs otherwise.
 knob() {
+	local tool col value
+	tool=$(dirname "$NB_BIN")/tests/nb_napi_tool
+	case $1 in
+	gro_flush_timeout) col=2 ;;
+	napi_defer_hard_irqs) col=3 ;;
+	threaded) col=5 ;;
+	*) col= ;;
+	esac
+	if [ -n "$col" ] && [ -x "$tool" ]; then
+		value=$("$tool" list "$NB_IFACE" 2>/dev/null | head -1 | cut -d' ' -f"$col")
+		if [ -n "$value" ] && [ "$value" != - ]; then
+			echo "$value"
+			return
+		fi
+	fi
 	cat "/sys/class/net/$NB_IFACE/$1"
 }
 

@@ -340,16 +340,22 @@ static const struct verdict_case verdict_cases[] = {
 	  { "tcp-rx", "ok", "\"cpu_busy_pct\":" V3(70, 71, 69) }, "cpu_busy_pct", NB_CMP_REGRESSED, NB_CMP_REGRESSED },
 	{ "CPU of a TX test is not gated", { "tcp-tx", "ok", "\"cpu_busy_pct\":" V3(50, 51, 49) },
 	  { "tcp-tx", "ok", "\"cpu_busy_pct\":" V3(70, 71, 69) }, "cpu_busy_pct", NB_CMP_REGRESSED, NB_CMP_UNCHANGED },
-	{ "neutral metric moves", { "tcp-tx", "ok", "\"interrupts_per_s\":" V3(1000, 1001, 999) },
-	  { "tcp-tx", "ok", "\"interrupts_per_s\":" V3(500, 501, 499) }, "interrupts_per_s", NB_CMP_CHANGED,
+	{ "neutral metric moves", { "tcp-tx", "ok", "\"interrupts_per_s\":" V3(10000, 10010, 9990) },
+	  { "tcp-tx", "ok", "\"interrupts_per_s\":" V3(5000, 5010, 4990) }, "interrupts_per_s", NB_CMP_CHANGED,
 	  NB_CMP_UNCHANGED },
-	{ "unknown metric is neutral", { "tcp-tx", "ok", "\"frobs_per_s\":" V3(1, 1, 1) },
-	  { "tcp-tx", "ok", "\"frobs_per_s\":" V3(9, 9, 9) }, "frobs_per_s", NB_CMP_CHANGED, NB_CMP_UNCHANGED },
+	{ "unknown metric is neutral, without a floor", { "tcp-tx", "ok", "\"frobs\":" V3(1, 1, 1) },
+	  { "tcp-tx", "ok", "\"frobs\":" V3(9, 9, 9) }, "frobs", NB_CMP_CHANGED, NB_CMP_UNCHANGED },
 	{ "metric only in new", { "tcp-tx", "ok", "\"throughput_bps\":" V3(1, 1, 1) },
 	  { "tcp-tx", "ok", "\"throughput_bps\":" V3(1, 1, 1) ",\"napi_polls_per_s\":" V3(5, 5, 5) }, "napi_polls_per_s",
 	  NB_CMP_NEW, NB_CMP_UNCHANGED },
-	{ "gated metric missing in new", { "tcp-tx", "ok", "\"throughput_bps\":" V3(1, 1, 1) },
-	  { "tcp-tx", "ok", "\"retransmits\":" V3(1, 1, 1) }, "throughput_bps", NB_CMP_MISSING, NB_CMP_INCONCLUSIVE },
+	{ "gated metric missing in new fails", { "tcp-tx", "ok", "\"throughput_bps\":" V3(1, 1, 1) },
+	  { "tcp-tx", "ok", "\"retransmits\":" V3(1, 1, 1) }, "throughput_bps", NB_CMP_MISSING, NB_CMP_MISSING },
+	{ "a regression beats a missing metric", { "tcp-rx", "ok", "\"throughput_bps\":" V3(100, 101, 99) ",\"cpu_busy_pct\":" V3(5, 5, 5) },
+	  { "tcp-rx", "ok", "\"throughput_bps\":" V3(70, 71, 69) }, "cpu_busy_pct", NB_CMP_MISSING, NB_CMP_REGRESSED },
+	{ "non-gated metric missing in new", { "tcp-tx", "ok", "\"throughput_bps\":" V3(1, 1, 1) ",\"retransmits\":" V3(1, 1, 1) },
+	  { "tcp-tx", "ok", "\"throughput_bps\":" V3(1, 1, 1) }, "retransmits", NB_CMP_MISSING, NB_CMP_UNCHANGED },
+	{ "collapse: the interval stops at -100%", { "tcp-tx", "ok", "\"throughput_bps\":" V3(100, 130, 101) },
+	  { "tcp-tx", "ok", "\"throughput_bps\":" V3(5, 6, 4) }, "throughput_bps", NB_CMP_REGRESSED, NB_CMP_REGRESSED },
 	{ "broken", { "udp-rx", "ok", "\"throughput_bps\":" V3(1, 1, 1) }, { "udp-rx", "failed", "" }, "throughput_bps",
 	  NB_CMP_BROKEN, NB_CMP_BROKEN },
 	{ "timeout then ok is fixed", { "udp-rx", "timeout", "" }, { "udp-rx", "ok", "\"throughput_bps\":" V3(1, 1, 1) },
@@ -392,13 +398,18 @@ static void test_verdicts(void)
 
 			CHECK_MSG(m && m->verdict == c->metric_verdict, "%s: %s %s, expected %s", c->what, c->metric,
 				  m ? nb_cmp_verdict_name(m->verdict) : "absent", nb_cmp_verdict_name(c->metric_verdict));
+			/* Nothing compare reads goes below zero: neither may its interval. */
+			CHECK_MSG(!m || !m->has_ci || (m->ci_lo_pct >= -100 && m->ci_hi_pct >= -100), "%s: interval %g..%g",
+				  c->what, m ? m->ci_lo_pct : 0, m ? m->ci_hi_pct : 0);
 		}
 		release(&base, &new, &r);
 	}
 }
 
-/* The results scanner against hand-written JSON: escapes, number forms, junk to skip, and
- * the files it must refuse with a line-and-column message from jansson. */
+/* The loader against hand-written JSON: escapes, number forms, junk to skip, and the files
+ * it must refuse with a line-and-column message from jansson or a message naming the value. */
+#define Z50 "00000000000000000000000000000000000000000000000000"
+#define NAME60 "a_metric_name_that_is_longer_than_forty_seven_bytes_abcdefg_"
 #define REPORT_HEAD "{\"schema\":\"nicbench-report/1\",\"host\":{\"cpus\":1},\"results\":["
 
 struct load_case {
@@ -416,8 +427,16 @@ static const struct load_case load_cases[] = {
 	{ "raw UTF-8", REPORT_HEAD "{\"id\":\"r\xc3\xa9seau\"}]}", 0, "r\xc3\xa9seau", NULL, 0, 0 },
 	{ "exponent forms", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":{\"median\":1.5E-3,\"values\":[1e3,-0.5,2E+2]}}}]}", 0,
 	  "a", "x", 1.5e-3, 3 },
-	{ "non-numbers in values are skipped", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":{\"values\":[1,\"x\",null,2,{\"a\":[1]},3]}}}]}",
-	  0, "a", "x", 2, 3 },
+	{ "a non-number in values is named", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":{\"values\":[1,\"x\",2]}}}]}",
+	  -EINVAL, "results[0] (\"a\") metric \"x\" values[1] is a string", NULL, 0, 0 },
+	{ "a string metric is named", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":\"12\"}}]}", -EINVAL,
+	  "metric \"x\" is a string, expected a number or an object", NULL, 0, 0 },
+	{ "a null metric is missing", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":null,\"y\":1}}]}", 0, "a", "y", 1, 0 },
+	{ "invalid UTF-8 is refused", REPORT_HEAD "{\"id\":\"a\xff\"}]}", -EINVAL, "not valid JSON (line 1", NULL, 0, 0 },
+	{ "a 200-digit number", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":0.5" Z50 Z50 Z50 Z50 "}}]}", 0, "a", "x",
+	  0.5, 0 },
+	{ "a 60-byte metric name is kept whole", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"" NAME60 "x\":1,\"" NAME60 "y\":2}}]}",
+	  0, "a", NAME60 "y", 2, 0 },
 	{ "bare number metric", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":0.1}}]}", 0, "a", "x", 0.1, 0 },
 	{ "18-digit integer", REPORT_HEAD "{\"id\":\"a\",\"metrics\":{\"x\":123456789012345678}}]}", 0, "a", "x",
 	  123456789012345678.0, 0 },
@@ -462,18 +481,225 @@ static void test_loader(void)
 		}
 		nb_cmp_report_free(&rep);
 	}
-	/* Nesting beyond the scanner's depth is valid JSON it does not read: said so, not crashed. */
-	char deep[4096];
-	size_t used = (size_t)snprintf(deep, sizeof(deep), "%s{\"id\":\"a\",\"x\":", REPORT_HEAD);
-	struct nb_cmp_report rep;
+	/* Deep nesting loads up to jansson's limit (2048) and is refused with its message beyond. */
+	static const struct {
+		int depth, ret;
+	} deep_cases[] = { { 600, 0 }, { 3000, -EINVAL } };
+
+	for (size_t i = 0; i < sizeof(deep_cases) / sizeof(deep_cases[0]); i++) {
+		char deep[8192];
+		size_t used = (size_t)snprintf(deep, sizeof(deep), "%s{\"id\":\"a\",\"x\":", REPORT_HEAD);
+		struct nb_cmp_report rep;
+		struct nb_err err = { 0 };
+		int ret;
+
+		for (int d = 0; d < deep_cases[i].depth; d++)
+			deep[used++] = '[';
+		for (int d = 0; d < deep_cases[i].depth; d++)
+			deep[used++] = ']';
+		used += (size_t)snprintf(deep + used, sizeof(deep) - used, "}]}");
+		ret = nb_cmp_report_parse(deep, used, "deep", &rep, &err);
+		CHECK_MSG(ret == deep_cases[i].ret && (!ret || strstr(err.msg, "maximum parsing depth")),
+			  "depth %d: %d (%s)", deep_cases[i].depth, ret, err.msg);
+		if (!ret)
+			nb_cmp_report_free(&rep);
+	}
+}
+
+/* ---- absolute floors: one family at a time, near zero, 0 -> N, and beyond ---- */
+
+struct floor_case {
+	const char *what, *test, *base, *new; /* base/new: the "metrics" object's inside */
+	const char *metric;
+	const char *floor_opt;                /* --floor argument, NULL for the defaults */
+	enum nb_cmp_verdict verdict;
+	enum nb_cmp_reason reason;
+	double floor;                         /* expected applied floor; < 0: none */
+};
+
+#define THR1G "\"throughput_bps\":" V3(1e9, 1e9, 1e9) ","
+
+static const struct floor_case floor_cases[] = {
+	/* cpu: percentage points of the machine */
+	{ "cpu near zero: -16% of a 1.8% share", "tcp-tx", "\"user_pct\":" V3(1.78, 1.80, 1.76),
+	  "\"user_pct\":" V3(1.49, 1.50, 1.47), "user_pct", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 3 },
+	{ "cpu near zero, floors off", "tcp-tx", "\"user_pct\":" V3(1.78, 1.80, 1.76),
+	  "\"user_pct\":" V3(1.49, 1.50, 1.47), "user_pct", "none", NB_CMP_IMPROVED, NB_CMP_REASON_SUPPORTED, -1 },
+	{ "cpu: wide interval inside the floor", "tcp-tx", "\"softirq_pct\":" V3(1, 3, 2),
+	  "\"softirq_pct\":" V3(0.2, 4.5, 3.9), "softirq_pct", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 3 },
+	{ "cpu beyond the floor", "tcp-tx", "\"system_pct\":" V3(20, 20.5, 19.5), "\"system_pct\":" V3(30, 30.5, 29.5),
+	  "system_pct", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 3 },
+	{ "cpu: beyond the effect, interval reaches into the floor", "tcp-tx", "\"user_pct\":" V3(20, 21, 22),
+	  "\"user_pct\":" V3(24, 30, 32), "user_pct", NULL, NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_FLOOR, 3 },
+	{ "cpu: family override", "tcp-tx", "\"user_pct\":" V3(1.78, 1.80, 1.76), "\"user_pct\":" V3(1.49, 1.50, 1.47),
+	  "user_pct", "cpu=0.1", NB_CMP_IMPROVED, NB_CMP_REASON_SUPPORTED, 0.1 },
+	{ "cpu: metric override beats the family's", "tcp-tx", "\"user_pct\":" V3(1.78, 1.80, 1.76),
+	  "\"user_pct\":" V3(1.49, 1.50, 1.47), "user_pct", "cpu=10,user_pct=0.2", NB_CMP_IMPROVED,
+	  NB_CMP_REASON_SUPPORTED, 0.2 },
+	/* core: percentage points of one CPU */
+	{ "core: +4.5 points of one CPU", "tcp-rx", "\"cpu1_softirq_pct\":" V3(5, 6, 5.5),
+	  "\"cpu1_softirq_pct\":" V3(10, 10.5, 9.5), "cpu1_softirq_pct", NULL, NB_CMP_UNCHANGED,
+	  NB_CMP_REASON_WITHIN_FLOOR, 6 },
+	{ "core: +15 points of one CPU", "tcp-rx", "\"cpu12_softirq_pct\":" V3(5, 6, 5.5),
+	  "\"cpu12_softirq_pct\":" V3(20, 21, 20.5), "cpu12_softirq_pct", NULL, NB_CMP_CHANGED,
+	  NB_CMP_REASON_SUPPORTED, 6 },
+	/* loss: percentage points of the datagrams */
+	{ "loss: 1% -> 2% doubles but is one point", "udp-rx", "\"lost_percent\":" V3(1.0, 1.1, 0.9),
+	  "\"lost_percent\":" V3(2.0, 2.1, 1.9), "lost_percent", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 2 },
+	{ "loss: 1% -> 10%", "udp-rx", "\"lost_percent\":" V3(1.0, 1.1, 0.9), "\"lost_percent\":" V3(10, 10.1, 9.9),
+	  "lost_percent", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 2 },
+	/* drops: packets */
+	{ "drops: 0 -> 3 lost packets", "udp-rx", "\"lost_packets\":" V3(0, 0, 0), "\"lost_packets\":" V3(3, 2, 4),
+	  "lost_packets", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 100 },
+	{ "drops: 0 -> 3000 lost packets", "udp-rx", "\"lost_packets\":" V3(0, 0, 0),
+	  "\"lost_packets\":" V3(3000, 3100, 2900), "lost_packets", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 100 },
+	{ "drops: 0 -> 5000 rcvbuf errors", "udp-rx", "\"udp_rcvbuf_errors\":" V3(0, 0, 0),
+	  "\"udp_rcvbuf_errors\":" V3(5000, 5200, 4900), "udp_rcvbuf_errors", NULL, NB_CMP_REGRESSED,
+	  NB_CMP_REASON_SUPPORTED, 100 },
+	{ "drops: 2 -> 40 rx_dropped", "udp-rx", "\"rx_dropped\":" V3(2, 1, 3), "\"rx_dropped\":" V3(40, 38, 41),
+	  "rx_dropped", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 100 },
+	{ "drops: 3000 -> 2900 retransmits is within the effect", "tcp-tx", "\"retransmits\":" V3(3000, 3010, 2990),
+	  "\"retransmits\":" V3(2900, 2910, 2890), "retransmits", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_NONE, 100 },
+	/* latency: microseconds; jitter: ms */
+	{ "latency: 40 us -> 48 us", "tcp-rr", "\"rtt_p50_us\":" V3(40, 41, 39), "\"rtt_p50_us\":" V3(48, 49, 47),
+	  "rtt_p50_us", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 10 },
+	{ "latency: 40 us -> 80 us", "tcp-rr", "\"rtt_p50_us\":" V3(40, 41, 39), "\"rtt_p50_us\":" V3(80, 81, 79),
+	  "rtt_p50_us", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 10 },
+	{ "jitter: 10 us -> 30 us", "udp-rx", "\"jitter_ms\":" V3(0.010, 0.011, 0.009),
+	  "\"jitter_ms\":" V3(0.030, 0.031, 0.029), "jitter_ms", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 0.05 },
+	{ "jitter: 10 us -> 500 us", "udp-rx", "\"jitter_ms\":" V3(0.010, 0.011, 0.009),
+	  "\"jitter_ms\":" V3(0.5, 0.51, 0.49), "jitter_ms", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 0.05 },
+	/* rates: events per second */
+	{ "rates: 100/s -> 300/s", "tcp-tx", "\"interrupts_per_s\":" V3(100, 101, 99),
+	  "\"interrupts_per_s\":" V3(300, 301, 299), "interrupts_per_s", NULL, NB_CMP_UNCHANGED,
+	  NB_CMP_REASON_WITHIN_FLOOR, 1000 },
+	{ "rates: 10k/s -> 20k/s", "tcp-tx", "\"napi_polls_per_s\":" V3(10000, 10100, 9900),
+	  "\"napi_polls_per_s\":" V3(20000, 20100, 19900), "napi_polls_per_s", NULL, NB_CMP_CHANGED,
+	  NB_CMP_REASON_SUPPORTED, 1000 },
+	{ "softirq time: 1 -> 5 ms/s", "tcp-tx", "\"net_rx_softirq_ns_per_s\":" V3(1e6, 1.1e6, 0.9e6),
+	  "\"net_rx_softirq_ns_per_s\":" V3(5e6, 5.1e6, 4.9e6), "net_rx_softirq_ns_per_s", NULL, NB_CMP_UNCHANGED,
+	  NB_CMP_REASON_WITHIN_FLOOR, 2e7 },
+	{ "softirq time: 100 -> 300 ms/s", "tcp-tx", "\"net_rx_softirq_ns_per_s\":" V3(1e8, 1.01e8, 0.99e8),
+	  "\"net_rx_softirq_ns_per_s\":" V3(3e8, 3.01e8, 2.99e8), "net_rx_softirq_ns_per_s", NULL, NB_CMP_REGRESSED,
+	  NB_CMP_REASON_SUPPORTED, 2e7 },
+	/* bits: a share of the point's throughput */
+	{ "bits: ACK bytes of a 1 Gbit/s TX point", "tcp-tx", THR1G "\"rx_bytes_per_s\":" V3(5e4, 5.1e4, 4.9e4),
+	  THR1G "\"rx_bytes_per_s\":" V3(1e5, 1.01e5, 0.99e5), "rx_bytes_per_s", NULL, NB_CMP_UNCHANGED,
+	  NB_CMP_REASON_WITHIN_FLOOR, 1e9 / 100 / 8 },
+	{ "bits: byte rate beyond 1% of the throughput", "tcp-tx", THR1G "\"rx_bytes_per_s\":" V3(5e6, 5.1e6, 4.9e6),
+	  THR1G "\"rx_bytes_per_s\":" V3(1e7, 1.01e7, 0.99e7), "rx_bytes_per_s", NULL, NB_CMP_CHANGED,
+	  NB_CMP_REASON_SUPPORTED, 1e9 / 100 / 8 },
+	{ "bits: no throughput, no share to take", "tcp-tx", "\"rx_bytes_per_s\":" V3(5e4, 5.1e4, 4.9e4),
+	  "\"rx_bytes_per_s\":" V3(1e5, 1.01e5, 0.99e5), "rx_bytes_per_s", NULL, NB_CMP_CHANGED,
+	  NB_CMP_REASON_SUPPORTED, -1 },
+	{ "bits: throughput's own floor is below the effect", "tcp-tx", "\"throughput_bps\":" V3(1e9, 1.001e9, 0.999e9),
+	  "\"throughput_bps\":" V3(0.7e9, 0.701e9, 0.699e9), "throughput_bps", NULL, NB_CMP_REGRESSED,
+	  NB_CMP_REASON_SUPPORTED, 1e7 },
+	{ "own CPU: 0.6 -> 0.9 ms/s", "tcp-tx", "\"nicbench_cpu_ms_per_s\":" V3(0.6, 0.61, 0.59),
+	  "\"nicbench_cpu_ms_per_s\":" V3(0.9, 0.91, 0.89), "nicbench_cpu_ms_per_s", NULL, NB_CMP_UNCHANGED,
+	  NB_CMP_REASON_WITHIN_FLOOR, 0.5 },
+	{ "a floor for a metric the registry has none for", "tcp-tx", "\"frobs\":" V3(1, 1, 1), "\"frobs\":" V3(9, 9, 9),
+	  "frobs", "frobs=10", NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 10 },
+};
+
+static void test_floors(void)
+{
+	for (size_t i = 0; i < sizeof(floor_cases) / sizeof(floor_cases[0]); i++) {
+		const struct floor_case *c = &floor_cases[i];
+		struct inline_point bp = { c->test, "ok", c->base }, np = { c->test, "ok", c->new };
+		struct nb_cmp_report base, new;
+		struct nb_cmp_result r;
+		struct nb_cmp_options opt;
+		struct nb_err err = { 0 };
+		const struct nb_cmp_metric_result *m;
+
+		nb_cmp_options_init(&opt);
+		if (c->floor_opt)
+			CHECK_MSG(nb_cmp_floor_parse(&opt, c->floor_opt, &err) == 0, "%s: --floor %s: %s", c->what,
+				  c->floor_opt, err.msg);
+		if (parse_inline(&bp, 1, &base))
+			continue;
+		if (parse_inline(&np, 1, &new)) {
+			nb_cmp_report_free(&base);
+			continue;
+		}
+		CHECK(nb_cmp_run(&base, &new, &opt, &r, &err) == 0);
+		m = metric_of(&r, c->test, c->metric);
+		CHECK_MSG(m && m->verdict == c->verdict, "%s: %s, expected %s", c->what,
+			  m ? nb_cmp_verdict_name(m->verdict) : "absent", nb_cmp_verdict_name(c->verdict));
+		CHECK_MSG(m && m->reason == c->reason, "%s: reason %d, expected %d", c->what, m ? (int)m->reason : -1,
+			  (int)c->reason);
+		if (c->floor < 0)
+			CHECK_MSG(m && !m->has_floor, "%s: has a floor of %g", c->what, m ? m->floor : 0);
+		else
+			CHECK_MSG(m && m->has_floor && fabs(m->floor - c->floor) <= 1e-9 * c->floor, "%s: floor %g, expected %g",
+				  c->what, m && m->has_floor ? m->floor : -1, c->floor);
+		release(&base, &new, &r);
+	}
+}
+
+static void test_floor_parse(void)
+{
+	static const struct {
+		const char *spec;
+		int ret;
+	} cases[] = {
+		{ "cpu=2", 0 }, { "lost_packets=1000,core=8", 0 }, { "none", 0 }, { "cpu=0", 0 },
+		{ "cpu", -EINVAL }, { "=3", -EINVAL }, { "cpu=-1", -EINVAL }, { "cpu=x", -EINVAL }, { "", -EINVAL },
+		{ ",", -EINVAL }, { "cpu=nan", -EINVAL },
+	};
+	struct nb_cmp_options opt;
 	struct nb_err err = { 0 };
 
-	for (int i = 0; i < 600; i++)
-		deep[used++] = '[';
-	for (int i = 0; i < 600; i++)
-		deep[used++] = ']';
-	used += (size_t)snprintf(deep + used, sizeof(deep) - used, "}]}");
-	CHECK(nb_cmp_report_parse(deep, used, "deep", &rep, &err) == -EINVAL && strstr(err.msg, "unsupported JSON"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		nb_cmp_options_init(&opt);
+		CHECK_MSG(nb_cmp_floor_parse(&opt, cases[i].spec, &err) == cases[i].ret, "--floor \"%s\"", cases[i].spec);
+	}
+	nb_cmp_options_init(&opt);
+	CHECK(nb_cmp_floor_parse(&opt, "cpu=2", &err) == 0 && nb_cmp_floor_parse(&opt, "cpu=4", &err) == 0);
+	CHECK(opt.n_floors == 1 && opt.floors[0].value == 4);
+	/* Every registry row with a floor names its family and unit once. */
+	for (int i = 0; i < nb_cmp_floor_rows(); i++) {
+		char pattern[96];
+		struct nb_cmp_floor f;
+		enum nb_cmp_direction d;
+
+		CHECK(nb_cmp_floor_row(i, pattern, sizeof(pattern), &f, &d) != NULL);
+		CHECK_MSG(f.kind == NB_CMP_FLOOR_NONE || (f.family && f.value > 0), "row %s", pattern);
+	}
+	CHECK(nb_cmp_floor_row(nb_cmp_floor_rows(), (char[8]){ 0 }, 8, &(struct nb_cmp_floor){ 0 },
+			       &(enum nb_cmp_direction){ 0 }) == NULL);
+}
+
+/* A gated metric that NEW lost fails the gate; --missing-ok gives the old inconclusive. */
+static void test_missing_gated(void)
+{
+	struct nb_cmp_report base, new;
+	struct nb_cmp_result r;
+	struct nb_cmp_options opt;
+
+	if (compare_fixtures("compare/g2ul-base.json", "compare/g2ul-new-lost-counter.json", NULL, &base, &new, &r, &opt))
+		return;
+	CHECK(metric_of(&r, "tcp-rx", "throughput_bps")->verdict == NB_CMP_MISSING);
+	CHECK(point_of(&r, "tcp-rx")->verdict == NB_CMP_MISSING);
+	CHECK(point_of(&r, "udp-tx")->verdict == NB_CMP_REGRESSED);
+	CHECK(r.verdict == NB_CMP_REGRESSION); /* the regression is named first */
+	release(&base, &new, &r);
+
+	nb_cmp_options_init(&opt);
+	CHECK(nb_cmp_gate_parse(&opt, "throughput_bps@tcp-*", NULL) == 0);
+	if (compare_fixtures("compare/g2ul-base.json", "compare/g2ul-new-lost-counter.json", &opt, &base, &new, &r, &opt))
+		return;
+	CHECK_MSG(r.verdict == NB_CMP_OVERALL_MISSING, "overall %s", nb_cmp_overall_name(r.verdict));
+	CHECK_STR(nb_cmp_overall_name(r.verdict), "missing");
+	release(&base, &new, &r);
+
+	opt.missing_ok = true;
+	if (compare_fixtures("compare/g2ul-base.json", "compare/g2ul-new-lost-counter.json", &opt, &base, &new, &r, &opt))
+		return;
+	CHECK(point_of(&r, "tcp-rx")->verdict == NB_CMP_INCONCLUSIVE);
+	CHECK(r.verdict == NB_CMP_OVERALL_INCONCLUSIVE);
+	release(&base, &new, &r);
 }
 
 struct parse_case {
@@ -539,13 +765,15 @@ static void test_directions(void)
 		{ "throughput_bps", NB_CMP_HIGHER_BETTER }, { NB_CMP_EFFICIENCY_METRIC, NB_CMP_HIGHER_BETTER },
 		{ "cpu_busy_pct", NB_CMP_LOWER_BETTER },    { "softirq_pct", NB_CMP_LOWER_BETTER },
 		{ "irq_pct", NB_CMP_LOWER_BETTER },         { "napi_thread_pct", NB_CMP_LOWER_BETTER },
-		{ "cpu1_busy_pct", NB_CMP_LOWER_BETTER },   { "lost_percent", NB_CMP_LOWER_BETTER },
+		{ "cpu1_busy_pct", NB_CMP_NEUTRAL },   { "lost_percent", NB_CMP_LOWER_BETTER },
 		{ "retransmits", NB_CMP_LOWER_BETTER },     { "rx_dropped", NB_CMP_LOWER_BETTER },
 		{ "softnet_dropped", NB_CMP_LOWER_BETTER }, { "udp_rcvbuf_errors", NB_CMP_LOWER_BETTER },
 		{ "iperf_remote_cpu_pct", NB_CMP_NEUTRAL }, { "napi_budget_exhausted_pct", NB_CMP_NEUTRAL },
 		{ "cpu_unaccounted_pct", NB_CMP_NEUTRAL },
 		{ "interrupts_per_s", NB_CMP_NEUTRAL },     { "napi_packets_per_poll", NB_CMP_NEUTRAL },
 		{ "net_rx_softirq_ns_per_s", NB_CMP_LOWER_BETTER }, { "something_new", NB_CMP_NEUTRAL },
+		{ "cpu12_softirq_pct", NB_CMP_NEUTRAL }, { "iperf_host_cpu_pct", NB_CMP_LOWER_BETTER },
+		{ "rx_errors", NB_CMP_NEUTRAL },            { "rx_bytes_per_s", NB_CMP_NEUTRAL },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -565,5 +793,8 @@ int main(void)
 	test_gate_parse();
 	test_effect_parse();
 	test_directions();
+	test_floors();
+	test_floor_parse();
+	test_missing_gated();
 	return nb_test_done("test_compare");
 }

@@ -96,6 +96,15 @@ static void test_json(void)
 			CHECK_NEAR(json_number_value(json_object_get(thr, "change_pct")), -24, 1e-6);
 			CHECK_NEAR(json_number_value(json_object_get(thr, "base")), 500e6, 1e-3);
 			CHECK_STR(json_string_value(json_object_get(thr, "verdict")), "regressed");
+			/* Every metric carries the floor it was judged with: 1% of the point's throughput. */
+			CHECK_NEAR(json_number_value(json_object_get(thr, "floor")), 500e6 / 100, 1e-3);
+			CHECK_STR(json_string_value(json_object_get(thr, "floor_family")), "bits");
+			json_t *cpu = json_object_get(json_object_get(udp_tx, "metrics"), "cpu_busy_pct");
+
+			CHECK_NEAR(json_number_value(json_object_get(cpu, "floor")), 3, 1e-12);
+			CHECK(json_is_true(json_object_get(json_object_get(root, "settings"), "floors")));
+			CHECK(json_object_size(json_object_get(json_object_get(root, "settings"), "floor_overrides")) == 0 &&
+			      json_is_object(json_object_get(json_object_get(root, "settings"), "floor_overrides")));
 		}
 		json_decref(root);
 		free(text);
@@ -127,6 +136,12 @@ static void test_junit(void)
 	text = render_fixtures("compare/five-base-failed.json", "compare/five-new.json", JUNIT);
 	CHECK(text && strstr(text, "classname=\"udp-rx\" name=\"status\"></testcase>") && !strstr(text, "<failure"));
 	free(text);
+	/* A gated metric NEW lost is a failure of its own type, not a skip. */
+	text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-new-lost-counter.json", JUNIT);
+	CHECK(text && strstr(text, "classname=\"tcp-rx\" name=\"throughput_bps\">\n      <failure type=\"missing\" "
+				  "message=\"missing: (base 400.00 Mbit/s, new -): measured only in the base report\""));
+	CHECK(text && strstr(text, "tests=\"6\" failures=\"2\" skipped=\"0\""));
+	free(text);
 }
 
 struct md_case {
@@ -134,13 +149,26 @@ struct md_case {
 };
 
 static const struct md_case md_cases[] = {
-	{ "compare/g2ul-base.json", "compare/g2ul-new.json", "- TCP TX: +6% bandwidth, similar CPU\n" },
-	{ "compare/g2ul-base.json", "compare/g2ul-new.json", "- TCP RX: +34% bandwidth, similar CPU\n" },
-	{ "compare/g2ul-base.json", "compare/g2ul-new.json", "- UDP RX: +500% bandwidth, similar CPU\n" },
-	{ "compare/g2ul-base.json", "compare/g2ul-new.json", "- UDP TX: -24% bandwidth, similar CPU\n" },
-	{ "compare/g2l-base.json", "compare/g2l-new.json", "- TCP RX: similar bandwidth, -50% CPU, +100% bandwidth per CPU\n" },
-	{ "compare/g2l-base.json", "compare/g2l-new.json", "- UDP RX: similar bandwidth, -21% CPU, +26% bandwidth per CPU\n" },
-	{ "compare/five-base-near-zero.json", "compare/five-new.json", "- UDP RX: >10000% bandwidth, similar CPU\n" },
+	{ "compare/g2ul-base.json", "compare/g2ul-new.json",
+	  "- TCP TX: +6% bandwidth (500.00 Mbit/s -> 530.00 Mbit/s), similar CPU (70.0% -> 70.0%)\n" },
+	{ "compare/g2ul-base.json", "compare/g2ul-new.json",
+	  "- TCP RX: +34% bandwidth (400.00 Mbit/s -> 536.00 Mbit/s), similar CPU (90.0% -> 90.0%)\n" },
+	{ "compare/g2ul-base.json", "compare/g2ul-new.json",
+	  "- UDP RX: +500% bandwidth (100.00 Mbit/s -> 600.00 Mbit/s), similar CPU (99.0% -> 99.0%)\n" },
+	{ "compare/g2ul-base.json", "compare/g2ul-new.json",
+	  "- UDP TX: -24% bandwidth (500.00 Mbit/s -> 380.00 Mbit/s), similar CPU (95.0% -> 95.0%)\n" },
+	{ "compare/g2l-base.json", "compare/g2l-new.json",
+	  "- TCP RX: similar bandwidth (940.00 Mbit/s -> 941.00 Mbit/s), -50% CPU (80.0% -> 40.0%), +100% bandwidth per "
+	  "CPU (587.50 Mbit/cpu-s -> 1.18 Gbit/cpu-s)\n" },
+	{ "compare/g2l-base.json", "compare/g2l-new.json",
+	  "- UDP RX: similar bandwidth (950.00 Mbit/s -> 948.00 Mbit/s), -21% CPU (100.0% -> 79.0%), +26% bandwidth per "
+	  "CPU (475.00 Mbit/cpu-s -> 600.00 Mbit/cpu-s)\n" },
+	{ "compare/five-base-near-zero.json", "compare/five-new.json", "- UDP RX: >10000% bandwidth (" },
+	{ "compare/g2ul-base.json", "compare/g2ul-new-peer-bound.json",
+	  "- TCP RX: +34% bandwidth (400.00 Mbit/s -> 536.00 Mbit/s), similar CPU (90.0% -> 90.0%)\n"
+	  "  - new: peer CPU 98% of a core: the peer may have set this figure (peer-bound)\n" },
+	{ "compare/g2ul-base.json", "compare/g2ul-new-lost-counter.json",
+	  "- TCP RX: not measured in the new report: throughput_bps; similar CPU (90.0% -> 90.0%)\n" },
 	{ "compare/five-base-failed.json", "compare/five-new.json",
 	  "- UDP RX: fixed (base failed: iperf3 control connection lost after 4 s (DUT starved by RX softirq)), now 420.00 Mbit/s\n" },
 };
@@ -163,10 +191,80 @@ static void test_text(void)
 	CHECK(text && !strchr(text, '\033'));
 	CHECK(text && strstr(text, "verdict: regression (4 points: 3 improved, 1 regressed)"));
 	CHECK(text && strstr(text, "profile movers: ravb_poll 20.0% -> 9.0%"));
+	/* Column heads over each point's rows; the unchanged, ungated rest is counted, not listed. */
+	CHECK(text && count(text, "    metric                                 base                new    change  verdict\n") == 4);
+	CHECK(text && strstr(text, "udp-tx: REGRESSED\n    metric ") != NULL);
+	CHECK_MSG(text && count(text, "+ 2 metrics unchanged or within floors (-v lists them)\n") == 2, "%s", text);
+	CHECK(text && !strstr(text, "    retransmits ")); /* tcp-tx: unchanged, not gated */
+	CHECK(text && strstr(text, "  * cpu_busy_pct ")); /* gated: listed though unchanged */
 	free(text);
 	text = render_fixtures("compare/five-base-zero.json", "compare/five-new.json", TEXT);
 	CHECK(text && strstr(text, ">10000%") && !has_non_finite(text));
 	free(text);
+	/* A/A: the gated rows and one count line per point; nothing else moved. */
+	text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-base.json", TEXT);
+	CHECK_MSG(text && count(text, "\n") <= 30 && count(text, "unchanged or within floors (-v lists them)") == 4 &&
+			  !strstr(text, "regressed") && !strstr(text, "improved"),
+		  "A/A text:\n%s", text ? text : "");
+	free(text);
+}
+
+/* docs/compare.md holds the floor table as compare --list-floors prints it from the registry. */
+static void test_floor_table_documented(void)
+{
+	char *table = NULL, *doc = NULL;
+	size_t tlen = 0, dlen = 0;
+	FILE *out = open_memstream(&table, &tlen);
+	FILE *in = fopen(nb_test_fixture("../../docs/compare.md"), "r");
+
+	CHECK(out && nb_cmp_render_floors(out) == 0);
+	if (out)
+		fclose(out);
+	CHECK_MSG(in != NULL, "open docs/compare.md");
+	if (in) {
+		FILE *mem = open_memstream(&doc, &dlen);
+		char buf[4096];
+		size_t n;
+
+		while (mem && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, mem);
+		if (mem)
+			fclose(mem);
+		fclose(in);
+	}
+	CHECK(table && strstr(table, "| `lost_packets` | lower is better | drops | 100 |"));
+	CHECK_MSG(table && doc && strstr(doc, table), "docs/compare.md lacks the table of --list-floors:\n%s",
+		  table ? table : "");
+	free(table);
+	free(doc);
+}
+
+/* -v lists every metric and no count; the A/A fixture compare is short. */
+static void test_text_verbose(void)
+{
+	struct nb_cmp_report base, new;
+	struct nb_cmp_result r;
+	struct nb_cmp_options opt;
+	struct nb_cmp_render_opts ro = { .all_metrics = true };
+	struct nb_err err = { 0 };
+	char path[1024], *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	nb_cmp_options_init(&opt);
+	snprintf(path, sizeof(path), "%s", nb_test_fixture("compare/g2ul-base.json"));
+	CHECK(nb_cmp_report_load(path, &base, &err) == 0);
+	snprintf(path, sizeof(path), "%s", nb_test_fixture("compare/g2ul-new.json"));
+	CHECK(nb_cmp_report_load(path, &new, &err) == 0);
+	CHECK(nb_cmp_run(&base, &new, &opt, &r, &err) == 0);
+	out = open_memstream(&text, &len);
+	CHECK(out && nb_cmp_render_text(out, &r, &ro) == 0);
+	fclose(out);
+	CHECK(text && !strstr(text, "unchanged or within floors") && strstr(text, "    retransmits "));
+	free(text);
+	nb_cmp_result_free(&r);
+	nb_cmp_report_free(&new);
+	nb_cmp_report_free(&base);
 }
 
 /* g2ul-new-peer-bound.json is g2ul-new.json with the iperf3 server at 96-99% of a core on
@@ -183,6 +281,29 @@ static void test_peer_bound(void)
 	free(text);
 	text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-new.json", TEXT);
 	CHECK(text && count(text, "(peer-bound)") == 0);
+	free(text);
+}
+
+/* g2ul-new-loaded.json: another program took ~45% of the CPU in every new run, and tcp-tx's
+ * own iperf3 was at 99% of a core. compare flags tcp-tx sender-bound (TX only) and says
+ * that the foreign load differs; without cpu_other_pct on either side it says nothing. */
+static void test_sender_bound_and_load(void)
+{
+	char *text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-new-loaded.json", TEXT);
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	CHECK_MSG(count(text, "(sender-bound)") == 1, "%d sender-bound lines", count(text, "(sender-bound)"));
+	CHECK(strstr(text, "new: sender CPU 99% of a core") != NULL);
+	CHECK_MSG(strstr(text, "foreign load differs: other programs took up to not measured -> 45% of the CPU") != NULL,
+		  "%s", text);
+	free(text);
+	text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-new.json", TEXT);
+	CHECK(text && count(text, "(sender-bound)") == 0 && !strstr(text, "foreign load"));
+	free(text);
+	text = render_fixtures("compare/g2ul-new-loaded.json", "compare/g2ul-new-loaded.json", TEXT);
+	CHECK(text && !strstr(text, "foreign load"));
 	free(text);
 }
 
@@ -353,7 +474,7 @@ static void test_number_render(void)
 
 struct cli_case {
 	const char *what;
-	const char *args[8];
+	const char *args[10];
 	int rc;
 	const char *stderr_has; /* NULL: stderr must be empty */
 };
@@ -389,20 +510,37 @@ static const struct cli_case cli_cases[] = {
 	  "not a percentage" },
 	{ "too few runs asked", { "--min-runs", "2", "compare/g2ul-base.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE,
 	  "--min-runs" },
+	{ "a gated metric lost in NEW fails",
+	  { "--gate", "throughput_bps@tcp-*", "compare/g2ul-base.json", "compare/g2ul-new-lost-counter.json" }, NB_EXIT_FAIL,
+	  NULL },
+	{ "--missing-ok: lost is inconclusive",
+	  { "--missing-ok", "--gate", "throughput_bps@tcp-*", "compare/g2ul-base.json", "compare/g2ul-new-lost-counter.json" },
+	  NB_EXIT_OK, NULL },
+	{ "--missing-ok with --fail-on-inconclusive",
+	  { "--missing-ok", "--fail-on-inconclusive", "--gate", "throughput_bps@tcp-*", "compare/g2ul-base.json",
+	    "compare/g2ul-new-lost-counter.json" },
+	  NB_EXIT_INCONCLUSIVE, NULL },
+	{ "floors off", { "--floor", "none", "compare/g2l-base.json", "compare/g2l-new.json" }, NB_EXIT_OK, NULL },
+	{ "floor override", { "--floor", "cpu=1,lost_packets=10", "-v", "compare/g2l-base.json", "compare/g2l-new.json" },
+	  NB_EXIT_OK, NULL },
+	{ "bad floor", { "--floor", "cpu", "compare/g2l-base.json", "compare/g2l-new.json" }, NB_EXIT_USAGE,
+	  "expected METRIC=VALUE" },
+	{ "negative floor", { "--floor", "cpu=-2", "compare/g2l-base.json", "compare/g2l-new.json" }, NB_EXIT_USAGE,
+	  "VALUE >= 0" },
 };
 
 /* Run cmd_compare with stderr captured in a file; -o keeps stdout out of the test log. */
 static int run_cli(const struct cli_case *c, const char *out_path, char *err_text, size_t err_len)
 {
 	char *argv[16];
-	char paths[8][1024];
+	char paths[10][1024];
 	int argc = 0, rc, saved;
 	FILE *err_file = tmpfile();
 
 	argv[argc++] = "compare";
 	argv[argc++] = "-o";
 	argv[argc++] = (char *)out_path;
-	for (int i = 0; i < 8 && c->args[i]; i++) {
+	for (int i = 0; i < 10 && c->args[i]; i++) {
 		const char *a = c->args[i];
 
 		if (!strncmp(a, "compare/", 8)) {
@@ -458,7 +596,10 @@ int main(void)
 	test_junit();
 	test_markdown();
 	test_text();
+	test_text_verbose();
+	test_floor_table_documented();
 	test_peer_bound();
+	test_sender_bound_and_load();
 	test_number_text();
 	test_number_render();
 	test_cli();

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -26,35 +27,91 @@ static char *write_temp(const char *text)
 struct file_case {
 	const char *json;
 	int want_rc;
-	const char *want_in_msg; /* the message must name the key */
+	const char *want_key;    /* the message must name the key ... */
+	const char *want_reason; /* ... and say why */
 };
 
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* One row per error path of config.c's file loader, plus the accepted forms. A reason
+ * that a helper wrote (knob values, peer strings) used to be formatted from itself. */
 static void test_config_files(void)
 {
 	static const struct file_case cases[] = {
-		{ "{\"interface\": \"eth0\", \"peer\": \"10.0.0.2:5202\"}", 0, NULL },
-		{ "{\"interface\": \"eth0\", \"bogus\": 1}", -EINVAL, "\"bogus\"" },
-		{ "{\"interface\": \"eth/0\"}", -EINVAL, "\"interface\"" },
-		{ "{\"duration\": \"ten\"}", -EINVAL, "\"duration\"" },
-		{ "{\"duration\": 0}", -EINVAL, "\"duration\"" },
-		{ "{\"repetitions\": 1000}", -EINVAL, "\"repetitions\"" },
-		{ "{\"tests\": [\"tcp-tx\", \"sctp-rx\"]}", -EINVAL, "\"tests\"" },
-		{ "{\"tests\": [{\"name\": \"udp-rx\", \"rate\": \"100M\", \"length\": 60}]}", 0, NULL },
-		{ "{\"tests\": [{\"name\": \"udp-rx\", \"colour\": 1}]}", -EINVAL, "tests[].colour" },
-		{ "{\"knobs\": {\"threaded\": [0, 1]}}", 0, NULL },
-		{ "{\"knobs\": {\"threaded\": [0, 2]}}", -EINVAL, "knobs.threaded" },
-		{ "{\"knobs\": {\"threaded\": []}}", -EINVAL, "knobs.threaded" },
-		{ "{\"knobs\": {\"warp_speed\": [1]}}", -EINVAL, "warp_speed" },
-		{ "{\"knobs\": {\"gro_flush_timeout:napi_defer_hard_irqs\": [\"0:0\", \"20000:1\"]}}", 0, NULL },
-		{ "{\"knobs\": {\"gro_flush_timeout:napi_defer_hard_irqs\": [\"20000\"]}}", -EINVAL, "knobs.gro_flush_timeout" },
-		{ "{\"udp\": {\"rate\": \"fast\"}}", -EINVAL, "\"rate\"" },
-		{ "{\"rate\": \"1G\"}", -EINVAL, "\"rate\"" },
-		{ "{\"peer\": {\"host\": \"h\", \"port\": 70000}}", -EINVAL, "peer.port" },
-		{ "{\"board\": {\"name\": \"RZ/G2UL\", \"cpus\": 1}}", 0, NULL },
-		{ "{\"board\": {\"wheels\": 4}}", -EINVAL, "\"board\"" },
-		{ "[1, 2]", -EINVAL, "expected a JSON object" },
-		{ "{\"interface\": ", -EINVAL, "line 1" },
-		{ "{\"interface\": \"a\", \"interface\": \"b\"}", -EINVAL, "duplicate" },
+		{ "{\"interface\": \"eth0\", \"peer\": \"10.0.0.2:5202\"}", 0, NULL, NULL },
+		{ "{\"interface\": \"eth0\", \"bogus\": 1}", -EINVAL, "\"bogus\"", "unknown key" },
+		{ "{\"interface\": \"eth/0\"}", -EINVAL, "\"interface\"", "not a valid interface name" },
+		{ "{\"interface\": 7}", -EINVAL, "\"interface\"", "expected a string" },
+		{ "{\"duration\": \"ten\"}", -EINVAL, "\"duration\"", "expected an integer" },
+		{ "{\"duration\": 0}", -EINVAL, "\"duration\"", "0 is out of range 1..86400" },
+		{ "{\"omit\": -1}", -EINVAL, "\"omit\"", "out of range" },
+		{ "{\"streams\": 129}", -EINVAL, "\"streams\"", "out of range" },
+		{ "{\"repetitions\": 1000}", -EINVAL, "\"repetitions\"", "1000 is out of range 1..100" },
+		{ "{\"settle\": -1}", -EINVAL, "\"settle\"", "expected seconds, 0..600" },
+		{ "{\"interval_ms\": 5}", -EINVAL, "\"interval_ms\"", "out of range 10..10000" },
+		{ "{\"grace\": 0}", -EINVAL, "\"grace\"", "out of range" },
+		{ "{\"connect_timeout\": 601}", -EINVAL, "\"connect_timeout\"", "out of range" },
+		{ "{\"journal\": 1}", -EINVAL, "\"journal\"", "expected a string" },
+		{ "{\"output\": false}", -EINVAL, "\"output\"", "expected a string" },
+		{ "{\"description\": [1]}", -EINVAL, "\"description\"", "expected a string" },
+		{ "{\"trace\": 1}", -EINVAL, "\"trace\"", "expected true or false" },
+		{ "{\"promiscuous\": \"yes\"}", -EINVAL, "\"promiscuous\"", "expected true or false" },
+		{ "{\"peer_local\": true, \"redact\": true, \"idle_check\": 0.5}", 0, NULL, NULL },
+		{ "{\"peer_local\": 1}", -EINVAL, "\"peer_local\"", "expected true or false" },
+		{ "{\"redact\": \"yes\"}", -EINVAL, "\"redact\"", "expected true or false" },
+		{ "{\"idle_check\": 61}", -EINVAL, "\"idle_check\"", "expected seconds, 0..60" },
+		{ "{\"tests\": [\"tcp-tx\", \"sctp-rx\"]}", -EINVAL, "\"tests\"", "unknown test name 'sctp-rx'" },
+		{ "{\"tests\": []}", -EINVAL, "\"tests\"", "expected a list of 1..16 tests" },
+		{ "{\"tests\": [3]}", -EINVAL, "\"tests\"", "each test is a name or an object" },
+		{ "{\"tests\": [{\"name\": \"udp-rx\", \"rate\": \"100M\", \"length\": 60}]}", 0, NULL, NULL },
+		{ "{\"tests\": [{\"name\": \"udp-rx\", \"colour\": 1}]}", -EINVAL, "tests[].colour", "unknown key" },
+		{ "{\"tests\": [{\"name\": \"tcp-sideways\"}]}", -EINVAL, "tests[].name",
+		  "unknown test name 'tcp-sideways'" },
+		{ "{\"tests\": [{\"duration\": 5}]}", -EINVAL, "tests[].name", "expected one of" },
+		{ "{\"tests\": [{\"name\": \"udp-rx\", \"length\": 8}]}", -EINVAL, "\"length\"", "out of range" },
+		{ "{\"knobs\": {\"threaded\": [0, 1]}}", 0, NULL, NULL },
+		{ "{\"knobs\": {\"threaded\": [0, 2]}}", -EINVAL, "\"knobs.threaded\"", "2 is outside 0..1" },
+		{ "{\"knobs\": {\"threadd\": [0, 1]}}", -EINVAL, "\"knobs.threadd\"", "unknown knob 'threadd'" },
+		{ "{\"knobs\": {\"threaded\": []}}", -EINVAL, "\"knobs.threaded\"", "expected a non-empty list" },
+		{ "{\"knobs\": {\"threaded\": 1}}", -EINVAL, "\"knobs.threaded\"", "expected a non-empty list" },
+		{ "{\"knobs\": [1]}", -EINVAL, "\"knobs\"", "expected an object" },
+		{ "{\"knobs\": {\"warp_speed\": [1]}}", -EINVAL, "knobs.warp_speed", "unknown knob 'warp_speed'" },
+		{ "{\"knobs\": {\"threaded\": [[0]]}}", -EINVAL, "\"knobs.threaded\"", "expected a string" },
+		{ "{\"knobs\": {\"traffic_cpu\": [\"one\"]}}", -EINVAL, "\"knobs.traffic_cpu\"",
+		  "'one' is not a CPU number" },
+		{ "{\"knobs\": {\"threaded\": [0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0]}}", -EINVAL, "\"knobs.threaded\"",
+		  "more than 16 values" },
+		{ "{\"knobs\": {\"mtu:mtu:mtu:mtu:mtu\": [\"1\"]}}", -EINVAL, "knobs.mtu", "at most 4 knobs" },
+		{ "{\"knobs\": {\":\": [1]}}", -EINVAL, "\"knobs.:\"", "empty knob name" },
+		{ "{\"knobs\": {\"gro_flush_timeout:napi_defer_hard_irqs\": [\"0:0\", \"20000:1\"]}}", 0, NULL, NULL },
+		{ "{\"knobs\": {\"gro_flush_timeout:napi_defer_hard_irqs\": [\"20000\"]}}", -EINVAL,
+		  "knobs.gro_flush_timeout", "needs 2 parts joined by ':'" },
+		{ "{\"udp\": {\"rate\": \"fast\"}}", -EINVAL, "\"rate\"", "expected a rate" },
+		{ "{\"udp\": {\"colour\": 1}}", -EINVAL, "\"udp\"", "unknown key inside" },
+		{ "{\"udp\": 1}", -EINVAL, "\"udp\"", "expected {" },
+		{ "{\"rate\": \"1G\"}", -EINVAL, "\"rate\"", "go inside \"udp\"" },
+		{ "{\"peer\": {\"host\": \"h\", \"port\": 70000}}", -EINVAL, "peer.port", "out of range 1..65535" },
+		{ "{\"peer\": {\"host\": 1}}", -EINVAL, "peer.host", "expected a string" },
+		{ "{\"peer\": {\"hots\": \"h\"}}", -EINVAL, "\"peer\"", "unknown key inside" },
+		{ "{\"peer\": \"h:0\"}", -EINVAL, "\"peer\"", "port must be 1..65535" },
+		{ "{\"peer\": 5}", -EINVAL, "\"peer\"", "expected \"HOST[:PORT]\"" },
+		{ "{\"capture\": {\"packets\": -1}}", -EINVAL, "capture.packets", "out of range" },
+		{ "{\"capture\": {\"snaplen\": 10}}", -EINVAL, "capture.snaplen", "out of range" },
+		{ "{\"capture\": {\"size\": 10}}", -EINVAL, "\"capture\"", "unknown key inside" },
+		{ "{\"capture\": 10}", -EINVAL, "\"capture\"", "expected {" },
+		{ "{\"board\": {\"name\": \"RZ/G2UL\", \"cpus\": 1}}", 0, NULL, NULL },
+		{ "{\"board\": {\"wheels\": 4}}", -EINVAL, "\"board\"", "unknown key inside" },
+		{ "{\"board\": 4}", -EINVAL, "\"board\"", "expected an object" },
+		{ "[1, 2]", -EINVAL, "", "expected a JSON object" },
+		{ "{\"interface\": ", -EINVAL, "", "line 1" },
+		{ "{\"interface\": \"a\", \"interface\": \"b\"}", -EINVAL, "", "duplicate" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -66,14 +123,30 @@ static void test_config_files(void)
 		nb_config_defaults(cfg);
 		rc = nb_config_load_file(cfg, path, &err);
 		CHECK_MSG(rc == cases[i].want_rc, "case %zu (%s): rc %d, msg '%s'", i, cases[i].json, rc, err.msg);
-		if (cases[i].want_in_msg) {
-			CHECK_MSG(strstr(err.msg, cases[i].want_in_msg) != NULL, "case %zu: '%s' lacks '%s'", i, err.msg,
-				  cases[i].want_in_msg);
-			CHECK_MSG(strstr(err.msg, path) != NULL, "case %zu: '%s' does not name the file", i, err.msg);
+		if (cases[i].want_reason) {
+			CHECK_MSG(strstr(err.msg, cases[i].want_key) != NULL, "case %zu: '%s' lacks '%s'", i, err.msg,
+				  cases[i].want_key);
+			CHECK_MSG(strstr(err.msg, cases[i].want_reason) != NULL, "case %zu: '%s' lacks the reason '%s'", i,
+				  err.msg, cases[i].want_reason);
+			/* the file and the key are named once: no reason formatted from its own prefix */
+			CHECK_MSG(count_of(err.msg, path) == 1, "case %zu: '%s' does not name the file once", i, err.msg);
+			CHECK_MSG(count_of(err.msg, "config ") == 1, "case %zu: '%s' repeats its prefix", i, err.msg);
 		}
 		unlink(path);
 		free(cfg);
 	}
+}
+
+/* A directory is named as one, not reported as a JSON syntax error. */
+static void test_config_directory(void)
+{
+	struct nb_config *cfg = calloc(1, sizeof(*cfg));
+	struct nb_err err = { 0 };
+
+	nb_config_defaults(cfg);
+	CHECK(nb_config_load_file(cfg, "/tmp", &err) == -EISDIR);
+	CHECK_MSG(strstr(err.msg, "/tmp: is a directory") != NULL, "'%s'", err.msg);
+	free(cfg);
 }
 
 static void test_missing_file(void)
@@ -106,6 +179,9 @@ static void test_flags(void)
 		{ { "run", "--rate", "1.5G" }, 0 },
 		{ { "run", "--frobnicate" }, -EINVAL },
 		{ { "run", "stray" }, -EINVAL },
+		{ { "run", "--idle-check", "0" }, 0 },
+		{ { "run", "--idle-check", "-1" }, -EINVAL },
+		{ { "run", "--peer-local", "--redact" }, 0 },
 		{ { "run", "--help" }, 1 },
 	};
 
@@ -222,6 +298,7 @@ static void test_plan_ids(void)
 int main(void)
 {
 	test_config_files();
+	test_config_directory();
 	test_missing_file();
 	test_flags();
 	test_flags_override_file();

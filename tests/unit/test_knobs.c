@@ -41,7 +41,7 @@ static const char *file_text(const char *root, const char *rel)
 
 static void test_table(void)
 {
-	static const char *const names[] = { "threaded", "gro_flush_timeout", "napi_defer_hard_irqs",
+	static const char *const names[] = { "threaded", "gro_flush_timeout", "napi_defer_hard_irqs", "irq_suspend_timeout",
 		"rx-usecs", "rx-frames", "tx-usecs", "tx-frames", "adaptive-rx", "adaptive-tx",
 		"irq_affinity", "mtu" };
 	size_t n = sizeof(names) / sizeof(names[0]);

@@ -176,9 +176,102 @@ out:
 	free(cfg);
 }
 
+static void put_run(struct nb_run_record *run, double host_cpu, double other)
+{
+	memset(run, 0, sizeof(*run));
+	run->status = NB_RUN_OK;
+	nb_metrics_put(&run->metrics, "throughput_bps", 1e9);
+	nb_metrics_put(&run->metrics, "iperf_host_cpu_pct", host_cpu);
+	nb_metrics_put(&run->metrics, "cpu_other_pct", other);
+}
+
+/* sender-bound? on TX points only, disturbed runs counted and marked, the idle check and
+ * --redact in the JSON, and the table's legend and notes. */
+static void test_flags_and_redact(void)
+{
+	struct nb_config *cfg = calloc(1, sizeof(*cfg));
+	struct nb_host_info host = { .hostname = "lab-box-7", .release = "6.1.192", .version = "#1",
+				     .cmdline = "root=/dev/mmcblk0p2 secret=1", .cpus = 2 };
+	struct nb_iface_info iface = { .name = "eth0", .driver = "ravb", .mtu = 1500, .speed_mbps = -1 };
+	struct nb_idle_check ic = { .seconds = 1.0, .busy_present = true, .busy_pct = 48, .nbusiest = 1 };
+	struct nb_err err = { 0 };
+	struct nb_report *r = NULL;
+	struct nb_point_result pr[2];
+	struct nb_plan plan;
+	char *text, *table = NULL;
+	size_t table_len = 0;
+	json_t *root, *res;
+
+	ic.busiest[0].pid = 4242;
+	ic.busiest[0].core_pct = 97;
+	snprintf(ic.busiest[0].comm, sizeof(ic.busiest[0].comm), "qemu-system-x86");
+	nb_config_defaults(cfg);
+	snprintf(cfg->iface, sizeof(cfg->iface), "eth0");
+	snprintf(cfg->peer_host, sizeof(cfg->peer_host), "10.0.0.2");
+	cfg->redact = true;
+	nb_config_set_tests(cfg, "tcp-tx,tcp-rx", &err);
+	CHECK(nb_plan_build(cfg, &plan, &err) == 0);
+	CHECK(nb_report_new(cfg, &host, &iface, &r, &err) == 0);
+	nb_report_set_idle_check(r, &ic);
+	memset(pr, 0, sizeof(pr));
+	for (int i = 0; i < 2; i++) {
+		pr[i].point = &plan.points[i];
+		pr[i].runs = calloc(3, sizeof(*pr[i].runs));
+		pr[i].nruns = 3;
+		/* the iperf3 child at 99% of a core: bound on tcp-tx, not a flag on tcp-rx */
+		put_run(&pr[i].runs[0], 99, i ? 1 : 30);
+		put_run(&pr[i].runs[1], 98, 2);
+		put_run(&pr[i].runs[2], 99, i ? 3 : 40);
+		nb_point_result_settle(&pr[i]);
+		CHECK(nb_report_add_point(r, &pr[i], &err) == 0);
+		nb_point_result_release(&pr[i]);
+	}
+	text = nb_report_dumps(r);
+	root = text ? json_loads(text, 0, NULL) : NULL;
+	CHECK(root != NULL);
+	if (root) {
+		json_t *h = json_object_get(root, "host");
+
+		CHECK(!strstr(text, "lab-box-7") && !strstr(text, "secret=1"));
+		CHECK_STR(json_string_value(json_object_get(h, "hostname")), NB_REDACTED);
+		CHECK_STR(json_string_value(json_object_get(json_object_get(h, "kernel"), "cmdline")), NB_REDACTED);
+		CHECK(json_array_size(json_object_get(h, "redacted")) == 2);
+		CHECK_NEAR(json_real_value(json_object_get(json_object_get(root, "idle_check"), "busy_pct")), 48, 1e-9);
+		res = json_object_get(root, "results");
+		CHECK(json_is_true(json_object_get(json_array_get(res, 0), "sender_bound")));
+		CHECK(json_object_get(json_array_get(res, 1), "sender_bound") == NULL);
+		CHECK(json_integer_value(json_object_get(json_array_get(res, 0), "disturbed_runs")) == 2);
+		CHECK(json_object_get(json_array_get(res, 1), "disturbed_runs") == NULL);
+		CHECK(json_is_true(json_object_get(json_array_get(json_object_get(json_array_get(res, 0), "runs"), 0),
+						   "disturbed")));
+		CHECK(json_object_get(json_array_get(json_object_get(json_array_get(res, 0), "runs"), 1), "disturbed") ==
+		      NULL);
+		json_decref(root);
+	}
+	free(text);
+	FILE *mem = open_memstream(&table, &table_len);
+
+	CHECK(mem != NULL);
+	if (mem) {
+		nb_report_print_table(r, mem);
+		fclose(mem);
+		CHECK_MSG(strstr(table, "ok (sender-bound?) (disturbed 2/3)") != NULL, "%s", table);
+		CHECK(strstr(table, "spread: (max - min) / median") != NULL);
+		CHECK(strstr(table, "sender-bound?: this host's iperf3 used >= 90% of a core") != NULL);
+		CHECK(strstr(table, "warning: in 1 point other programs took up to 40% of the CPU") != NULL);
+		CHECK(strstr(table, "warning: the machine was 48% busy before the first point") != NULL);
+		CHECK(strstr(table, "peer-bound?:") == NULL);
+		free(table);
+	}
+	nb_report_free(r);
+	nb_plan_free(&plan);
+	free(cfg);
+}
+
 int main(void)
 {
 	test_stats();
 	test_round_trip();
+	test_flags_and_redact();
 	return nb_test_done("test_report");
 }

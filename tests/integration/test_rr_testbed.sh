@@ -1,0 +1,133 @@
+#!/bin/bash
+# tcp-rr and udp-rr on the veth test bed against nicbench serve: every metric of an rr point is
+# there across the coalescing sweep; --rr-think 200 raises p50 by about 200 us and compare calls
+# it a p99 regression; a peer that is down fails, a hung one times out and the sweep goes on;
+# a 10% UDP drop on the peer's input shows as lost transactions.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+nb_require_root
+command -v nft >/dev/null || { echo "SKIP: nft not installed"; exit 77; }
+nb_in_testbed rr1 10.200.61 --no-server
+
+work=$(mktemp -d)
+serve_pid=
+peer_ip=${NB_PEER%:*}
+cleanup() {
+	stop_serve
+	ip netns exec "$NB_PEER_NS" nft delete table inet nb_rr_loss 2>/dev/null || true
+	rm -rf "$work"
+}
+start_serve() {
+	ip netns exec "$NB_PEER_NS" "$NB_BIN" serve -B "$peer_ip" -p "${NB_PEER##*:}" --stats-interval 0 "$@" \
+		2>>"$work/serve.log" &
+	serve_pid=$!
+	for _ in $(seq 50); do
+		grep -q "rr: ready" "$work/serve.log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "nicbench serve did not start its rr server: $(cat "$work/serve.log")"
+}
+stop_serve() {
+	if [ -n "$serve_pid" ]; then
+		for c in $(pgrep -P "$serve_pid"); do kill -CONT "$c" 2>/dev/null || true; done
+		kill -CONT "$serve_pid" 2>/dev/null || true
+		kill "$serve_pid" 2>/dev/null || true
+		wait "$serve_pid" 2>/dev/null || true
+		serve_pid=
+	fi
+	: >"$work/serve.log"
+}
+trap cleanup EXIT
+sweep=(--tests tcp-rr,udp-rr --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 --duration 2 --omit 1
+	--repetitions 3 --settle 0.2 --journal "$work/journal")
+
+# 1. the sweep of the issue: latency percentiles per point, every metric
+start_serve
+"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" "${sweep[@]}" -o "$work/base.json" >"$work/base.out" 2>&1 ||
+	fail "base sweep: $(cat "$work/base.out")"
+cat "$work/base.out"
+expect "ok points" "$(jq '[.results[] | select(.status == "ok")] | length' "$work/base.json")" 4
+validate_report "$work/base.json"
+for m in rr_transactions_per_s rr_latency_p50_us rr_latency_p90_us rr_latency_p99_us rr_latency_p999_us \
+	rr_latency_max_us rr_latency_mean_us cpu_us_per_transaction napi_polls_per_transaction; do
+	expect "points with $m" "$(jq --arg m "$m" '[.results[] | select(.metrics[$m].n == 3)] | length' "$work/base.json")" 4
+done
+for m in rr_lost_transactions rr_late_transactions; do
+	expect "udp-rr points with $m" "$(jq --arg m "$m" '[.results[] | select(.test.name == "udp-rr" and .metrics[$m].n == 3)] | length' "$work/base.json")" 2
+	expect "tcp-rr points with $m (not a TCP figure)" "$(jq --arg m "$m" '[.results[] | select(.test.name == "tcp-rr" and .metrics[$m])] | length' "$work/base.json")" 0
+done
+# veth has no IRQs: interrupts_per_s is absent, so interrupts per transaction is too (missing is not 0)
+expect "points with interrupts_per_transaction on veth" "$(jq '[.results[] | select(.metrics.interrupts_per_transaction)] | length' "$work/base.json")" 0
+expect "runs whose histogram holds every transaction" \
+	"$(jq '[.results[].runs[] | select(.rr_latency_histogram.count == .metrics.rr_transactions)] | length' "$work/base.json")" 12
+expect "p50 <= p99 <= max in every run" \
+	"$(jq '[.results[].runs[].metrics | select(.rr_latency_p50_us <= .rr_latency_p99_us and .rr_latency_p99_us <= .rr_latency_max_us)] | length' "$work/base.json")" 12
+grep -q "rr point" "$work/base.out" || fail "the table has no rr section"
+
+# 2. a server that takes 200 us per request
+stop_serve
+start_serve --rr-think 200
+"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" "${sweep[@]}" -o "$work/think.json" >/dev/null 2>&1 ||
+	fail "think sweep failed"
+jq -r --slurpfile b "$work/base.json" '.results[] as $n | ($b[0].results[] | select(.id == $n.id)) as $o |
+	"\($n.id): p50 \($o.metrics.rr_latency_p50_us.median | floor) -> \($n.metrics.rr_latency_p50_us.median | floor) us, +\(($n.metrics.rr_latency_p50_us.median - $o.metrics.rr_latency_p50_us.median) | floor) us"' \
+	"$work/think.json"
+# measured here over two runs of the four points: +194..+269 us (the server's timer wake-up on a 2-vCPU VM
+# adds up to 70 us to the 200); the window below leaves room for a noisier machine
+bad=$(jq --slurpfile b "$work/base.json" '[.results[] as $n | ($b[0].results[] | select(.id == $n.id)) as $o |
+	($n.metrics.rr_latency_p50_us.median - $o.metrics.rr_latency_p50_us.median) | select(. < 170 or . > 450)] | length' \
+	"$work/think.json")
+expect "points whose p50 rise is outside 170..450 us" "$bad" 0
+rc=0
+"$NB_BIN" compare "$work/base.json" "$work/think.json" >"$work/cmp.txt" || rc=$?
+cat "$work/cmp.txt"
+expect "compare exit code with 200 us added" "$rc" 1
+"$NB_BIN" compare "$work/base.json" "$work/think.json" --format json >"$work/cmp.json" || true
+# On this VM a vCPU woken from idle takes ~80 us more (nested virtualisation): when the machine is otherwise
+# quiet the base's p99 already holds several hundred us of wake-ups, and one point of four came out
+# inconclusive in one of two runs. So: p99 regressed on at least three points, improved on none.
+regressed=$(jq '[.points[] | select(.metrics.rr_latency_p99_us.verdict == "regressed")] | length' "$work/cmp.json")
+[ "$regressed" -ge 3 ] || fail "p99 regressed on $regressed of 4 points, want >= 3"
+expect "points with p99 improved" "$(jq '[.points[] | select(.metrics.rr_latency_p99_us.verdict == "improved")] | length' "$work/cmp.json")" 0
+echo "ok: p99 regressed on $regressed of 4 points"
+
+# 3. the peer is down
+stop_serve
+rc=0
+"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rr,udp-rr --duration 1 --omit 0 --repetitions 1 \
+	--settle 0 --connect-timeout 3 -o "$work/down.json" --journal "$work/journal" 2>"$work/down.err" || rc=$?
+expect "exit code with the peer down" "$rc" 1
+expect "failed points saying refused" "$(jq '[.results[] | select(.status == "failed" and (.error | test("refused")))] | length' "$work/down.json")" 2
+
+# 4. a hung peer: serve stopped with SIGSTOP keeps its sockets, so connects work and nothing answers
+start_serve
+kill -STOP "$serve_pid"
+for c in $(pgrep -P "$serve_pid"); do kill -STOP "$c"; done
+rc=0
+start=$(date +%s)
+"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rr,udp-rr --duration 1 --omit 0 --repetitions 1 \
+	--settle 0 --connect-timeout 2 --grace 1 -o "$work/hung.json" --journal "$work/journal" 2>"$work/hung.err" || rc=$?
+elapsed=$(( $(date +%s) - start ))
+expect "exit code with a hung peer" "$rc" 1
+expect "timed-out points (the sweep went on)" "$(jq '[.results[] | select(.status == "timeout")] | length' "$work/hung.json")" 2
+[ "$elapsed" -lt 20 ] || fail "hung-peer sweep took ${elapsed}s"
+jq -r '.results[].error' "$work/hung.json"
+stop_serve
+
+# 5. 10% of the requests dropped on the peer's input (this kernel has no netem)
+start_serve
+ip netns exec "$NB_PEER_NS" nft -f - <<NFT
+table inet nb_rr_loss {
+	chain input {
+		type filter hook input priority 0;
+		udp dport 5301 numgen random mod 10 0 drop
+	}
+}
+NFT
+"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests udp-rr --duration 2 --omit 0 --repetitions 1 --settle 0 \
+	--rr-timeout 20 -o "$work/loss.json" --journal "$work/journal" >/dev/null 2>&1 || fail "loss run failed"
+jq -r '.results[0].runs[0].metrics | "lost \(.rr_lost_transactions), late \(.rr_late_transactions), done \(.rr_transactions)"' "$work/loss.json"
+share=$(jq '.results[0].runs[0].metrics | 1000 * .rr_lost_transactions / (.rr_lost_transactions + .rr_transactions) | floor' "$work/loss.json")
+[ "$share" -ge 70 ] && [ "$share" -le 130 ] || fail "lost share ${share}/1000, want about 100 (10% dropped)"
+echo "ok: lost share ${share}/1000 with 10% dropped"
+echo "PASS"

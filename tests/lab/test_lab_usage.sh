@@ -1,0 +1,41 @@
+#!/bin/bash
+# scripts/lab's bad input: each mistake gets exit 2 and a line that names it, before anything is fetched or booted.
+set -u
+NB_SRC=${NB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+tmp=$(mktemp -d /tmp/nb-lab-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lab/lib.sh
+. "$NB_SRC/tests/lab/lib.sh"
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (scripts/lab checks root before it reads nicbench's arguments)"; exit 77; }
+
+# expect_usage WANTED-TEXT ARGS...: scripts/lab ARGS exits 2 and says WANTED-TEXT on stderr.
+expect_usage() {
+	local want=$1 rc
+	shift
+	"$NB_SRC/scripts/lab" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF -- "$want" "$tmp/err"; then
+		pass "lab $* -> 2: $(head -n 1 "$tmp/err")"
+	else
+		fail "lab $* -> $rc, stderr '$(head -c 200 "$tmp/err")', want 2 and '$want'"
+	fi
+}
+expect_usage "unknown command 'bogus'" bogus
+expect_usage "--cpus 'x'" run --cpus x
+expect_usage "--cpus '0'" run --cpus 0
+expect_usage "--mem '100'" run --mem 100
+expect_usage "--accel 'fast'" run --accel fast
+expect_usage "unknown option --frobnicate" run --frobnicate
+expect_usage "unexpected 'tcp-rx'" run tcp-rx
+expect_usage "ab needs two kernels" ab 6.1
+expect_usage "the lab sets the interface" run -- -i eth1
+expect_usage "the lab sets the interface" run -- --peer=192.0.2.1
+expect_usage "-o needs a path" run -- -o
+expect_usage "--config /nonexistent.json: cannot read it" run -- --config /nonexistent.json
+expect_usage "no such bzImage '/nonexistent/bzImage'" run --kernel /nonexistent/bzImage -- --tests tcp-rx
+expect_usage "-o is not taken" ab 6.1 6.12 -- -o x.json
+"$NB_SRC/scripts/lab" --help >"$tmp/help" 2>&1
+check "--help exits 0 and describes run and ab" grep -q 'scripts/lab ab KERNEL_A KERNEL_B' "$tmp/help"
+# Nothing of a run was left behind by the refusals.
+check "no lab- namespace left" test -z "$(ip netns list 2>/dev/null | grep '^lab-')"
+finish

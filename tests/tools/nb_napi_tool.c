@@ -1,0 +1,65 @@
+/* Test helper: list or set an interface's NAPIs over netdev netlink, independently of
+ * nicbench's knob code, so integration tests can pre-set and check per-NAPI values.
+ * usage: nb_napi_tool list IFACE            -> "ID gro defer suspend threaded" per NAPI ("-": not given)
+ *        nb_napi_tool set ID gro defer suspend */
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "netdev_nl.h"
+
+/* An attribute the kernel did not send prints as "-" (6.12 lists NAPIs without values). */
+static void field(bool has, unsigned long long v)
+{
+	if (has)
+		printf(" %llu", v);
+	else
+		printf(" -");
+}
+
+int main(int argc, char **argv)
+{
+	struct nb_err err = { 0 };
+
+	if (argc == 3 && !strcmp(argv[1], "list")) {
+		struct nb_napi n[64];
+		unsigned int idx = if_nametoindex(argv[2]);
+		int k;
+
+		if (!idx) {
+			fprintf(stderr, "nb_napi_tool: no interface %s\n", argv[2]);
+			return 2;
+		}
+		k = nb_netdev_napi_dump(idx, n, 64, &err);
+		if (k < 0) {
+			fprintf(stderr, "nb_napi_tool: %s\n", err.msg);
+			return 1;
+		}
+		for (int i = 0; i < k && i < 64; i++) {
+			printf("%u", n[i].id);
+			field(n[i].has_gro, n[i].gro_flush_timeout);
+			field(n[i].has_defer, n[i].defer_hard_irqs);
+			field(n[i].has_suspend, n[i].irq_suspend_timeout);
+			field(n[i].has_threaded, n[i].threaded);
+			printf("\n");
+		}
+		return 0;
+	}
+	if (argc == 6 && !strcmp(argv[1], "set")) {
+		struct nb_napi_set r = {
+			.id = (uint32_t)strtoul(argv[2], NULL, 10),
+			.set_gro = true, .gro_flush_timeout = strtoull(argv[3], NULL, 10),
+			.set_defer = true, .defer_hard_irqs = (uint32_t)strtoul(argv[4], NULL, 10),
+			.set_suspend = true, .irq_suspend_timeout = strtoull(argv[5], NULL, 10),
+		};
+
+		if (nb_netdev_napi_set(&r, &err)) {
+			fprintf(stderr, "nb_napi_tool: %s\n", err.msg);
+			return 1;
+		}
+		return 0;
+	}
+	fprintf(stderr, "usage: nb_napi_tool list IFACE | set ID GRO DEFER SUSPEND\n");
+	return 2;
+}
