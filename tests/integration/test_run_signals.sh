@@ -34,7 +34,8 @@ start_sweep() {
 }
 wait_for_points() { # FILE N: wait until the run record of report FILE holds N finished points
 	for _ in $(seq 100); do
-		[ "$(grep -c '"type":"end"' "$1.record" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		ends=$(grep -c '"type":"end"' "$1.record" 2>/dev/null) || true
+		[ "${ends:-0}" -ge "$2" ] && return 0
 		sleep 0.1
 	done
 	fail "the run record of $1 never reached $2 points"
