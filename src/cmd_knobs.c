@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "journal.h"
 #include "napi_knobs.h"
+#include "report.h"
 
 struct knobs_options {
 	const char *action;   /* "show" or "restore" */
@@ -33,6 +35,8 @@ static void print_help(FILE *out)
 		"         device does not offer it (\"unsupported: ...\"). Changes nothing.\n"
 		"restore  put back the original values that a killed or crashed `nicbench run` left\n"
 		"         in its restore journal, check each by reading it back, and delete the journal.\n"
+		"         When the journal names the run's record (REPORT.record), also write the report\n"
+		"         from it: every repetition that finished, the point cut short as \"incomplete\".\n"
 		"\n"
 		"options:\n"
 		"  -i, --iface IFACE    the network interface (in the current network namespace)\n"
@@ -62,7 +66,8 @@ static void print_help(FILE *out)
 		"  reboot both are gone together. Format: a line \"nicbench-journal/1 iface=IFACE\",\n"
 		"  then one \"<knob><TAB><original value><TAB>via=<path>\" line per changed knob;\n"
 		"  per-NAPI originals list every NAPI (\"282=7777 283=0\", via=napi-netlink) and go\n"
-		"  back through napi-set, never through sysfs.\n"
+		"  back through napi-set, never through sysfs. A \"@record<TAB><path>\" line names the\n"
+		"  run record the report is assembled from.\n"
 		"\n"
 		"exit codes: 0 ok; 1 some knob could not be read or restored (the journal is kept and\n"
 		"            the message says which); 2 usage error, invalid or unknown interface,\n"
@@ -311,9 +316,29 @@ static int knobs_show(const struct knobs_options *o)
 	return failures ? NB_EXIT_FAIL : NB_EXIT_OK;
 }
 
+/* The killed run's report, from its record; the record goes once the report holds it. A record
+ * already gone (the run ended normally, or an earlier restore wrote it) is not an error. */
+static int assemble_record(const char *record)
+{
+	struct nb_assembly_info info;
+	struct nb_err err = { 0 };
+
+	if (!record[0] || access(record, F_OK) < 0)
+		return 0;
+	if (nb_report_assemble(record, NULL, &info, &err) < 0) {
+		fprintf(stderr, "nicbench knobs: restore: report from %s: %s (the record is kept)\n", record, err.msg);
+		return -1;
+	}
+	printf("wrote report %s from %s: %d point%s, %d incomplete%s\n", info.report_path, record, info.points,
+	       info.points == 1 ? "" : "s", info.incomplete, info.torn ? "; a record the kill cut short was dropped" : "");
+	if (unlink(record) < 0)
+		fprintf(stderr, "nicbench knobs: restore: remove %s: %s\n", record, strerror(errno));
+	return 0;
+}
+
 static int knobs_restore(const struct knobs_options *o)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], record[PATH_MAX];
 	struct nb_journal *j;
 	struct nb_err err;
 	char iface[16];  /* a copy: the journal's own string goes with nb_journal_finish */
@@ -353,12 +378,15 @@ static int knobs_restore(const struct knobs_options *o)
 			printf("  %-21s %s\n", knob, value);
 	}
 	fflush(stdout);
+	snprintf(record, sizeof(record), "%s", nb_journal_record(j) ? nb_journal_record(j) : "");
 	if (nb_journal_finish(j, &err)) {
 		fprintf(stderr, "nicbench knobs: restore %s: %s\n", iface, err.msg);
+		/* the knobs come first; the report is still worth writing */
+		assemble_record(record);
 		return NB_EXIT_FAIL;
 	}
 	printf("restored %d knob%s on %s; removed %s\n", n, n == 1 ? "" : "s", iface, path);
-	return NB_EXIT_OK;
+	return assemble_record(record) ? NB_EXIT_FAIL : NB_EXIT_OK;
 }
 
 int cmd_knobs(int argc, char **argv)

@@ -100,14 +100,8 @@ static int finish(struct nb_report *report, const struct nb_config *cfg, int rc,
 	int ok, failed, unsupported;
 	FILE *table = cfg->json_stdout ? stderr : stdout;
 
+	/* the runner wrote the report (incomplete points included) from the run record */
 	nb_report_count(report, &ok, &failed, &unsupported);
-	if (ok + failed + unsupported == 0) {
-		/* the runner writes after every point; a sweep stopped before its first still leaves one */
-		struct nb_err werr = { 0 };
-
-		if (nb_report_write(report, cfg->output, &werr) < 0)
-			fprintf(stderr, "nicbench run: %s\n", werr.msg);
-	}
 	nb_report_print_table(report, table);
 	fprintf(table, "%d ok, %d failed or timed out, %d unsupported; report: %s\n", ok, failed, unsupported,
 		cfg->output);

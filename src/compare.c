@@ -514,13 +514,14 @@ struct side {
 	double median;
 	int n;
 	const double *values;
+	bool diagnostic;  /* from the diagnostic repetition: never gated */
 };
 
 static struct side side_of(const struct nb_cmp_samples *s)
 {
 	if (!s)
 		return (struct side){ 0 };
-	return (struct side){ true, s->median, s->n, s->values };
+	return (struct side){ true, s->median, s->n, s->values, s->diagnostic };
 }
 
 /* A shift in units of the base median, in percent, bounded like the change itself: at
@@ -628,6 +629,8 @@ static void judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, co
 	t = metric_traits(ctx, pos, name);
 	m->direction = t->direction;
 	apply_gate(opt, test_name, t, m);
+	if (b->diagnostic || n->diagnostic)
+		m->gated = false;
 	m->has_floor = resolve_floor(ctx, t, &m->floor);
 	m->floor_family = m->has_floor ? t->floor.family : NULL;
 	m->has_base = b->present;

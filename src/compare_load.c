@@ -276,15 +276,24 @@ static int load_metric(struct loader *ld, const struct where *w, const char *nam
 	return json_is_number(median) || m->n ? 1 : 0;
 }
 
-static int load_metrics(struct loader *ld, const struct where *w, json_t *metrics, struct nb_cmp_point *p)
+/* The measured metrics, then those only the point's diagnostic repetition has (tracepoints), each
+ * as one value marked diagnostic: shown, never gated. A diagnostic repetition that failed adds none. */
+static int load_metrics(struct loader *ld, const struct where *w, json_t *metrics, json_t *diagnostics,
+			struct nb_cmp_point *p)
 {
+	json_t *diag = json_object_get(diagnostics, "metrics");
+	const char *status = json_string_value(json_object_get(diagnostics, "status"));
+	size_t room = json_object_size(metrics);
 	const char *name;
 	json_t *v;
 
-	if (!json_is_object(metrics))
-		return metrics ? bad_value(ld, w, "\"metrics\"", "an object", metrics) : 0;
-	p->metrics = arena_array(ld->arena, json_object_size(metrics), sizeof(*p->metrics));
-	if (json_object_size(metrics) && !p->metrics)
+	if (metrics && !json_is_object(metrics))
+		return bad_value(ld, w, "\"metrics\"", "an object", metrics);
+	if (!status || strcmp(status, "ok") || !json_is_object(diag))
+		diag = NULL;
+	room += json_object_size(diag);
+	p->metrics = arena_array(ld->arena, room, sizeof(*p->metrics));
+	if (room && !p->metrics)
 		return oom(ld);
 	json_object_foreach(metrics, name, v) {
 		struct nb_cmp_samples *m = &p->metrics[p->n_metrics];
@@ -297,6 +306,21 @@ static int load_metrics(struct loader *ld, const struct where *w, json_t *metric
 		m->name = intern_name(ld, (size_t)p->n_metrics, name);
 		if (!m->name)
 			return oom(ld);
+		p->n_metrics++;
+	}
+	json_object_foreach(diag, name, v) {
+		struct nb_cmp_samples *m = &p->metrics[p->n_metrics];
+
+		if (!json_is_number(v) || json_object_get(metrics, name))
+			continue;
+		m->median = json_number_value(v);
+		m->n = 1;
+		m->values = arena_array(ld->arena, 1, sizeof(double));
+		m->name = intern_name(ld, (size_t)p->n_metrics, name);
+		if (!m->values || !m->name)
+			return oom(ld);
+		m->values[0] = m->median;
+		m->diagnostic = true;
 		p->n_metrics++;
 	}
 	return 0;
@@ -387,7 +411,9 @@ static int load_point(struct loader *ld, size_t index, json_t *res, struct nb_cm
 	if (!w.id || !*w.id)
 		return nb_err_set(ld->err, -EINVAL, "load report %s: results[%zu] has no \"id\"", ld->label, index);
 	status = json_string_value(json_object_get(res, "status"));
-	p->status = parse_status(status);
+	/* incomplete: the run was killed or stopped during the point; its finished runs are data */
+	p->incomplete = status && !strcmp(status, "incomplete");
+	p->status = p->incomplete ? NB_CMP_STATUS_OK : parse_status(status);
 	ret = copy_str(ld, res, "id", "", &p->id);
 	if (!ret)
 		ret = copy_str(ld, res, "error", NULL, &p->error);
@@ -400,7 +426,7 @@ static int load_point(struct loader *ld, size_t index, json_t *res, struct nb_cm
 	if (!ret)
 		ret = load_knobs(ld, json_object_get(res, "knobs"), p);
 	if (!ret)
-		ret = load_metrics(ld, &w, json_object_get(res, "metrics"), p);
+		ret = load_metrics(ld, &w, json_object_get(res, "metrics"), json_object_get(res, "diagnostics"), p);
 	if (!ret)
 		ret = load_runs(ld, json_object_get(res, "runs"), p);
 	if (!ret)

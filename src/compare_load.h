@@ -22,6 +22,9 @@ struct nb_cmp_samples {
 	double median;
 	int n;
 	double *values;
+	/* from the point's diagnostic repetition (tracepoints, profile), not the measured runs:
+	 * shown, never gated */
+	bool diagnostic;
 };
 
 struct nb_cmp_profile_entry {
@@ -37,6 +40,9 @@ struct nb_cmp_point {
 	const char *knobs;      /* "threaded=1 gro_flush_timeout=20000", for display */
 	const char *test_json;  /* the point's "test" object, compact, for the environment check */
 	enum nb_cmp_status status;
+	/* the run was killed or stopped during this point: status OK, compared on the runs that
+	 * finished, and said so (report status "incomplete") */
+	bool incomplete;
 	const char *error;      /* NULL when the report has none */
 	int n_metrics;
 	struct nb_cmp_samples *metrics;

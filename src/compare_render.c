@@ -454,6 +454,12 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 		sb_printf(out, "    base %s: %s\n", nb_cmp_status_name(pr->base->status), pr->base->error);
 	if (pr->new && pr->new->error && pr->new->status != NB_CMP_STATUS_OK)
 		sb_printf(out, "    new %s: %s\n", nb_cmp_status_name(pr->new->status), pr->new->error);
+	if (pr->base && pr->base->incomplete)
+		sb_printf(out, "    base incomplete (compared on its finished runs): %s\n",
+			  pr->base->error ? pr->base->error : "");
+	if (pr->new && pr->new->incomplete)
+		sb_printf(out, "    new incomplete (compared on its finished runs): %s\n",
+			  pr->new->error ? pr->new->error : "");
 	text_peer_bound(out, "base", pr->base);
 	text_peer_bound(out, "new", pr->new);
 	text_sender_bound(out, "base", pr->base);

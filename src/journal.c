@@ -32,7 +32,11 @@ struct nb_journal {
 	int fd;  /* -1 for a journal loaded from disk: it is only restored, never appended */
 	int n;
 	struct nb_journal_entry e[NB_JOURNAL_MAX_ENTRIES];
+	char record[PATH_MAX];  /* the run's record ("@record" line); "" when none */
 };
+
+/* Not a knob: the line naming the run record (knob names never start with '@'). */
+#define NB_JOURNAL_RECORD_KEY "@record"
 
 int nb_journal_default_path(const char *iface, char *buf, size_t len)
 {
@@ -254,6 +258,29 @@ static int remember_via(struct nb_journal *j, const char *knob, const char *orig
 	return add_entry(j, knob, original, via) ? nb_err_set(err, -ENOSPC, "journal %s: full", j->path) : 0;
 }
 
+int nb_journal_note_record(struct nb_journal *j, const char *record_path, struct nb_err *err)
+{
+	char line[PATH_MAX + 16];
+	int ret;
+
+	if (!j || j->fd < 0)
+		return nb_err_set(err, -EBADF, "journal: note the run record: no journal open for writing");
+	if (record_path[0] != '/' || strpbrk(record_path, "\t\n") || strlen(record_path) >= sizeof(j->record))
+		return nb_err_set(err, -EINVAL, "journal %s: run record path '%s' cannot be journaled (absolute, "
+				  "no tab or newline)", j->path, record_path);
+	snprintf(line, sizeof(line), "%s\t%s\n", NB_JOURNAL_RECORD_KEY, record_path);
+	ret = write_all_sync(j->fd, line, strlen(line));
+	if (ret)
+		return nb_err_set(err, ret, "journal %s: note the run record: %s", j->path, strerror(-ret));
+	snprintf(j->record, sizeof(j->record), "%s", record_path);
+	return 0;
+}
+
+const char *nb_journal_record(const struct nb_journal *j)
+{
+	return j->record[0] ? j->record : NULL;
+}
+
 /*
  * Order: mtu first, then the rest newest-first (undo order). An MTU change can make a driver
  * reset the device (rings reallocated, IRQs requested again, coalescing reprogrammed), which
@@ -372,6 +399,12 @@ static int parse_entry(struct nb_journal *j, char *line, int lineno, struct nb_e
 	enum nb_knob_via via = NB_VIA_SYSFS;
 
 	*tab = '\0';
+	if (!strcmp(line, NB_JOURNAL_RECORD_KEY)) {
+		if (tab[1] != '/' || strlen(tab + 1) >= sizeof(j->record))
+			return nb_err_set(err, -EINVAL, "journal %s line %d: bad run record path", j->path, lineno);
+		snprintf(j->record, sizeof(j->record), "%s", tab + 1);
+		return 0;
+	}
 	if (nb_knob_find(line) < 0)
 		return nb_err_set(err, -EINVAL, "journal %s line %d: unknown knob '%s'", j->path, lineno, line);
 	via_field = strchr(tab + 1, '\t');
@@ -391,7 +424,8 @@ static int parse_entry(struct nb_journal *j, char *line, int lineno, struct nb_e
 
 static int parse_lines(struct nb_journal *j, FILE *f, struct nb_err *err)
 {
-	char line[NB_JOURNAL_LINE_MAX + 2];
+	/* a knob line, or the "@record" line with its path */
+	char line[(NB_JOURNAL_LINE_MAX > PATH_MAX + 16 ? NB_JOURNAL_LINE_MAX : PATH_MAX + 16) + 2];
 	int lineno = 0;
 
 	while (fgets(line, sizeof(line), f)) {

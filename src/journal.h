@@ -23,6 +23,11 @@ int nb_journal_create(const char *path, const struct nb_knob_target *t,
 int nb_journal_remember(struct nb_journal *j, const char *knob, const char *original,
 			struct nb_err *err);
 
+/* Name the run record of this run (an absolute path) so that `nicbench knobs restore` after a
+ * SIGKILL can also assemble the report from it. Appends and fsyncs a "@record" line. */
+int nb_journal_note_record(struct nb_journal *j, const char *record_path, struct nb_err *err);
+/* The run record a journal names, NULL when none. */
+const char *nb_journal_record(const struct nb_journal *j);
 /* Read the knob's current value and remember it with the path it came through (every NAPI
  * listed for a per-NAPI knob). Restore then goes back through that same path, and fails
  * rather than fall back to sysfs when napi-set has gone. Line: "<knob>\t<value>\tvia=<path>".

@@ -87,7 +87,8 @@ double nb_point_estimate_s(const struct nb_config *cfg, const struct nb_point *p
 	if (p->test->dir == NB_DIR_RR)
 		run += cfg->rr.timeout_ms / 1000.0;
 
-	return run * cfg->repetitions;
+	/* with tracing on, one diagnostic repetition follows the measured ones (runner.c) */
+	return run * (cfg->repetitions + (cfg->trace ? 1 : 0));
 }
 
 double nb_plan_estimate_s(const struct nb_config *cfg, const struct nb_plan *plan)

@@ -1,4 +1,5 @@
-/* Report structs -> JSON (schema nicbench-report/1), written atomically, and the person's table. */
+/* Report structs -> JSON (schema nicbench-report/1): each finished repetition appended to the run
+ * record as it ends, the report assembled from that record and written atomically; the table. */
 #include "report.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "bottleneck.h"
+#include "run_record.h"
 #include "report_napi.h"
 #include "stats.h"
 
@@ -32,11 +34,18 @@ struct table_row {
 /* Above this, the table warns that busy % is a lower bound (see cpu_unaccounted_pct). */
 #define NB_UNACCOUNTED_NOTE_PCT 5.0
 
+#define NB_RECORD_FORMAT "nicbench-record/1"
+
+/* The report in memory is only its head (host, interface, config) and one table row per
+ * point: the points themselves are in the run record, so memory and the bytes written per
+ * repetition stay flat however long the sweep. */
 struct nb_report {
 	json_t *root;
-	json_t *results;
 	int nrows, cap;
 	struct table_row *rows;
+	struct nb_record_writer *rec;  /* opened by nb_report_open_record, or anonymous on first use */
+	int open_point;                /* index of the point begun in the record, -1: none */
+	int runs_recorded;             /* of the open point */
 	bool idle_warned;             /* the idle check before the first point found the machine busy */
 	double idle_busy_pct;
 };
@@ -69,6 +78,19 @@ void nb_point_result_settle(struct nb_point_result *pr)
 		snprintf(pr->error, sizeof(pr->error), "run %d: %.480s", i + 1, run->error);
 		return;
 	}
+}
+
+void nb_run_record_release(struct nb_run_record *run)
+{
+	free(run->qstats);
+	run->qstats = NULL;
+	free(run->rr_hist);
+	run->rr_hist = NULL;
+	free(run->iperf_json);
+	run->iperf_json = NULL;
+	free(run->samples);
+	run->samples = NULL;
+	run->nsamples = 0;
 }
 
 void nb_point_result_release(struct nb_point_result *pr)
@@ -119,7 +141,7 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 	kernel = json_pack("{s:s, s:s, s:s}", "release", host->release, "version", host->version,
 			   "cmdline", cfg->redact ? NB_REDACTED : host->cmdline);
 	json_object_set_new(kernel, "config_hash", str_or_null(host->config_hash));
-	r->results = json_array();
+	r->open_point = -1;
 	r->root = json_object();
 	json_object_set_new(r->root, "schema", json_string(NB_REPORT_SCHEMA));
 	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "nicbench", "version", NICBENCH_VERSION));
@@ -141,7 +163,6 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 				      "speed_mbps", iface->speed_mbps > 0 ? json_integer(iface->speed_mbps) : json_null()));
 	json_object_set_new(r->root, "peer", json_pack("{s:s, s:i}", "host", cfg->peer_host, "port", cfg->peer_port));
 	json_object_set_new(r->root, "config", cfg_json ? cfg_json : json_object());
-	json_object_set(r->root, "results", r->results);
 	*out = r;
 	return 0;
 }
@@ -236,39 +257,52 @@ static json_t *run_json(const struct nb_run_record *run)
 	return o;
 }
 
-/* Every metric that appears in an ok run, aggregated over the ok runs that have it. */
-static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row *row)
+static bool run_is_ok(const json_t *run)
+{
+	const char *status = json_string_value(json_object_get(run, "status"));
+
+	return status && !strcmp(status, "ok");
+}
+
+/* Every metric that appears in an ok run, aggregated over the ok runs that have it. Works on
+ * the runs' JSON so that the live table and a report assembled from a record agree. */
+static json_t *aggregate_json(const json_t *runs, bool tx, struct table_row *row)
 {
 	json_t *agg = json_object();
 	double values[NB_MAX_REPETITIONS];
+	size_t r, r2;
+	json_t *run, *run2;
 
 	row->busy = row->softirq = row->napi = row->unaccounted = row->other = NAN;
 	row->rr_tps = row->rr_p50 = row->rr_p90 = row->rr_p99 = row->rr_p999 = NAN;
-	for (int r = 0; r < pr->nruns; r++) {
-		const struct nb_metric_set *ms = &pr->runs[r].metrics;
-		double other;
+	json_array_foreach(runs, r, run) {
+		json_t *value, *other = json_object_get(json_object_get(run, "metrics"), "cpu_other_pct");
+		const char *name;
 
-		if (pr->runs[r].status != NB_RUN_OK)
+		if (!run_is_ok(run))
 			continue;
 		row->ok_runs++;
-		row->disturbed_runs += run_disturbed(&pr->runs[r]);
-		/* the worst run; the first comparison with NAN is false */
-		if (nb_metrics_get(ms, "cpu_other_pct", &other) && !(other <= row->other))
-			row->other = other;
-		for (int m = 0; m < ms->n; m++) {
-			const char *name = ms->m[m].name;
+		if (json_is_number(other)) {
+			/* disturbed: other programs took enough CPU to move the figures (see cpu_other_pct) */
+			row->disturbed_runs += json_number_value(other) >= NB_FOREIGN_LOAD_PCT;
+			/* the worst run; the first comparison with NAN is false */
+			if (!(json_number_value(other) <= row->other))
+				row->other = json_number_value(other);
+		}
+		json_object_foreach(json_object_get(run, "metrics"), name, value) {
 			struct nb_stats st;
 			json_t *vals;
 			int n = 0;
 
 			if (json_object_get(agg, name))
 				continue;
-			for (int r2 = 0; r2 < pr->nruns && n < NB_MAX_REPETITIONS; r2++) {
-				double v;
+			json_array_foreach(runs, r2, run2) {
+				json_t *v = json_object_get(json_object_get(run2, "metrics"), name);
 
-				if (pr->runs[r2].status == NB_RUN_OK && nb_metrics_get(&pr->runs[r2].metrics, name, &v))
-					values[n++] = v;
+				if (n < NB_MAX_REPETITIONS && json_is_number(v) && run_is_ok(run2))
+					values[n++] = json_number_value(v);
 			}
+			(void)value;
 			nb_stats_compute(values, n, &st);
 			vals = json_array();
 			for (int i = 0; i < n; i++)
@@ -300,34 +334,44 @@ static json_t *aggregate_json(const struct nb_point_result *pr, struct table_row
 			else if (!strcmp(name, "rr_latency_p999_us"))
 				row->rr_p999 = st.median;
 			else if (!strcmp(name, "iperf_host_cpu_pct"))
-				row->sender_bound = pr->point->test->dir == NB_DIR_TX && st.median >= NB_PEER_BOUND_PCT;
+				row->sender_bound = tx && st.median >= NB_PEER_BOUND_PCT;
 		}
 	}
 	return agg;
 }
 
 /* nb_bn_input.get over the point's aggregated metrics: the bottleneck reads medians. */
+struct median_lookup {
+	const json_t *agg;
+	const json_t *diag;  /* the diagnostic repetition's metrics, or NULL */
+};
+
+/* A measured median first; a metric only the diagnostic repetition has (tracepoints) from it. */
 static bool aggregate_median(const void *ctx, const char *name, double *value)
 {
-	json_t *median = json_object_get(json_object_get((const json_t *)ctx, name), "median");
+	const struct median_lookup *l = ctx;
+	json_t *median = json_object_get(json_object_get(l->agg, name), "median");
 
+	if (!json_is_number(median))
+		median = l->diag ? json_object_get(l->diag, name) : NULL;
 	if (!json_is_number(median))
 		return false;
 	*value = json_number_value(median);
 	return true;
 }
 
-static json_t *bottleneck_json(const struct nb_report *r, const struct nb_point_result *pr, const json_t *agg,
+static json_t *bottleneck_json(const json_t *root, int window_s, bool ok, const json_t *agg, const json_t *diag,
 			       struct table_row *row)
 {
+	struct median_lookup lookup = { agg, diag };
 	struct nb_bn_input in = {
 		.get = aggregate_median,
-		.ctx = agg,
-		.cpus = (int)json_integer_value(json_object_get(json_object_get(r->root, "host"), "cpus")),
-		.link_mbps = (double)json_integer_value(json_object_get(json_object_get(r->root, "interface"),
+		.ctx = &lookup,
+		.cpus = (int)json_integer_value(json_object_get(json_object_get(root, "host"), "cpus")),
+		.link_mbps = (double)json_integer_value(json_object_get(json_object_get(root, "interface"),
 									"speed_mbps")),
-		.window_s = pr->point->test->duration_s,
-		.ok = pr->status == NB_POINT_OK,
+		.window_s = window_s,
+		.ok = ok,
 	};
 	struct nb_bottleneck bn;
 	json_t *figures = json_object();
@@ -340,75 +384,437 @@ static json_t *bottleneck_json(const struct nb_report *r, const struct nb_point_
 			 figures);
 }
 
-int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
+/* ---- the run record: what each line holds ----
+ * {"type":"header","format":"nicbench-record/1","report_path":P,"report":{schema, tool, host, ...}}
+ * {"type":"point","index":I,"point":{id, test, knobs, capture?, trace_unavailable?, trace_notes?}}
+ * {"type":"run","index":I,"rep":R,"run":{status, error?, metrics, samples?, iperf?}}
+ * {"type":"diag","index":I,"run":{status, error?, metrics}}  (the diagnostic repetition)
+ * {"type":"end","index":I,"status":S,"error":E?,"profile":[...]?,"capture_packets":N?}
+ * A point with a "point" line and no "end" line was cut short: it is assembled as incomplete. */
+
+static int record_put(struct nb_report *r, json_t *line, struct nb_err *err)
+{
+	char *text = json_dumps(line, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	int rc;
+
+	json_decref(line);
+	if (!text)
+		return nb_err_set(err, -ENOMEM, "write run record: cannot serialise (out of memory)");
+	rc = nb_record_append(r->rec, text, strlen(text), err);
+	free(text);
+	return rc;
+}
+
+int nb_report_open_record(struct nb_report *r, const char *record_path, const char *report_path, struct nb_err *err)
+{
+	char abs[PATH_MAX];
+	json_t *header;
+	int rc;
+
+	if (r->rec)
+		return nb_err_set(err, -EBUSY, "open run record: the report already has one");
+	rc = nb_record_create(record_path, &r->rec, err);
+	if (rc < 0)
+		return rc;
+	header = json_pack("{s:s, s:s, s:O}", "type", "header", "format", NB_RECORD_FORMAT, "report", r->root);
+	if (report_path) {
+		/* absolute: `nicbench knobs restore` may run from another directory */
+		if (report_path[0] != '/' && getcwd(abs, sizeof(abs)) &&
+		    strlen(abs) + 1 + strlen(report_path) < sizeof(abs)) {
+			strcat(abs, "/");
+			strcat(abs, report_path);
+		} else {
+			snprintf(abs, sizeof(abs), "%s", report_path);
+		}
+		json_object_set_new(header, "report_path", json_string(abs));
+	}
+	return record_put(r, header, err);
+}
+
+static int record_ready(struct nb_report *r, struct nb_err *err)
+{
+	return r->rec ? 0 : nb_report_open_record(r, NULL, NULL, err);
+}
+
+const char *nb_report_record_path(const struct nb_report *r)
+{
+	return r->rec ? nb_record_writer_path(r->rec) : "";
+}
+
+long long nb_report_record_bytes(const struct nb_report *r)
+{
+	return r->rec ? nb_record_writer_bytes(r->rec) : 0;
+}
+
+void nb_report_drop_record_file(struct nb_report *r)
+{
+	if (r->rec)
+		nb_record_writer_unlink(r->rec);
+}
+
+int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
 	json_t *o = json_object();
 	json_t *knobs = json_object();
-	json_t *runs = json_array();
-	struct table_row *row;
+	int rc = record_ready(r, err);
 
-	if (r->nrows == r->cap) {
-		int cap = r->cap ? r->cap * 2 : 16;
-		struct table_row *rows = realloc(r->rows, (size_t)cap * sizeof(*rows));
-
-		if (!rows) {
-			json_decref(o);
-			json_decref(knobs);
-			json_decref(runs);
-			return nb_err_set(err, -ENOMEM, "add point %s to the report: out of memory", p->id);
-		}
-		r->rows = rows;
-		r->cap = cap;
+	if (rc < 0) {
+		json_decref(o);
+		json_decref(knobs);
+		return rc;
 	}
-	row = &r->rows[r->nrows++];
-	memset(row, 0, sizeof(*row));
-	snprintf(row->id, sizeof(row->id), "%s", p->id);
-	row->status = pr->status;
-	row->rr = p->test->dir == NB_DIR_RR;
-
 	for (int k = 0; k < pr->nknobs; k++)
 		json_object_set_new(knobs, pr->readback[k].name, json_string(pr->readback[k].value));
-	for (int i = 0; i < pr->nruns; i++)
-		json_array_append_new(runs, run_json(&pr->runs[i]));
 	json_object_set_new(o, "id", json_string(p->id));
 	json_object_set_new(o, "test", test_json(p->test));
 	json_object_set_new(o, "knobs", knobs);
 	nb_report_napi_json(o, pr);
-	json_object_set_new(o, "status", json_string(nb_point_status_name(pr->status)));
-	if (pr->status != NB_POINT_OK)
-		json_object_set_new(o, "error", json_string(pr->error));
-	json_object_set_new(o, "runs", runs);
-	json_object_set_new(o, "metrics", aggregate_json(pr, row));
-	json_object_set_new(o, "bottleneck", bottleneck_json(r, pr, json_object_get(o, "metrics"), row));
-	if (row->peer_bound)
-		json_object_set_new(o, "peer_bound", json_true());
-	if (row->sender_bound)
-		json_object_set_new(o, "sender_bound", json_true());
-	if (row->disturbed_runs)
-		json_object_set_new(o, "disturbed_runs", json_integer(row->disturbed_runs));
 	if (pr->capture_file[0])
-		json_object_set_new(o, "capture", json_pack("{s:s, s:i}", "file", pr->capture_file,
-							    "packets", pr->capture_packets));
+		json_object_set_new(o, "capture", json_pack("{s:s, s:i}", "file", pr->capture_file, "packets", 0));
 	if (pr->trace_note[0])
 		json_object_set_new(o, "trace_unavailable", json_string(pr->trace_note));
 	if (pr->trace_detail[0])
 		json_object_set_new(o, "trace_notes", json_string(pr->trace_detail));
+	r->open_point = p->index;
+	r->runs_recorded = 0;
+	return record_put(r, json_pack("{s:s, s:i, s:o}", "type", "point", "index", p->index, "point", o), err);
+}
+
+int nb_report_add_run(struct nb_report *r, const struct nb_point_result *pr, int rep, struct nb_err *err)
+{
+	int rc = 0;
+
+	if (r->open_point != pr->point->index)
+		rc = nb_report_begin_point(r, pr, err);
+	if (rc < 0)
+		return rc;
+	rc = record_put(r, json_pack("{s:s, s:i, s:i, s:o}", "type", "run", "index", pr->point->index, "rep", rep,
+				     "run", run_json(&pr->runs[rep])), err);
+	if (rc == 0)
+		r->runs_recorded = rep + 1;
+	return rc;
+}
+
+int nb_report_add_diagnostics(struct nb_report *r, const struct nb_point_result *pr, const struct nb_run_record *run,
+			      struct nb_err *err)
+{
+	struct nb_run_record bare = *run;
+	int rc = 0;
+
+	if (r->open_point != pr->point->index)
+		rc = nb_report_begin_point(r, pr, err);
+	if (rc < 0)
+		return rc;
+	/* its figures explain the measured ones; its raw output and series are not kept */
+	bare.iperf_json = NULL;
+	bare.nsamples = 0;
+	bare.qstats = NULL;
+	bare.rr_hist = NULL;
+	return record_put(r, json_pack("{s:s, s:i, s:o}", "type", "diag", "index", pr->point->index, "run",
+				       run_json(&bare)), err);
+}
+
+int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
+{
+	const struct nb_point *p = pr->point;
+	json_t *end, *light, *agg, *diag;
+	struct table_row *row;
+	int rc = 0;
+
+	if (r->open_point != p->index)
+		rc = nb_report_begin_point(r, pr, err);
+	/* runs the caller did not record one by one */
+	for (int i = r->runs_recorded; rc == 0 && i < pr->nruns; i++)
+		rc = nb_report_add_run(r, pr, i, err);
+	if (rc < 0)
+		return rc;
+	if (r->nrows == r->cap) {
+		int cap = r->cap ? r->cap * 2 : 16;
+		struct table_row *rows = realloc(r->rows, (size_t)cap * sizeof(*rows));
+
+		if (!rows)
+			return nb_err_set(err, -ENOMEM, "add point %s to the report: out of memory", p->id);
+		r->rows = rows;
+		r->cap = cap;
+	}
+	end = json_pack("{s:s, s:i, s:s}", "type", "end", "index", p->index, "status",
+			nb_point_status_name(pr->status));
+	if (pr->status != NB_POINT_OK)
+		json_object_set_new(end, "error", json_string(pr->error));
+	if (pr->capture_file[0])
+		json_object_set_new(end, "capture_packets", json_integer(pr->capture_packets));
 	if (pr->profile.n > 0) {
 		json_t *prof = json_array();
 
 		for (int i = 0; i < pr->profile.n; i++)
 			json_array_append_new(prof, json_pack("{s:s, s:f}", "symbol", pr->profile.top[i].symbol,
 							      "share_pct", pr->profile.top[i].share_pct));
-		json_object_set_new(o, "profile", prof);
+		json_object_set_new(end, "profile", prof);
 	}
-	json_array_append_new(r->results, o);
+	rc = record_put(r, end, err);
+	r->open_point = -1;
+	if (rc < 0)
+		return rc;
+
+	/* the table row from the runs' metrics alone (samples and raw iperf output are on disk) */
+	row = &r->rows[r->nrows++];
+	memset(row, 0, sizeof(*row));
+	snprintf(row->id, sizeof(row->id), "%s", p->id);
+	row->status = pr->status;
+	row->rr = p->test->dir == NB_DIR_RR;
+	light = json_array();
+	for (int i = 0; i < pr->nruns; i++) {
+		struct nb_run_record bare = pr->runs[i];
+
+		bare.iperf_json = NULL;
+		bare.nsamples = 0;
+		bare.qstats = NULL;
+		bare.rr_hist = NULL;
+		json_array_append_new(light, run_json(&bare));
+	}
+	agg = aggregate_json(light, p->test->dir == NB_DIR_TX, row);
+	diag = NULL;
+	if (pr->has_diag) {
+		diag = json_object();
+		for (int i = 0; i < pr->diag_metrics.n; i++)
+			json_object_set_new(diag, pr->diag_metrics.m[i].name, json_real(pr->diag_metrics.m[i].value));
+	}
+	json_decref(bottleneck_json(r->root, p->test->duration_s, pr->status == NB_POINT_OK, agg, diag, row));
+	json_decref(diag);
+	json_decref(agg);
+	json_decref(light);
 	return 0;
 }
 
-char *nb_report_dumps(const struct nb_report *r)
+/* ---- assembly: run record -> report ---- */
+
+struct assembly {
+	const json_t *root;
+	FILE *out;
+	int repetitions;
+	int npoints;
+	bool any_written;
+	json_t *point, *runs, *end, *diag;   /* the point being gathered; NULL: none */
+	struct nb_assembly_info *info;
+};
+
+/* Write one gathered point: head + status + runs + aggregates, as the live run would have. */
+static int flush_point(struct assembly *a)
 {
-	return json_dumps(r->root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_t *o, *agg, *v;
+	const char *key, *direction;
+	struct table_row row;
+	const char *status;
+	char error[160];
+	int rc;
+
+	if (!a->point)
+		return 0;
+	memset(&row, 0, sizeof(row));
+	o = json_object();
+	json_object_set(o, "id", json_object_get(a->point, "id"));
+	json_object_set(o, "test", json_object_get(a->point, "test"));
+	json_object_set(o, "knobs", json_object_get(a->point, "knobs"));
+	/* the rest of the head as the live run wrote it (knob paths, NAPIs, ...) */
+	json_object_foreach(a->point, key, v) {
+		if (!json_object_get(o, key) && strcmp(key, "index") && strcmp(key, "capture") &&
+		    strcmp(key, "trace_unavailable") && strcmp(key, "trace_notes"))
+			json_object_set(o, key, v);
+	}
+	if (a->end) {
+		status = json_string_value(json_object_get(a->end, "status"));
+		json_object_set_new(o, "status", json_string(status ? status : "failed"));
+		if ((v = json_object_get(a->end, "error")))
+			json_object_set(o, "error", v);
+	} else {
+		status = "incomplete";
+		if ((int)json_array_size(a->runs) >= a->repetitions)
+			snprintf(error, sizeof(error), "the run ended during this point's diagnostic repetition: all "
+				 "%d repetitions recorded", a->repetitions);
+		else
+			snprintf(error, sizeof(error), "the run ended before this point finished: %zu of %d "
+				 "repetitions recorded", json_array_size(a->runs), a->repetitions);
+		json_object_set_new(o, "status", json_string(status));
+		json_object_set_new(o, "error", json_string(error));
+		if (a->info)
+			a->info->incomplete++;
+	}
+	json_object_set(o, "runs", a->runs);
+	direction = json_string_value(json_object_get(json_object_get(a->point, "test"), "direction"));
+	agg = aggregate_json(a->runs, direction && !strcmp(direction, "tx"), &row);
+	json_object_set_new(o, "metrics", agg);
+	/* an incomplete point's finished runs are measurements: judged like an ok point's */
+	json_object_set_new(o, "bottleneck",
+			    bottleneck_json(a->root, (int)json_integer_value(json_object_get(json_object_get(
+						    a->point, "test"), "duration")),
+					    !strcmp(status, "ok") || (!strcmp(status, "incomplete") && row.tput.n > 0),
+					    agg, run_is_ok(a->diag) ? json_object_get(a->diag, "metrics") : NULL, &row));
+	if (row.peer_bound)
+		json_object_set_new(o, "peer_bound", json_true());
+	if (row.sender_bound)
+		json_object_set_new(o, "sender_bound", json_true());
+	if (row.disturbed_runs)
+		json_object_set_new(o, "disturbed_runs", json_integer(row.disturbed_runs));
+	if ((v = json_object_get(a->point, "capture"))) {
+		json_t *cap = json_deep_copy(v);
+
+		json_object_set_new(cap, "packets", json_integer(json_integer_value(json_object_get(a->end,
+											   "capture_packets"))));
+		json_object_set_new(o, "capture", cap);
+	}
+	if ((v = json_object_get(a->point, "trace_unavailable")))
+		json_object_set(o, "trace_unavailable", v);
+	if ((v = json_object_get(a->point, "trace_notes")))
+		json_object_set(o, "trace_notes", v);
+	if (a->diag)
+		json_object_set(o, "diagnostics", a->diag);
+	if (a->end && (v = json_object_get(a->end, "profile")))
+		json_object_set(o, "profile", v);
+	fputs(a->any_written ? ",\n" : "\n", a->out);
+	rc = json_dumpf(o, a->out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(o);
+	a->any_written = true;
+	a->npoints++;
+	json_decref(a->point);
+	json_decref(a->runs);
+	json_decref(a->end);
+	json_decref(a->diag);
+	a->point = a->runs = a->end = a->diag = NULL;
+	return rc < 0 ? -EIO : 0;
+}
+
+static int assemble_line(struct assembly *a, json_t *line, struct nb_err *err)
+{
+	const char *type = json_string_value(json_object_get(line, "type"));
+	int index = (int)json_integer_value(json_object_get(line, "index"));
+	int rc = 0;
+
+	if (!type)
+		return nb_err_set(err, -EINVAL, "record line without a type");
+	if (!strcmp(type, "point")) {
+		rc = flush_point(a);
+		a->point = json_incref(json_object_get(line, "point"));
+		json_object_set_new(a->point, "index", json_integer(index));
+		a->runs = json_array();
+	} else if (!strcmp(type, "run") || !strcmp(type, "end") || !strcmp(type, "diag")) {
+		if (!a->point || json_integer_value(json_object_get(a->point, "index")) != index)
+			return nb_err_set(err, -EINVAL, "record line for point %d outside that point", index + 1);
+		if (!strcmp(type, "run")) {
+			json_array_append(a->runs, json_object_get(line, "run"));
+		} else if (!strcmp(type, "diag")) {
+			json_decref(a->diag);
+			a->diag = json_incref(json_object_get(line, "run"));
+		} else {
+			a->end = json_incref(line);
+			rc = flush_point(a);
+		}
+	} /* other types are from a newer nicbench: not ours to judge */
+	return rc;
+}
+
+/* The report's head keys, then "results" streamed a point at a time. */
+static int assemble(struct nb_record_reader *rd, FILE *out, struct nb_assembly_info *info, struct nb_err *err)
+{
+	struct assembly a = { .out = out, .info = info };
+	json_t *header = NULL, *line;
+	const char *text, *key;
+	json_t *value;
+	size_t len;
+	int rc, lineno = 0;
+	bool first = true;
+
+	while ((rc = nb_record_next(rd, &text, &len, err)) > 0) {
+		json_error_t jerr;
+
+		lineno++;
+		line = json_loadb(text, len, 0, &jerr);
+		if (!line && lineno == 1)
+			return nb_err_set(err, -EINVAL, "not a nicbench run record (first line should be the %s "
+					  "header)", NB_RECORD_FORMAT);
+		if (!line) {
+			/* a complete line that does not parse: the disk lost it; nothing after it is trusted */
+			if (info)
+				info->torn = true;
+			break;
+		}
+		if (lineno == 1) {
+			const char *format = json_string_value(json_object_get(line, "format"));
+
+			if (!format || strcmp(format, NB_RECORD_FORMAT) || !json_is_object(json_object_get(line, "report"))) {
+				json_decref(line);
+				return nb_err_set(err, -EINVAL, "not a nicbench run record (first line should be the "
+						  "%s header)", NB_RECORD_FORMAT);
+			}
+			header = line;
+			a.root = json_object_get(header, "report");
+			a.repetitions = (int)json_integer_value(json_object_get(json_object_get(a.root, "config"),
+										 "repetitions"));
+			if (info) {
+				const char *rp = json_string_value(json_object_get(header, "report_path"));
+
+				snprintf(info->report_path, sizeof(info->report_path), "%s", rp ? rp : "");
+			}
+			fputc('{', out);
+			json_object_foreach((json_t *)a.root, key, value) {
+				fprintf(out, "%s\n  \"", first ? "" : ",");
+				first = false;
+				fputs(key, out);  /* the head's keys are ours: plain names */
+				fputs("\": ", out);
+				json_dumpf(value, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10) | JSON_ENCODE_ANY);
+			}
+			fputs(",\n  \"results\": [", out);
+			continue;
+		}
+		rc = assemble_line(&a, line, err);
+		json_decref(line);
+		if (rc < 0) {
+			nb_err_prefix(err, "record line %d: ", lineno);
+			break;
+		}
+	}
+	if (rc == 0 && !header)
+		rc = nb_err_set(err, -EINVAL, "empty run record (no header line)");
+	if (rc == 0)
+		rc = flush_point(&a);
+	json_decref(a.point);
+	json_decref(a.runs);
+	json_decref(a.end);
+	json_decref(a.diag);
+	if (rc == 0) {
+		fputs(a.any_written ? "\n  ]\n}\n" : "]\n}\n", out);
+		if (info) {
+			info->points = a.npoints;
+			info->torn = info->torn || nb_record_reader_torn(rd);
+		}
+	}
+	json_decref(header);
+	return rc < 0 ? rc : 0;
+}
+
+char *nb_report_dumps(struct nb_report *r)
+{
+	struct nb_record_reader *rd;
+	struct nb_err err = { 0 };
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem;
+	int rc;
+
+	if (record_ready(r, &err) < 0 || nb_record_reader_open(NULL, nb_record_writer_fd(r->rec), &rd, &err) < 0)
+		return NULL;
+	mem = open_memstream(&text, &size);
+	if (!mem) {
+		nb_record_reader_close(rd);
+		return NULL;
+	}
+	rc = assemble(rd, mem, NULL, &err);
+	nb_record_reader_close(rd);
+	if (fclose(mem) != 0 || rc < 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 static int temp_path(const char *path, char *tmp, size_t len)
@@ -431,47 +837,44 @@ int nb_report_check_writable(const char *path, struct nb_err *err)
 	return 0;
 }
 
-int nb_report_write(const struct nb_report *r, const char *path, struct nb_err *err)
+/* Assemble into a temporary file, fsync, rename: a crash leaves the old or the new report. */
+static int assemble_to(struct nb_record_reader *rd, const char *path, struct nb_assembly_info *info,
+		       struct nb_err *err)
 {
 	char tmp[PATH_MAX + 16];
-	char *text = nb_report_dumps(r);
-	size_t len, off = 0;
-	int fd;
+	FILE *out;
+	int fd, rc;
 
-	if (!text)
-		return nb_err_set(err, -ENOMEM, "write report %s: cannot serialise (out of memory)", path);
-	len = strlen(text);
-	if (temp_path(path, tmp, sizeof(tmp)) < 0) {
-		free(text);
+	if (temp_path(path, tmp, sizeof(tmp)) < 0)
 		return nb_err_set(err, -ENAMETOOLONG, "write report %s: path too long", path);
-	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		free(text);
+	if (fd < 0)
 		return nb_err_set(err, -errno, "write report %s: create %s: %s", path, tmp, strerror(errno));
+	out = fdopen(fd, "w");
+	if (!out) {
+		close(fd);
+		unlink(tmp);
+		return nb_err_set(err, -ENOMEM, "write report %s: out of memory", path);
 	}
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n < 0 ? errno : EIO;
-
-			close(fd);
-			unlink(tmp);
-			free(text);
-			return nb_err_set(err, -e, "write report %s: %s", tmp, strerror(e));
-		}
-		off += (size_t)n;
+	rc = assemble(rd, out, info, err);
+	if (rc < 0) {
+		fclose(out);
+		unlink(tmp);
+		nb_err_prefix(err, "write report %s: ", path);
+		return rc;
 	}
-	free(text);
-	/* fsync before rename so a crash leaves the old or the new report, never half of one */
-	if (write(fd, "\n", 1) != 1 || fsync(fd) < 0 || close(fd) < 0) {
+	if (fflush(out) != 0 || fsync(fd) < 0) {
+		int e = errno;
+
+		fclose(out);
+		unlink(tmp);
+		return nb_err_set(err, -e, "write report %s: flush %s: %s", path, tmp, strerror(e));
+	}
+	if (fclose(out) != 0) {
 		int e = errno;
 
 		unlink(tmp);
-		return nb_err_set(err, -e, "write report %s: flush %s: %s", path, tmp, strerror(e));
+		return nb_err_set(err, -e, "write report %s: close %s: %s", path, tmp, strerror(e));
 	}
 	if (rename(tmp, path) < 0) {
 		int e = errno;
@@ -480,6 +883,60 @@ int nb_report_write(const struct nb_report *r, const char *path, struct nb_err *
 		return nb_err_set(err, -e, "write report %s: rename from %s: %s", path, tmp, strerror(e));
 	}
 	return 0;
+}
+
+int nb_report_write(struct nb_report *r, const char *path, struct nb_err *err)
+{
+	struct nb_record_reader *rd;
+	int rc = record_ready(r, err);
+
+	if (rc == 0)
+		rc = nb_record_reader_open(NULL, nb_record_writer_fd(r->rec), &rd, err);
+	if (rc < 0)
+		return rc;
+	rc = assemble_to(rd, path, NULL, err);
+	nb_record_reader_close(rd);
+	return rc;
+}
+
+int nb_report_assemble(const char *record_path, const char *report_path, struct nb_assembly_info *info,
+		       struct nb_err *err)
+{
+	struct nb_assembly_info probe = { 0 };
+	struct nb_record_reader *rd;
+	FILE *null;
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	if (!report_path) {
+		/* the header names the report: read it first (one pass to /dev/null is cheap next
+		 * to the run that made the record) */
+		rc = nb_record_reader_open(record_path, -1, &rd, err);
+		if (rc < 0)
+			return rc;
+		null = fopen("/dev/null", "we");
+		rc = null ? assemble(rd, null, &probe, err) : nb_err_set(err, -errno, "open /dev/null: %s",
+									 strerror(errno));
+		if (null)
+			fclose(null);
+		nb_record_reader_close(rd);
+		if (rc < 0) {
+			nb_err_prefix(err, "assemble %s: ", record_path);
+			return rc;
+		}
+		if (!probe.report_path[0])
+			return nb_err_set(err, -EINVAL, "assemble %s: the record names no report path", record_path);
+		report_path = probe.report_path;
+	}
+	rc = nb_record_reader_open(record_path, -1, &rd, err);
+	if (rc < 0)
+		return rc;
+	snprintf(info->report_path, sizeof(info->report_path), "%s", report_path);
+	rc = assemble_to(rd, report_path, info, err);
+	nb_record_reader_close(rd);
+	if (rc == 0)
+		snprintf(info->report_path, sizeof(info->report_path), "%s", report_path);
+	return rc;
 }
 
 static void format_bps(double bps, char *buf, size_t len)
@@ -652,7 +1109,7 @@ void nb_report_free(struct nb_report *r)
 	if (!r)
 		return;
 	json_decref(r->root);
-	json_decref(r->results);
+	nb_record_writer_close(r->rec, false);
 	free(r->rows);
 	free(r);
 }

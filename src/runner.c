@@ -3,12 +3,14 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "cpu_sampler.h"
@@ -63,6 +65,7 @@ static bool sleep_unless_stopped(double seconds)
 
 struct runner {
 	const struct nb_runner_opts *o;
+	struct nb_report *report;  /* each finished repetition goes to its run record at once */
 	struct nb_knob_target target;
 	struct nb_journal *journal;
 	struct nb_sampler *sampler;
@@ -154,6 +157,7 @@ struct window {
 	double next_sample;
 	bool open, closed;
 	const char *capture_path;  /* capture this window to a file; NULL: no */
+	struct nb_trace *trace;    /* tracepoints + profile in this window (the diagnostic run); NULL: none */
 	double self_cpu_open;  /* nicbench's own CPU seconds when the window opened */
 	struct nb_metric_set trace_metrics;
 	struct nb_profile profile;
@@ -188,8 +192,8 @@ static void window_open(struct runner *rn, struct window *w)
 	if (rn->qs_open)
 		nb_qstats_snapshot(&rn->target, rn->qs_open);
 	nb_series_from_snapshot(rn->snap_open, rn->series_prev);
-	if (rn->trace)
-		nb_trace_begin(rn->trace, &err);
+	if (w->trace)
+		nb_trace_begin(w->trace, &err);
 	w->open = true;
 }
 
@@ -209,8 +213,8 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	nb_metrics_merge(&run->metrics, &sampled);
 	if (run->qstats)
 		nb_qstats_metrics(run->qstats, &run->metrics);
-	if (rn->trace) {
-		nb_trace_end(rn->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err);
+	if (w->trace) {
+		nb_trace_end(w->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err);
 		nb_metrics_merge(&run->metrics, &w->trace_metrics);
 	}
 	if (rn->snap_now->t > rn->snap_open->t)
@@ -318,8 +322,9 @@ static void finish_rr(struct traffic *tr, struct nb_run_record *run)
 	nb_rr_result_release(&res);
 }
 
+/* diag: the point's diagnostic repetition, the only one with tracepoints and the profile on */
 static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_record *run,
-		     struct nb_point_result *pr, bool capture)
+		     struct nb_point_result *pr, bool capture, bool diag)
 {
 	const struct nb_config *cfg = rn->o->cfg;
 	const struct nb_test_spec *t = p->test;
@@ -347,6 +352,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		nb_sampler_set_traffic_pid(rn->sampler, nb_iperf_pid(tr.iperf));
 	window_reset(&w, -1, t, cfg->interval_ms);
 	w.capture_path = capture ? pr->capture_file : NULL;
+	w.trace = diag ? rn->trace : NULL;
 	for (;;) {
 		int done = traffic_wait(&tr, next_wake_ms(&w, cfg->interval_ms));
 		double started = traffic_started_at(&tr);
@@ -358,8 +364,8 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		}
 		if (started >= 0 && started != w.start_marker) {
 			/* a new attempt (retry after "server busy"): the earlier window is void */
-			if (w.open && !w.closed && rn->trace)
-				nb_trace_end(rn->trace, 0, &w.trace_metrics, NULL, &err);
+			if (w.open && !w.closed && w.trace)
+				nb_trace_end(w.trace, 0, &w.trace_metrics, NULL, &err);
 			free(run->samples);
 			run->samples = NULL;
 			free(run->qstats);
@@ -368,6 +374,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 			cap = 0;
 			window_reset(&w, started, t, cfg->interval_ms);
 			w.capture_path = capture ? pr->capture_file : NULL;
+			w.trace = diag ? rn->trace : NULL;
 		}
 		if (w.start_marker >= 0) {
 			if (!w.open && now >= w.opens)
@@ -386,8 +393,8 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	 * closed here; if iperf finished early the window closes at its end. */
 	if (w.open && !w.closed && !stop_signal)
 		window_close(rn, &w, run);
-	else if (w.open && !w.closed && rn->trace)
-		nb_trace_end(rn->trace, 0, &w.trace_metrics, NULL, &err);
+	else if (w.open && !w.closed && w.trace)
+		nb_trace_end(w.trace, 0, &w.trace_metrics, NULL, &err);
 	nb_sampler_set_traffic_pid(rn->sampler, 0);
 
 	if (tr.rr) {
@@ -491,10 +498,57 @@ static void capture_path(const char *report, int index, char *buf, size_t len)
 	snprintf(buf, len, "%.*s.p%d.pcap", stem, report, index + 1);
 }
 
-static void run_point(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr)
+/* A run is recorded (appended and fsync'd) as soon as it ends; its raw iperf JSON and samples
+ * are then freed, so what the point holds in memory is its metrics alone. */
+static int record_run(struct runner *rn, struct nb_point_result *pr, int rep, struct nb_err *err)
+{
+	struct nb_run_record *run = &pr->runs[rep];
+	int rc = nb_report_add_run(rn->report, pr, rep, err);
+
+	nb_run_record_release(run);
+	return rc;
+}
+
+/*
+ * Tracepoints cost 4-6 % of tcp-rx throughput on the development VM, tracepoints + profile 8-13 %
+ * (bench/trace-cost): more than the gate resolves. So the measured repetitions run with
+ * the /proc sampler alone, and the tracepoints and the profile get one extra repetition after
+ * them, recorded apart ("diagnostics" per point) and never in the medians.
+ */
+static int run_diagnostics(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr,
+			   struct nb_err *err)
+{
+	struct nb_run_record diag;
+	int rc;
+
+	if (!rn->trace || nb_trace_unavailable_reason(rn->trace))
+		return 0;
+	if (!sleep_unless_stopped(rn->o->cfg->settle_s))
+		return 0;
+	run_once(rn, p, &diag, pr, false, true);
+	if (stop_signal) {
+		nb_run_record_release(&diag);
+		return 0;
+	}
+	if (rn->o->progress)
+		fprintf(rn->o->progress, "%s[%d/%d] %s diagnostics (tracepoints%s): %s%s",
+			rn->o->progress_tty ? "\r\033[K" : "", p->index + 1, rn->o->plan->npoints, p->id,
+			rn->o->cfg->profile ? " + profile" : "", diag.status == NB_RUN_OK ? "ok" : diag.error,
+			rn->o->progress_tty ? "" : "\n");
+	rc = nb_report_add_diagnostics(rn->report, pr, &diag, err);
+	if (diag.status == NB_RUN_OK) {
+		pr->has_diag = true;
+		pr->diag_metrics = diag.metrics;
+	}
+	nb_run_record_release(&diag);
+	return rc;
+}
+
+static int run_point(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr, struct nb_err *rerr)
 {
 	const struct nb_config *cfg = rn->o->cfg;
 	struct nb_err err = { 0 };
+	int rc;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->point = p;
@@ -503,7 +557,7 @@ static void run_point(struct runner *rn, const struct nb_point *p, struct nb_poi
 		if (rn->o->progress)
 			fprintf(rn->o->progress, "%s[%d/%d] %s: %s: %s\n", rn->o->progress_tty ? "\r\033[K" : "",
 				p->index + 1, rn->o->plan->npoints, p->id, nb_point_status_name(pr->status), pr->error);
-		return;
+		return 0;
 	}
 	if (cfg->capture_packets > 0 && rn->capture)
 		capture_path(rn->o->report_path, p->index, pr->capture_file, sizeof(pr->capture_file));
@@ -522,28 +576,66 @@ static void run_point(struct runner *rn, const struct nb_point *p, struct nb_poi
 	if (!pr->runs) {
 		pr->status = NB_POINT_FAILED;
 		snprintf(pr->error, sizeof(pr->error), "allocate %d runs: out of memory", cfg->repetitions);
-		return;
+		return 0;
 	}
-	for (int rep = 0; rep < cfg->repetitions; rep++) {
+	rc = nb_report_begin_point(rn->report, pr, rerr);
+	for (int rep = 0; rc == 0 && rep < cfg->repetitions; rep++) {
 		/* settle: let the previous test's server clean up and the knobs take hold */
 		if (!sleep_unless_stopped(cfg->settle_s))
 			break;
-		run_once(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0]);
+		run_once(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0], false);
 		pr->nruns++;
+		/* the repetition a signal cut short is not a measurement: it is not recorded */
 		if (stop_signal)
 			break;
 		progress(rn, p, rep, &pr->runs[rep], remaining_after(rn, p->index, rep + 1));
+		rc = record_run(rn, pr, rep, rerr);
 	}
+	if (rc == 0 && !stop_signal && pr->nruns == cfg->repetitions)
+		rc = run_diagnostics(rn, p, pr, rerr);
 	nb_point_result_settle(pr);
+	return rc;
 }
 
-static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct nb_err *err)
+/* reports/demo.json -> reports/demo.json.record, made absolute for the journal */
+static int record_path(const char *report, char *buf, size_t len)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (report[0] == '/')
+		n = snprintf(buf, len, "%s.record", report);
+	else if (getcwd(cwd, sizeof(cwd)))
+		n = snprintf(buf, len, "%s/%s.record", cwd, report);
+	else
+		return -errno;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* After the journal exists: a run refused for a leftover journal must not touch the record
+ * that journal names (the killed run's finished repetitions). */
+static int record_open(struct runner *rn, struct nb_err *err)
+{
+	char path[PATH_MAX];
+	int rc = record_path(rn->o->report_path, path, sizeof(path));
+
+	if (rc < 0)
+		return nb_err_set(err, rc, "run record for %s: %s", rn->o->report_path, strerror(-rc));
+	rc = nb_report_open_record(rn->report, path, rn->o->report_path, err);
+	if (rc == 0)
+		rc = nb_journal_note_record(rn->journal, path, err);
+	return rc;
+}
+
+static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct nb_report *report,
+		       struct nb_err *err)
 {
 	struct nb_sampler_target st = { .paths = o->paths, .iface = o->cfg->iface };
 	int rc;
 
 	memset(rn, 0, sizeof(*rn));
 	rn->o = o;
+	rn->report = report;
 	rn->target.paths = o->paths;
 	rn->target.iface = o->cfg->iface;
 	rn->series_prev = &rn->series_a;
@@ -576,6 +668,8 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rc = nb_journal_create(o->journal_path, &rn->target, &rn->journal, err);
 	if (rc == 0 && o->changed)
 		*o->changed = true;
+	if (rc == 0)
+		rc = record_open(rn, err);
 	return rc;
 }
 
@@ -594,27 +688,23 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 {
 	struct runner rn;
 	struct nb_err restore_err = { 0 };
-	int rc = runner_open(&rn, o, err);
+	struct nb_err write_err = { 0 };
+	int rc = runner_open(&rn, o, report, err);
+	bool recording = rc == 0;
 
-	if (rc < 0) {
+	if (rc < 0 && !rn.journal) {
 		runner_close(&rn);
 		return rc;
 	}
-	for (int i = 0; i < o->plan->npoints && !stop_signal; i++) {
+	for (int i = 0; rc == 0 && i < o->plan->npoints && !stop_signal; i++) {
 		struct nb_point_result pr;
 
-		run_point(&rn, &o->plan->points[i], &pr);
-		if (stop_signal) {
-			/* a half-measured point is not recorded: its runs would mislead */
-			nb_point_result_release(&pr);
-			break;
-		}
-		rc = nb_report_add_point(report, &pr, err);
-		if (rc == 0)
-			rc = nb_report_write(report, o->report_path, err);
+		rc = run_point(&rn, &o->plan->points[i], &pr, err);
+		/* a point a signal cut short keeps its finished runs in the record: the report
+		 * shows it as incomplete */
+		if (rc == 0 && !stop_signal)
+			rc = nb_report_add_point(report, &pr, err);
 		nb_point_result_release(&pr);
-		if (rc < 0)
-			break;
 	}
 	if (o->progress && o->progress_tty)
 		fputc('\n', o->progress);
@@ -624,6 +714,21 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 		rc = restore_err.code;
 	} else if (rc == 0 && stop_signal) {
 		rc = nb_err_set(err, -EINTR, "stopped by signal %d; knobs restored", (int)stop_signal);
+	}
+	/* Once, at the end (knobs first): rewriting the report after every point would make the
+	 * bytes written per point grow with the sweep. Until here the record holds the runs. */
+	if (recording) {
+		if (nb_report_write(report, o->report_path, &write_err) < 0) {
+			if (rc == 0) {
+				*err = write_err;
+				rc = write_err.code;
+			} else if (o->progress) {
+				fprintf(o->progress, "nicbench run: %s (the run record %s is kept)\n", write_err.msg,
+					nb_report_record_path(report));
+			}
+		} else {
+			nb_report_drop_record_file(report);
+		}
 	}
 	runner_close(&rn);
 	return rc;

@@ -108,7 +108,9 @@ in_a "$TOOL" set "$id" 4444 3 1000 || fail "pre-set 4444/3/1000"
 run kill --duration 3 >"$TMP/kill.out" 2>&1 &
 run_pid=$!
 for _ in $(seq 100); do
-	[ "$(jq '.results | length' "$TMP/kill.json" 2>/dev/null || echo 0)" -ge 1 ] && break
+	# finished points are in the run record until the report is written at the end
+	ends=$(grep -c '"type":"end"' "$TMP/kill.json.record" 2>/dev/null) || true
+	[ "${ends:-0}" -ge 1 ] && break
 	sleep 0.1
 done
 kill -9 "$run_pid"

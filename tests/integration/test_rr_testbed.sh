@@ -49,9 +49,12 @@ cat "$work/base.out"
 expect "ok points" "$(jq '[.results[] | select(.status == "ok")] | length' "$work/base.json")" 4
 validate_report "$work/base.json"
 for m in rr_transactions_per_s rr_latency_p50_us rr_latency_p90_us rr_latency_p99_us rr_latency_p999_us \
-	rr_latency_max_us rr_latency_mean_us cpu_us_per_transaction napi_polls_per_transaction; do
+	rr_latency_max_us rr_latency_mean_us cpu_us_per_transaction; do
 	expect "points with $m" "$(jq --arg m "$m" '[.results[] | select(.metrics[$m].n == 3)] | length' "$work/base.json")" 4
 done
+# from the tracepoints: in each point's diagnostic repetition, not the measured ones
+expect "points with napi_polls_per_transaction (diagnostics)" \
+	"$(jq '[.results[] | select(.diagnostics.metrics.napi_polls_per_transaction > 0)] | length' "$work/base.json")" 4
 for m in rr_lost_transactions rr_late_transactions; do
 	expect "udp-rr points with $m" "$(jq --arg m "$m" '[.results[] | select(.test.name == "udp-rr" and .metrics[$m].n == 3)] | length' "$work/base.json")" 2
 	expect "tcp-rr points with $m (not a TCP figure)" "$(jq --arg m "$m" '[.results[] | select(.test.name == "tcp-rr" and .metrics[$m])] | length' "$work/base.json")" 0

@@ -32,12 +32,13 @@ start_sweep() {
 		-o "$work/$1.json" --journal "$work/journal" --no-raw 2>"$work/$1.err" &
 	run_pid=$!
 }
-wait_for_points() { # FILE N: wait until the report holds N points
+wait_for_points() { # FILE N: wait until the run record of report FILE holds N finished points
 	for _ in $(seq 100); do
-		[ "$(jq '.results | length' "$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		ends=$(grep -c '"type":"end"' "$1.record" 2>/dev/null) || true
+		[ "${ends:-0}" -ge "$2" ] && return 0
 		sleep 0.1
 	done
-	fail "report $1 never reached $2 points"
+	fail "the run record of $1 never reached $2 points"
 }
 
 # SIGINT in the middle of the second point
@@ -51,7 +52,12 @@ rc=0; wait "$run_pid" || rc=$?; run_pid=
 expect "exit code after SIGINT" "$rc" 130
 check_unusual SIGINT
 [ ! -e "$work/journal" ] || fail "journal left behind after SIGINT"
-expect "points kept in the report after SIGINT" "$(jq '.results | length' "$work/int.json")" 1
+# the point the signal cut short is there, incomplete, with no run (its only one was interrupted)
+expect "points kept in the report after SIGINT" "$(jq '.results | length' "$work/int.json")" 2
+expect "the finished point after SIGINT" "$(jq -r '.results[0].status' "$work/int.json")" ok
+expect "the point cut short by SIGINT" "$(jq -r '.results[1].status' "$work/int.json")" incomplete
+expect "runs of the point cut short" "$(jq '.results[1].runs | length' "$work/int.json")" 0
+[ ! -e "$work/int.json.record" ] || fail "run record left behind after SIGINT (the report holds it)"
 grep -q "restored" "$work/int.err" || fail "no word of the restore on stderr: $(cat "$work/int.err")"
 
 # SIGKILL: nothing runs in nicbench, the journal is the only way back
@@ -80,4 +86,6 @@ rc=0
 expect "exit code of knobs restore" "$rc" 0
 check_unusual "SIGKILL + knobs restore"
 [ ! -e "$work/journal" ] || fail "journal left behind after knobs restore"
+expect "finished points in the report written by knobs restore" \
+	"$(jq '[.results[] | select(.status == "ok")] | length' "$work/kill.json")" 1
 echo "PASS"
