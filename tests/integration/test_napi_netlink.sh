@@ -68,7 +68,7 @@ grep -Eq "^  $id +- +- +- +- +0 +7777 +2 +0 " "$TMP/show" && ok "knobs show list
 run() { # NAME extra-args...: a sweep over the three per-NAPI knobs
 	local name=$1
 	shift
-	in_a "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --omit 0 --repetitions 1 --settle 0.2 \
+	${run_exec:+exec} ip netns exec "$NS_A" "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --omit 0 --repetitions 1 --settle 0.2 \
 		--knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 --knob irq_suspend_timeout=0,2000000 \
 		-o "$TMP/$name.json" --journal "$TMP/$name.journal" --no-raw "$@"
 }
@@ -105,7 +105,9 @@ expect "sysfs napi_defer_hard_irqs after" "$(in_a cat /sys/class/net/$IF_A/napi_
 
 echo "== SIGKILL in the middle, then knobs restore"
 in_a "$TOOL" set "$id" 4444 3 1000 || fail "pre-set 4444/3/1000"
-run kill --duration 3 >"$TMP/kill.out" 2>&1 &
+# exec, so that the PID is nicbench's own (ip netns exec execs it): a SIGKILL to a subshell would leave
+# nicbench running on, and its later points would collide with the steps below
+(exec >"$TMP/kill.out" 2>&1; run_exec=1 run kill --duration 3) &
 run_pid=$!
 for _ in $(seq 100); do
 	# finished points are in the run record until the report is written at the end
@@ -113,6 +115,8 @@ for _ in $(seq 100); do
 	[ "${ends:-0}" -ge 1 ] && break
 	sleep 0.1
 done
+[ "$(cat "/proc/$run_pid/comm" 2>/dev/null)" = nicbench ] && ok "the SIGKILL goes to nicbench itself" ||
+	fail "process $run_pid to be killed is $(cat "/proc/$run_pid/comm" 2>/dev/null), not nicbench"
 kill -9 "$run_pid"
 wait "$run_pid" 2>/dev/null
 run_pid=
