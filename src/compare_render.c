@@ -419,26 +419,36 @@ static void text_floors(struct sbuf *out, const struct nb_cmp_options *opt)
 		sb_printf(out, "%s%s=%g", i ? "," : "; floors: ", opt->floors[i].name, opt->floors[i].value);
 }
 
-/* The iperf3 server's own CPU (remote_total) near a full core: libiperf 3.12 moves data in one
- * thread, so the peer, not the device under test, may have set the throughput. */
-static void text_peer_bound(struct sbuf *out, const char *side, const struct nb_cmp_point *p)
+/* Other programs' CPU differed between the two sides (cpu_other_pct): every figure may have moved. */
+static void put_foreign_load(struct sbuf *out, const char *lead, const struct nb_cmp_result *r)
 {
-	const struct nb_cmp_samples *peer = p ? nb_cmp_point_metric(p, "iperf_remote_cpu_pct") : NULL;
+	char lb[24] = "not measured", ln[24] = "not measured";
 
-	if (peer && peer->n > 0 && peer->median >= NB_PEER_BOUND_PCT)
-		sb_printf(out, "    %s: peer CPU %.0f%% of a core: the peer may have set this figure (peer-bound)\n",
-			  side, peer->median);
+	if (!r->other_differs)
+		return;
+	if (!isnan(r->other_base_pct))
+		snprintf(lb, sizeof(lb), "%.0f%%", r->other_base_pct);
+	if (!isnan(r->other_new_pct))
+		snprintf(ln, sizeof(ln), "%.0f%%", r->other_new_pct);
+	sb_printf(out, "%sforeign load differs: other programs took up to %s -> %s of the CPU (cpu_other_pct)\n", lead,
+		  lb, ln);
 }
 
-/* The same for a TX point whose own iperf3 child (host_total) was near a full core. */
-static void text_sender_bound(struct sbuf *out, const char *side, const struct nb_cmp_point *p)
+/* Warnings that the tool, not the device under test, may have set a point's figure, each line
+ * led by LEAD: the peer's iperf3 server (remote_total) near a full core (libiperf 3.12 moves data
+ * in one thread), or, on a TX point, this host's own iperf3 child (host_total). */
+static void put_bound_warnings(struct sbuf *out, const char *lead, const char *side, const struct nb_cmp_point *p)
 {
+	const struct nb_cmp_samples *peer = p ? nb_cmp_point_metric(p, "iperf_remote_cpu_pct") : NULL;
 	const struct nb_cmp_samples *host = p && !strcmp(p->direction, "tx") ?
 					    nb_cmp_point_metric(p, "iperf_host_cpu_pct") : NULL;
 
+	if (peer && peer->n > 0 && peer->median >= NB_PEER_BOUND_PCT)
+		sb_printf(out, "%s%s: peer CPU %.0f%% of a core: the peer may have set this figure (peer-bound)\n",
+			  lead, side, peer->median);
 	if (host && host->n > 0 && host->median >= NB_PEER_BOUND_PCT)
-		sb_printf(out, "    %s: sender CPU %.0f%% of a core: the tool may have set this figure (sender-bound)\n",
-			  side, host->median);
+		sb_printf(out, "%s%s: sender CPU %.0f%% of a core: the tool may have set this figure (sender-bound)\n",
+			  lead, side, host->median);
 }
 
 static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt,
@@ -460,10 +470,8 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 	if (pr->new && pr->new->incomplete)
 		sb_printf(out, "    new incomplete (compared on its finished runs): %s\n",
 			  pr->new->error ? pr->new->error : "");
-	text_peer_bound(out, "base", pr->base);
-	text_peer_bound(out, "new", pr->new);
-	text_sender_bound(out, "base", pr->base);
-	text_sender_bound(out, "new", pr->new);
+	put_bound_warnings(out, "    ", "base", pr->base);
+	put_bound_warnings(out, "    ", "new", pr->new);
 	for (int i = 0; i < pr->n_metrics; i++) {
 		const struct nb_cmp_metric_result *m = &pr->metrics[i];
 
@@ -538,16 +546,7 @@ static void text_body(struct sbuf *out, const struct nb_cmp_result *r, const str
 	if (r->n_test_diffs)
 		sb_printf(out, "  environment differs: test settings of %d point(s), e.g. %s\n", r->n_test_diffs,
 			r->test_diff_id);
-	if (r->other_differs) {
-		char lb[24] = "not measured", ln[24] = "not measured";
-
-		if (!isnan(r->other_base_pct))
-			snprintf(lb, sizeof(lb), "%.0f%%", r->other_base_pct);
-		if (!isnan(r->other_new_pct))
-			snprintf(ln, sizeof(ln), "%.0f%%", r->other_new_pct);
-		sb_printf(out, "  foreign load differs: other programs took up to %s -> %s of the CPU (cpu_other_pct)\n",
-			  lb, ln);
-	}
+	put_foreign_load(out, "  ", r);
 	for (int i = 0; i < r->n_points; i++) {
 		text_point(out, &r->points[i], opt, ro);
 		sb_drain(out);
@@ -1045,16 +1044,6 @@ static void md_missing_metrics(struct sbuf *out, const struct nb_cmp_point_resul
 		sb_lit(out, "; ");
 }
 
-/* The same warning as the text table's: a reader of a cover letter needs it as much. */
-static void md_peer_bound(struct sbuf *out, const char *side, const struct nb_cmp_point *p)
-{
-	const struct nb_cmp_samples *peer = p ? nb_cmp_point_metric(p, "iperf_remote_cpu_pct") : NULL;
-
-	if (peer && peer->n > 0 && peer->median >= NB_PEER_BOUND_PCT)
-		sb_printf(out, "  - %s: peer CPU %.0f%% of a core: the peer may have set this figure (peer-bound)\n", side,
-			  peer->median);
-}
-
 /* "+34% bandwidth (400.00 Mbit/s -> 536.00 Mbit/s)", "similar CPU (45.0% -> 45.2%)"; nothing when unmeasured. */
 static bool md_phrase(struct sbuf *out, const struct nb_cmp_point_result *pr, const char *metric, const char *what,
 		      bool first)
@@ -1129,8 +1118,9 @@ static void md_point(struct sbuf *out, const struct md_tests *tests, const struc
 			any |= md_phrase(out, pr, NB_CMP_EFFICIENCY_METRIC, "bandwidth per CPU", !any);
 	}
 	sb_puts(out, any ? "\n" : "no comparable metrics\n");
-	md_peer_bound(out, "base", pr->base);
-	md_peer_bound(out, "new", pr->new);
+	/* the same warnings as the text table's: a reader of a cover letter needs them as much */
+	put_bound_warnings(out, "  - ", "base", pr->base);
+	put_bound_warnings(out, "  - ", "new", pr->new);
 }
 
 static void markdown_body(struct sbuf *out, const struct nb_cmp_result *r)
@@ -1141,6 +1131,9 @@ static void markdown_body(struct sbuf *out, const struct nb_cmp_result *r)
 	sb_printf(out, "Performance, %s -> %s (nicbench compare: **%s**):\n\n",
 		r->base->kernel_release[0] ? r->base->kernel_release : r->base->path,
 		r->new->kernel_release[0] ? r->new->kernel_release : r->new->path, nb_cmp_overall_name(r->verdict));
+	put_foreign_load(out, "", r);
+	if (r->other_differs)
+		sb_putc(out, '\n');
 	md_count_tests(r, &tests);
 	for (int i = 0; i < r->n_points; i++) {
 		md_point(out, &tests, &r->points[i]);

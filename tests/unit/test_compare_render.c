@@ -167,6 +167,11 @@ static const struct md_case md_cases[] = {
 	{ "compare/g2ul-base.json", "compare/g2ul-new-peer-bound.json",
 	  "- TCP RX: +34% bandwidth (400.00 Mbit/s -> 536.00 Mbit/s), similar CPU (90.0% -> 90.0%)\n"
 	  "  - new: peer CPU 98% of a core: the peer may have set this figure (peer-bound)\n" },
+	{ "compare/g2ul-base.json", "compare/g2ul-new-loaded.json",
+	  "- TCP TX: +6% bandwidth (500.00 Mbit/s -> 530.00 Mbit/s), similar CPU (70.0% -> 70.0%)\n"
+	  "  - new: sender CPU 99% of a core: the tool may have set this figure (sender-bound)\n" },
+	{ "compare/g2ul-base.json", "compare/g2ul-new-loaded.json",
+	  "foreign load differs: other programs took up to not measured -> 45% of the CPU (cpu_other_pct)\n" },
 	{ "compare/g2ul-base.json", "compare/g2ul-new-lost-counter.json",
 	  "- TCP RX: not measured in the new report: throughput_bps; similar CPU (90.0% -> 90.0%)\n" },
 	{ "compare/five-base-failed.json", "compare/five-new.json",
