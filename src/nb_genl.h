@@ -3,7 +3,15 @@
 #ifndef NB_GENL_H
 #define NB_GENL_H
 
+#ifndef NICBENCH_NO_LIBMNL
 #include <libmnl/libmnl.h>
+#else
+/* A build without libmnl (static or cross, where its headers may be absent too): the types below
+ * stay opaque and only nb_genl_open/close exist, answering that netlink is not built in. */
+#include <linux/netlink.h>
+struct mnl_socket;
+typedef int (*mnl_cb_t)(const struct nlmsghdr *nlh, void *data);
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 

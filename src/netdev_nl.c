@@ -2,7 +2,6 @@
 #include "netdev_nl.h"
 
 #include <errno.h>
-#include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <string.h>
 
