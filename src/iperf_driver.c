@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "nb_paths.h"
 #include "nb_time.h"
 
 /* libiperf's header relies on uint64_t without including <stdint.h> itself. */
@@ -262,24 +263,6 @@ const char *nb_iperf_version(void)
 
 /* ---- child side: everything below runs only in forked children ---- */
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void send_marker(int fd)
 {
 	char msg[1 + sizeof(double)];
@@ -287,7 +270,7 @@ static void send_marker(int fd)
 
 	msg[0] = MSG_MARKER;
 	memcpy(msg + 1, &now, sizeof(now));
-	write_all(fd, msg, sizeof(msg));
+	nb_write_all(fd, msg, sizeof(msg));
 }
 
 static void send_report(int fd, struct child_report *rep, const char *json)
@@ -295,8 +278,8 @@ static void send_report(int fd, struct child_report *rep, const char *json)
 	char tag = MSG_REPORT;
 
 	rep->json_len = json ? (uint32_t)strlen(json) : 0;
-	if (write_all(fd, &tag, 1) == 0 && write_all(fd, rep, sizeof(*rep)) == 0 && rep->json_len)
-		write_all(fd, json, rep->json_len);
+	if (nb_write_all(fd, &tag, 1) == 0 && nb_write_all(fd, rep, sizeof(*rep)) == 0 && rep->json_len)
+		nb_write_all(fd, json, rep->json_len);
 }
 
 /* A forked child must not inherit the parent's signal plans, and must not outlive it. */

@@ -21,6 +21,9 @@ long nb_read_file(const char *path, char *buf, size_t len);
 /* Write a string to a file in one write(2). Returns 0 or -errno. */
 int nb_write_file(const char *path, const char *value);
 
+/* Write all of data to fd (a pipe, a socket), retrying short writes and EINTR. Returns 0 or -errno. */
+int nb_write_all(int fd, const void *data, size_t len);
+
 /* True when name is a valid Linux interface name (1..15 chars, no '/', ':', whitespace, not "." or ".."). */
 int nb_ifname_valid(const char *name);
 

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nb_paths.h"
 #include "nb_time.h"
 #include "rr_proto.h"
 
@@ -162,31 +163,13 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void __attribute__((noreturn)) child_finish(struct client *c, const struct nb_hist *h)
 {
 	char tag = MSG_REPORT;
 
 	c->rep.has_hist = h ? 1 : 0;
-	if (write_all(c->report_fd, &tag, 1) == 0 && write_all(c->report_fd, &c->rep, sizeof(c->rep)) == 0 && h)
-		write_all(c->report_fd, h, sizeof(*h));
+	if (nb_write_all(c->report_fd, &tag, 1) == 0 && nb_write_all(c->report_fd, &c->rep, sizeof(c->rep)) == 0 && h)
+		nb_write_all(c->report_fd, h, sizeof(*h));
 	_exit(0);
 }
 
@@ -563,7 +546,7 @@ static void run_flows(struct client *c)
 	c->end_ns = c->close_ns + drain_ns;
 	marker[0] = MSG_MARKER;
 	memcpy(marker + 1, &start_s, sizeof(start_s));
-	write_all(c->report_fd, marker, sizeof(marker));
+	nb_write_all(c->report_fd, marker, sizeof(marker));
 	for (int i = 0; i < c->p->flows; i++) {
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &c->flows[i] };
 
