@@ -75,12 +75,16 @@ start_serve --rr-think 200
 jq -r --slurpfile b "$work/base.json" '.results[] as $n | ($b[0].results[] | select(.id == $n.id)) as $o |
 	"\($n.id): p50 \($o.metrics.rr_latency_p50_us.median | floor) -> \($n.metrics.rr_latency_p50_us.median | floor) us, +\(($n.metrics.rr_latency_p50_us.median - $o.metrics.rr_latency_p50_us.median) | floor) us"' \
 	"$work/think.json"
-# measured here over two runs of the four points: +194..+269 us (the server's timer wake-up on a 2-vCPU VM
-# adds up to 70 us to the 200); the window below leaves room for a noisier machine
+# A request cannot be answered faster than the server's 200 us think time, so every point's p50 must reach
+# 200 us. The rise over the base is less exact: measured here +168..+269 us over three runs of the four points
+# (a base that already waits on a vCPU wake-up hides part of the 200 us). 100..600 us separates "think time
+# applied" from "not applied" (+0) and from a hang, with room for a noisier machine.
+expect "points whose p50 is below the 200 us think time" \
+	"$(jq '[.results[] | select(.metrics.rr_latency_p50_us.median < 200)] | length' "$work/think.json")" 0
 bad=$(jq --slurpfile b "$work/base.json" '[.results[] as $n | ($b[0].results[] | select(.id == $n.id)) as $o |
-	($n.metrics.rr_latency_p50_us.median - $o.metrics.rr_latency_p50_us.median) | select(. < 170 or . > 450)] | length' \
+	($n.metrics.rr_latency_p50_us.median - $o.metrics.rr_latency_p50_us.median) | select(. < 100 or . > 600)] | length' \
 	"$work/think.json")
-expect "points whose p50 rise is outside 170..450 us" "$bad" 0
+expect "points whose p50 rise is outside 100..600 us" "$bad" 0
 rc=0
 "$NB_BIN" compare "$work/base.json" "$work/think.json" >"$work/cmp.txt" || rc=$?
 cat "$work/cmp.txt"
