@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Measures what one sampler snapshot costs: wall and CPU microseconds per snapshot, and the
  * CPU nicbench itself would burn per second of test at a given sampling interval. */
 #include <errno.h>

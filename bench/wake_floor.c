@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The reference for nicbench's own CPU figure: what a process costs that does nothing but
  * wake at the sampling interval (bare), or wakes and reads /proc/stat once (stat: the least
  * any sampler of the per-CPU split must do), or reads what nicbench's raw series reads

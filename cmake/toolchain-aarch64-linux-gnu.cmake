@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CMake toolchain for 64-bit Arm boards (RZ/G2L, RZ/G2UL, RZ/G3S) with Debian's cross gcc and arm64 multiarch -dev packages.
 # Usage: cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64-linux-gnu.cmake -DNICBENCH_STATIC=ON
 set(CMAKE_SYSTEM_NAME Linux)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CMake toolchain for RISC-V boards (RZ/Five) with Debian's cross gcc and a riscv64 sysroot made from Debian packages.
 # riscv64 is not a release architecture of Debian 12, so its -dev packages come from Debian 13 (trixie), unpacked
 # into a sysroot by scripts/cross-build (NICBENCH_SYSROOT, default build-riscv64/sysroot); the glibc headers and

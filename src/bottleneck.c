@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Bottleneck rules: a point's medians -> the first limit that holds, in words and with the figures behind it. */
 #include "bottleneck.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The bottleneck verdict of one test point: pure rules with named thresholds over its measured metrics. */
 #ifndef NB_BOTTLENECK_H
 #define NB_BOTTLENECK_H

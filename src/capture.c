@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libpcap handle of the interface under test: promiscuous hold and bounded .pcap files. */
 #include "capture.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Promiscuous mode and bounded packet captures through libpcap, for packet-rate tests
  * (the DUT must accept frames for a foreign MAC) and for debugging a test point. */
 #ifndef NB_CAPTURE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nicbench compare: command line, loading, environment check, rendering and the CI exit code. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* `nicbench knobs`: show an interface's knobs, or put them back from a restore journal. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* `nicbench plan`: the ordered test points and the estimated time; runs nothing. */
 #include <stdio.h>
 #include <stdlib.h>

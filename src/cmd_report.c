@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nicbench report: one report (optionally against a base) -> an HTML page, text, Markdown or KCIDB JSON. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* `nicbench run`: validate, plan, sweep, report; the exit code says how it went. */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nicbench serve: the iperf3 peer, a supervised libiperf server that restarts after errors
  * and reports its own CPU use per test so a peer-bound result can be recognised. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The subcommands that main.c dispatches to; each lives in its own cmd_*.c. */
 #ifndef NB_COMMANDS_H
 #define NB_COMMANDS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nicbench compare: two loaded reports -> per point and metric verdicts (pure, no I/O). */
 #include "compare.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nicbench compare: two loaded reports -> per point and metric verdicts (pure, no I/O). */
 #ifndef NB_COMPARE_H
 #define NB_COMPARE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Read nicbench-report/1 files into compare's plain structs with jansson. */
 #include "compare_load.h"
 #include "compare_stats.h"

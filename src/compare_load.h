@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The parts of a nicbench-report/1 file that compare needs, as plain C structs (jansson stays in compare_load.c). */
 #ifndef NB_COMPARE_LOAD_H
 #define NB_COMPARE_LOAD_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nicbench compare renderers: text, JSON, JUnit and Markdown over the same result structs. */
 #include <ctype.h>
 #include <errno.h>

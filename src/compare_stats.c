@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Small-sample statistics for nicbench compare: an exact, tie-aware Mann-Whitney U test (medians are in stats.c). */
 #include "compare_stats.h"
 

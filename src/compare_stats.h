@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Small-sample statistics for nicbench compare: an exact, tie-aware Mann-Whitney U test and its interval. */
 #ifndef NB_COMPARE_STATS_H
 #define NB_COMPARE_STATS_H

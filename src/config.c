@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Config file and command-line values -> struct nb_config, with messages that name the key and the file. */
 #include "config.h"
 

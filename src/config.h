@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The effective configuration of a sweep: built from defaults, then a JSON config
  * file, then command-line flags (flags win). jansson stays inside config.c. */
 #ifndef NB_CONFIG_H

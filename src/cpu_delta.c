@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Pure half of the sampler: two snapshots in, named metrics out, no I/O (nb_snapshot_delta). */
 #include "cpu_sampler.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The sampler's I/O half: keeps /proc and /sys counter files open and re-reads them with one
  * pread each per snapshot (the pure delta is in cpu_delta.c). */
 #include "cpu_sampler.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The sampler: cheap snapshots of kernel counters while traffic flows, and pure
  * functions that turn two snapshots into named metrics. */
 #ifndef NB_CPU_SAMPLER_H

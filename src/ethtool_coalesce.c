@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Hardware coalescing get/set: ethtool generic netlink first (ETHTOOL_MSG_COALESCE_GET/SET,
  * whose GET answer tells which parameters the driver supports), SIOCETHTOOL as the fallback
  * on kernels or drivers without it, as ethtool(8) does; and the seam that lets tests replace it. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Hardware interrupt coalescing through ethtool netlink (SIOCETHTOOL as the fallback), behind
  * a seam so unit tests can script the kernel's answers (EOPNOTSUPP on veth, lo and ravb). */
 #ifndef NB_ETHTOOL_COALESCE_H

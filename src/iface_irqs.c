@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Finds a network interface's IRQs by action name in /proc/interrupts. */
 #include "iface_irqs.h"
 

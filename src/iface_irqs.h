@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Which IRQs belong to a network interface, found by action name in /proc/interrupts;
  * shared by the knob table (irq_affinity) and the sampler (interrupt counts). */
 #ifndef NB_IFACE_IRQS_H

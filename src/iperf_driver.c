@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Runs iperf3 tests through libiperf in forked, watched children and turns their JSON into metrics. */
 #include "iperf_driver.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Traffic through libiperf, one run in a forked child that the parent watches.
  * This file's .c is the only one that includes iperf_api.h. */
 #ifndef NB_IPERF_DRIVER_H

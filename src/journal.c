@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The restore journal: original knob values on disk before the first change, so that any
  * way out of a run (even SIGKILL followed by `nicbench knobs restore`) can undo it. */
 #include "journal.h"

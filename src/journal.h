@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The restore journal: original knob values written (and fsync'd) before the first
  * change, so that a normal end, an error, a signal or a later `nicbench knobs restore`
  * after SIGKILL can put every knob back. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* KCIDB I/O v5.3 output: one test per point and gated metric; DONE with a number for a run, PASS/FAIL for a compare. */
 #include <errno.h>
 #include <jansson.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Sampling profile support: kallsyms lookup and folding samples into shares. */
 #include "kprofile.h"
 

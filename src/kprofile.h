@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Kernel/user sampling profile: /proc/kallsyms symbolization and folding of samples into
  * a `perf top`-like list of shares (compare.c diffs two such lists). */
 #ifndef NB_KPROFILE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Log-bucketed latency histogram: record, merge and nearest-rank percentiles with <= 0.4% error. */
 #include "latency_hist.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A log-bucketed latency histogram (nanoseconds) with a bounded relative error, for the rr tests. */
 #ifndef NB_LATENCY_HIST_H
 #define NB_LATENCY_HIST_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nicbench entry point: the subcommand table and nothing else. */
 #include <stdio.h>
 #include <string.h>

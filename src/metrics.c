@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The flat named-metric set shared by the sampler, the iperf driver and the report. */
 #include "metrics.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A run's measurements: a flat set of named numbers. A metric that could not
  * be measured is simply not in the set (missing is never 0). */
 #ifndef NB_METRICS_H

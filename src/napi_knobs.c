@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The knob table: each tunable is a row saying how to validate, read and write it. */
 #include "napi_knobs.h"
 

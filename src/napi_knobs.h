@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The knob table: every tunable nicbench sweeps, as a row with read, write and read-back.
  * Writes never leave the named interface's own sysfs attributes and its own IRQs. */
 #ifndef NB_NAPI_KNOBS_H

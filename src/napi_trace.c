@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* NAPI polls, softirq time, hard IRQs and a sampling profile per window, from per-CPU
  * perf events on tracepoints (so the global tracefs state is never touched). */
 #include "napi_trace.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* NAPI efficiency from kernel tracepoints (napi:napi_poll, irq:softirq_entry/exit,
  * irq:irq_handler_entry) and a kernel/user sampling profile, per measured window. */
 #ifndef NB_NAPI_TRACE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nb_err helpers: format, prefix and clear error messages without touching errno. */
 #include "nb_error.h"
 

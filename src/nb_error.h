@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* One error convention for nicbench: functions return 0 or -errno and fill a
  * struct nb_err with a message that says what was being done, to what, and why. */
 #ifndef NB_ERROR_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Generic-netlink request/answer loop over libmnl, keeping the kernel's extended-ack text. */
 #include "nb_genl.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Generic-netlink plumbing over libmnl shared by the netdev and ethtool families: resolve a
  * family, send one request and run its answers, with the kernel's extended-ack text kept. */
 #ifndef NB_GENL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Path context and the small file helpers that every /proc and /sys reader shares. */
 #include "nb_paths.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Where /proc and /sys live: a small context so tests can point modules at fixture trees. */
 #ifndef NB_PATHS_H
 #define NB_PATHS_H

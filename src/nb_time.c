@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* CLOCK_MONOTONIC as seconds, shared by the runner, the sampler and the iperf driver. */
 #include "nb_time.h"
 

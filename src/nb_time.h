@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The one clock nicbench measures intervals with. */
 #ifndef NB_TIME_H
 #define NB_TIME_H

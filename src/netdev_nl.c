@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The netdev generic-netlink family: probe, napi-get/queue-get/qstats-get dumps and napi-set. */
 #include "netdev_nl.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Expands the knob matrix into ordered test points with stable ids. */
 #include "plan.h"
 

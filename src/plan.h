@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Config -> the ordered list of test points (pure: no I/O). */
 #ifndef NB_PLAN_H
 #define NB_PLAN_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Hand-written parsers for /proc/stat, /proc/softirqs, softnet_stat, snmp and /proc/PID/stat. */
 #include "proc_parse.h"
 

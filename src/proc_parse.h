@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Pure parsers for the /proc and /sys text the sampler reads: no I/O, no allocation,
  * hand-written because they run every 100 ms while traffic flows. */
 #ifndef NB_PROC_PARSE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* qstats-get snapshots around the measured window and their per-queue and total deltas. */
 #include "qstats.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Per-queue statistics (netdev qstats-get, scope queue) at the edges of the measured window,
  * and the pure delta between two snapshots: per queue and in total, absent where the driver
  * gives a counter for no queue. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Report structs -> JSON (schema nicbench-report/1): each finished repetition appended to the run
  * record as it ends, the report assembled from that record and written atomically; the table. */
 #include "report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The report (schema nicbench-report/1): structs from the runner in, each finished repetition
  * appended to a run record (src/run_record.h) as it ends, the JSON file assembled from that
  * record and written atomically, and a table for a person. jansson stays inside report.c. */

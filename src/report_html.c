@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* `nicbench report --format html` and `compare --format html`: one self-contained page, inline SVG and CSS. */
 #include <errno.h>
 #include <math.h>

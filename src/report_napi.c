@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* JSON for the NAPI side of a point (paths, per-NAPI values, queue->NAPI->IRQ->CPU) and a
  * run's qstats deltas. Absent counters are left out, never written as 0. */
 #include "report_napi.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The report's NAPI parts: per-point knob paths and NAPI table, per-run qstats deltas. */
 #ifndef NB_REPORT_NAPI_H
 #define NB_REPORT_NAPI_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* `nicbench report` as text and Markdown: points with their bottleneck, the setting to choose, and the compare view. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The report view: environment and series read with jansson, per-point bottleneck and efficiency, the Pareto choice. */
 #include "report_view.h"
 

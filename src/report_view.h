@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What `nicbench report` renders: compare_load's view of a report, the extras only the page shows
  * (environment, 100 ms series), per-point bottlenecks, the "which setting" choice, and the renderers. */
 #ifndef NB_REPORT_VIEW_H

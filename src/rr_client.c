@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* tcp-rr / udp-rr client: flows in a forked child (epoll, CLOCK_MONOTONIC), a watchdog in the parent. */
 #include "rr_client.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* tcp-rr and udp-rr: request/response flows against nicbench serve's rr port, in a forked
  * child the parent watches (as the iperf driver does), with latency from a merged histogram. */
 #ifndef NB_RR_CLIENT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The wire format of nicbench's request/response tests (tcp-rr, udp-rr), shared by client and server. */
 #ifndef NB_RR_PROTO_H
 #define NB_RR_PROTO_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nicbench serve's RR child: TCP and UDP request/response on one port, epoll, optional think time. */
 #include "rr_server.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The RR side of nicbench serve: one long-lived child answers tcp-rr and udp-rr on one port. */
 #ifndef NB_RR_SERVER_H
 #define NB_RR_SERVER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Command-line options of `run` and `plan`: one table, parsed in two passes so a config
  * file is read first and every flag overrides it whatever the order on the line. */
 #include "run_options.h"

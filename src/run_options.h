@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The options `run` and `plan` share: parse argv into a config (file first, flags on top). */
 #ifndef NB_RUN_OPTIONS_H
 #define NB_RUN_OPTIONS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Append-only, fsync'd record lines, and reading them back with a torn last line tolerated. */
 #include "run_record.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The run record: an append-only file of finished work, one line per record, each written
  * whole and fsync'd before the run goes on, so a SIGKILL or a power cut loses at most the
  * record being written. It knows lines, not their content (report.c writes and reads that). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Runs the plan: knobs applied and journalled, traffic in a watched child, the sampler
  * (and tracepoints) at the edges of the measured window and every interval inside it. */
 #include "runner.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The sweep: for each point {remember originals, apply knobs, run traffic while sampling,
  * record}, then restore every knob on every path out (end, error, signal). */
 #ifndef NB_RUNNER_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Median, mean, min, max and sample standard deviation over a few repetitions; the sort and median compare uses too. */
 #include "stats.h"
 

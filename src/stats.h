@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Summary statistics of a metric over repetitions (pure): the one median, sort and summary of nicbench. */
 #ifndef NB_STATS_H
 #define NB_STATS_H

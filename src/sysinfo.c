@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Host (uname, cmdline, config hash, CPU model) and interface (ethtool drvinfo, MTU, speed) facts. */
 #include "sysinfo.h"
 

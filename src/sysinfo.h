@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What a report says about the machine and the interface, so that it describes itself. */
 #ifndef NB_SYSINFO_H
 #define NB_SYSINFO_H

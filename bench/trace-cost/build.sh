@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the trace-window helper straight from the module sources (no CMake build dir needed).
 # usage: [NB_CFLAGS=-fsanitize=address,undefined] build.sh OUTPUT
 set -e

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Cost of nicbench's tracing on the veth test bed: tcp-rx throughput with tracing off (A),
 # tracepoints only (B) and tracepoints + profile (C), alternating A B C A B C ..., then the
 # median of each and the ratios B/A and C/A. Needs root, iperf3, ethtool, libtraceevent-dev.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* trace-window: open nb_trace on an interface and print the metrics and profile of timed
  * windows; the live half of the trace integration test and the cost bench. */
 #include <errno.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Check a page nicbench rendered, as Chromium saw it: the DOM after scripts ran, its console and its net log.
 
 usage: check_page.py --report R.json --dom DOM.html --log CHROMIUM.stderr --netlog NET.json

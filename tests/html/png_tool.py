@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Read a Chromium screenshot (8-bit RGB/RGBA PNG) with the standard library: is it blank, and crop it."""
 import struct
 import sys

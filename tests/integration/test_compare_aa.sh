@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A/A on the veth test bed: the same configuration on both sides, over several pairs, judged
 # with compare's floors and without (--floor none), on the same real reports. Counts what each
 # calls regressed or improved and checks what the floors promise:

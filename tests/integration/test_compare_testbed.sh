@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # nicbench compare on the veth test bed: the same configuration run twice (A/A) gives no
 # regression, and a tc rate limit on the peer's veth below the measured TCP RX throughput
 # is flagged as a regression of tcp-rx and of nothing else.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The bash completion offers every long option each subcommand's --help lists, and the test names.
 set -u
 : "${NB_BIN:?NB_BIN must point at the nicbench binary}" "${NB_SRC:?NB_SRC must point at the source tree}"

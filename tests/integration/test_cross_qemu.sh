@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2015  # pass() only echoes: "check && pass || fail" is an if-else here
 # The static cross builds (scripts/cross-build aarch64, then riscv64) under qemu-user: static and of the right
 # machine, --version, plan, and a real short TCP run over loopback (in a namespace of its own) against an iperf3

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Hardware coalescing read over ethtool netlink agrees with ethtool(8) on every interface of
 # this namespace that has coalescing (read only: nothing is written, no traffic), and a
 # parameter ethtool shows as "n/a" (left out of the driver's netlink answer) is unsupported.

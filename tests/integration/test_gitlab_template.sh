@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2015  # pass() only echoes: "check && pass || fail" is an if-else here
 # contrib/gitlab-ci.yml: its structure (stages, artifacts, JUnit report, exit-code policy), then its script lines
 # run as a GitLab runner runs them (bash, stop at the first failing line) with the nicbench under test and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `nicbench knobs show/restore` against a real veth pair (GRO on, so it has NAPI) in two
 # throwaway network namespaces: real sysfs, real EOPNOTSUPP, real restore.
 set -u

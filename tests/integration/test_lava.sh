@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2015  # pass() only echoes: "check && pass || fail" is an if-else here
 # The LAVA files in contrib/lava: the MultiNode job template passes Debian lava-common's job schema (and broken
 # copies of it do not), the test definition passes the Lava-Test Test Definition 1.0 schema, and its steps, run

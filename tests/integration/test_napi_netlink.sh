@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Per-NAPI knobs over netdev netlink on a real veth (GRO on) in namespaces of our own: a
 # sweep over gro_flush_timeout, napi_defer_hard_irqs and irq_suspend_timeout sets and reads
 # back per NAPI, a per-NAPI value set before the run survives it (normal end, and SIGKILL +

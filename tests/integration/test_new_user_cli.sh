@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The bad inputs a new user hits (issue 14), through the real binary: each gets its exit code and
 # a message that names the file, key or flag and says why, once. No traffic, no namespace: every
 # case stops before the first point.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # nicbench report / compare --format html in headless Chromium: the page of a real veth sweep
 # (tests/fixtures/report/veth-sweep.json), a compare, and the seed replays. Per page: no console
 # line, no request but the page itself, every point id and median throughput in the text, each

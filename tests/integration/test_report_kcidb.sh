@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # --format kcidb of nicbench report and nicbench compare against the KCIDB I/O v5.3 JSON Schema
 # (kcidb-io's own, dumped into ../shared/kcidb beside the clone). Checks the statuses, numbers and
 # ids too, and that a broken document is rejected (the validator is real). Needs no root.

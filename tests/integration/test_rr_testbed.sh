@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tcp-rr and udp-rr on the veth test bed against nicbench serve: every metric of an rr point is
 # there across the coalescing sweep; --rr-think 200 raises p50 by about 200 us and compare calls
 # it a p99 regression; a peer that is down fails, a hung one times out and the sweep goes on;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Foreign load on the veth test bed: every run gets cpu_other_pct; a busy loop started by
 # this test is named by the idle check and marks the runs disturbed in the report and the
 # table; --redact leaves the hostname and the kernel command line out.

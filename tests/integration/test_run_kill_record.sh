@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # SIGKILL during a point's second repetition: `nicbench knobs restore` puts the knobs back and
 # writes the report from the run record, with the first repetition in it and the point marked
 # incomplete (valid against the schema); compare reads that report and says so.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The packet-rate profile (seed 003): the peer's UDP data goes to a foreign MAC, the DUT is
 # promiscuous through libpcap while the sweep runs and not after it, the driver's receive
 # counters see the packets while the stack drops them, and --capture writes bounded .pcap files.

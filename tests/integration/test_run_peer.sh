@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A peer that is down gives a clear error and recorded failures (exit 1); a peer that
 # accepts and never answers gives timeouts, and the sweep goes on to the next point.
 set -euo pipefail

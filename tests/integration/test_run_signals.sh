@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Knobs come back after SIGINT (nicbench restores them itself) and after SIGKILL (the
 # journal survives and `nicbench knobs restore` applies it); a leftover journal stops
 # the next run before it changes anything.

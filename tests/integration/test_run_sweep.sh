@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A small sweep on the veth test bed writes a valid report with the knobs as read back,
 # hardware coalescing (which veth lacks) gives unsupported points, and every knob is
 # back to its unusual starting value afterwards.

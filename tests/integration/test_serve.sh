@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # nicbench serve as the iperf3 peer: --once answers one iperf3 CLI client and exits; a broken
 # client makes the supervisor restart the server; SIGTERM stops a long-running server cleanly.
 # Runs in its own network namespace (prefix nbi) on that namespace's loopback.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Tracepoint metrics and profile on a veth test bed: tcp-rx with threaded NAPI 0 and 1
 # must give NAPI polls, 1..budget packets per poll, less NET_RX softirq time when
 # threaded, networking functions in the profile, and leave tracefs exactly as found.

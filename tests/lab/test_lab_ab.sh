@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `scripts/lab ab 6.1 6.12` on a tiny matrix: both Debian kernels boot with e1000e, each writes its report, every
 # point of one is matched in the other, compare prints a verdict per point and exits 0 or 1 (never 2: input error).
 set -u

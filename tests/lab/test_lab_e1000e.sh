@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A short matrix on Debian 12's 6.1 under QEMU with the real e1000e driver, checking what veth never exercised:
 # the interface's driver, version and bus; interrupts_per_s and hardirqs_per_s from the NIC's own MSI-X vectors;
 # rx-usecs applied, read back, restored, with the interrupt rate following it; irq_affinity on the real vectors,

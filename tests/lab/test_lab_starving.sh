@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The starving board (seed 000's RZ/Five case) on the lab: a 1-vCPU 6.1 guest flooded with UDP (udp-rx at -b0),
 # threaded=0 without coalescing against threaded=1 with software coalescing (20000 ns, 1). The sweep must finish
 # with every point recorded (ok with figures, or timeout/failed with why), the knobs restored and the guest alive.

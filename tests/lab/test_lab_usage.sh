@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # scripts/lab's bad input: each mistake gets exit 2 and a line that names it, before anything is fetched or booted.
 set -u
 NB_SRC=${NB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Test helper: list or set an interface's NAPIs over netdev netlink, independently of
  * nicbench's knob code, so integration tests can pre-set and check per-NAPI values.
  * usage: nb_napi_tool list IFACE            -> "ID gro defer suspend threaded" per NAPI ("-": not given)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A tiny table-friendly test kit: CHECK records a failure with its line and goes on;
  * nb_test_done() prints "N passed, N failed" and returns the exit code. */
 #ifndef NB_TEST_H

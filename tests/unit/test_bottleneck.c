@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Bottleneck rules: hand-made saturation cases as tables, the seed replays in tests/fixtures/compare, the setting choice. */
 #include <math.h>
 #include <stdio.h>

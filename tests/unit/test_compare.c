@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for compare and compare_load: seed 000 fixture reports, verdict rules, bad input, environment check. */
 #include <errno.h>
 #include <stdbool.h>

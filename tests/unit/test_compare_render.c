@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the compare renderers and the command: formats, no NaN/inf, exit codes, one-line errors. */
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for compare_stats: medians, exact and approximate Mann-Whitney p-values, bounded changes. */
 #include <stdbool.h>
 

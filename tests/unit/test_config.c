@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Config validation, flag parsing and plan ids: table-driven cases. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Foreign load: cpu_other_pct from a run's metrics, and the idle check on the live /proc. */
 #include <errno.h>
 #include <signal.h>

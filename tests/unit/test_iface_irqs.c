@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for iface_irqs: which /proc/interrupts lines belong to an interface. */
 #include <errno.h>
 #include <stdint.h>

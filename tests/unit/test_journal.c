@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the restore journal on a copied fixture tree: create, remember, restore,
  * leftover journals, hand-written and damaged files, and failures that keep the file. */
 #include <errno.h>

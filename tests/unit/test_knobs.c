@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the knob table: validation, sysfs and IRQ rows on a fixture tree, and the
  * ethtool rows through a scripted seam. */
 #include <errno.h>

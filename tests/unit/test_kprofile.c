@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Tests for kprofile: kallsyms parsing and lookup on a real excerpt, folding and idle
  * detection. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The NAPI knobs on scripted netdev-netlink answers: the 6.1 path (no family: sysfs, and
  * irq_suspend_timeout unsupported), the 6.12 path (napi-get but no napi-set: sysfs, NAPIs
  * listed), the 6.13+ path (per NAPI, journal restores per NAPI and never through sysfs),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Tests for napi_trace: tracepoint layouts, the window accumulator on synthetic and
  * recorded records (checked against tests/fixtures/trace/make_expected.py), IRQ lookup. */
 #include <errno.h>

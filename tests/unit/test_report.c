@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Report round trip: structs -> JSON file -> parsed back; stats; missing stays missing. */
 #include <jansson.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nicbench report's command line: every format on the replays, and bad input as one line and exit 2. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Tests for the rr client: the open-loop schedule and per-transaction metrics (pure), then live
  * tcp-rr/udp-rr runs on loopback against the rr server child, a closed port and a silent peer. */
 #include "rr_client.h"

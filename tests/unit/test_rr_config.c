@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Tests for the rr settings: test names, --rr-* flags, the config file's "rr" object, and the
  * effective config in the report. */
 #include "config.h"

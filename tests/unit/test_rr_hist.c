@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Tests for the latency histogram: percentiles against the exact sorted values, merging, bucket edges. */
 #include "latency_hist.h"
 

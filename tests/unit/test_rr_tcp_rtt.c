@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Tests for tcp_rtt_{mean,min,max}_us read from recorded iperf3 3.12 client JSON: the sender's
  * RTT on tcp-tx, the server's (--get-server-output) on tcp-rx, and absent where iperf3 has none. */
 #include "iperf_driver.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The run record: line framing with a torn last line, and a report assembled from a record that
  * a kill cut short (finished runs kept, the point cut short "incomplete", the torn line dropped). */
 #include <errno.h>

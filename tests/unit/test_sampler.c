@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The sampler end to end on fixture trees (a real 6.18 pair and a 6.1 board built from
  * public sources): open, snapshot a/ and b/, and compare the delta with hand-computed values. */
 #include <errno.h>

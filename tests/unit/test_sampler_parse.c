@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The sampler's pure parts on hand-written inputs: the /proc parsers on odd but real layouts
  * and nb_snapshot_delta on counters that go backwards, vanish or change identity. */
 #include <errno.h>

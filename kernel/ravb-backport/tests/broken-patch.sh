@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Prove that `build` refuses a series with a corrupted patch and names that patch in its error.
 # Usage: tests/broken-patch.sh [work dir]   (default: $NB_KERNEL_WORK or /var/tmp/nicbench-ravb)
 set -euo pipefail

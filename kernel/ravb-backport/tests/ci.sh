@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # CI entry for the ravb backport: the full build with all checks, then the tests that prove two of its
 # checks can fail (a corrupted patch, a patch adding a warning).
 # Usage: tests/ci.sh [output dir for the JSON result]

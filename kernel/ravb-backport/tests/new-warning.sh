@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Prove that `build` fails on a warning the unpatched tree does not have: the series plus
 # tests/new-warning.patch (an unused function with an unused variable) must be refused for that reason.
 # Usage: tests/new-warning.sh [work dir]   (default: $NB_KERNEL_WORK or /var/tmp/nicbench-ravb)
