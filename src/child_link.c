@@ -31,6 +31,8 @@ int nb_child_link_fork(struct nb_child_link *l, const struct nb_child_ops *ops, 
 	l->ctx = ctx;
 	l->pid = -1;
 	l->fd = -1;
+	l->started_at = -1;
+	l->forked_at = nb_monotonic_s();
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return nb_err_set(err, -errno, "start %s: pipe: %s", what, strerror(errno));
 	/* Flush so the child's exit cannot duplicate buffered output; it leaves with _exit anyway. */
@@ -151,8 +153,8 @@ static void link_parse(struct nb_child_link *l)
 			if (avail < 1 + sizeof(double))
 				return;
 			memcpy(&t, m + 1, sizeof(t));
-			if (l->ops->on_marker)
-				l->ops->on_marker(l->ctx, t);
+			l->started_at = t;
+			l->markers++;
 			l->parsed += 1 + sizeof(double);
 		} else if (m[0] == MSG_REPORT) {
 			size_t fixed = l->ops->report_fixed;
@@ -288,8 +290,10 @@ const void *nb_child_link_report(const struct nb_child_link *l)
 
 void nb_child_link_kill(struct nb_child_link *l)
 {
-	if (!l->reaped && l->pid > 0)
-		kill(l->pid, SIGKILL);
+	if (l->reaped || l->late || l->pid <= 0)
+		return;
+	l->killed_on_request = true;
+	kill(l->pid, SIGKILL);
 }
 
 void nb_child_describe_exit(char *buf, size_t len, const char *who, int status)

@@ -18,7 +18,6 @@ struct nb_child_ops {
 	size_t report_fixed;                          /* bytes of the report's fixed part */
 	size_t (*report_tail)(const void *fixed);     /* bytes that follow it; NULL: none */
 	size_t max_output;                            /* a child that writes more is killed */
-	void (*on_marker)(void *ctx, double t);       /* each start marker; NULL: ignored */
 	double (*deadline)(const void *ctx);          /* when the report is due (monotonic s); NULL: never */
 	void (*on_late)(void *ctx);                   /* the deadline passed without a report: say why */
 };
@@ -29,6 +28,9 @@ struct nb_child_link {
 	void *ctx;
 	pid_t pid;
 	pid_t parent;          /* who forked: the child checks it is still there */
+	double forked_at;      /* monotonic s */
+	double started_at;     /* the latest start marker's time, -1 before the first */
+	int markers;           /* start markers so far: one per attempt */
 	int fd;                /* the parent's read end; in the child, its write end */
 	char *buf;
 	size_t len, cap;
@@ -36,6 +38,7 @@ struct nb_child_link {
 	bool eof;
 	bool reaped;
 	bool late;             /* killed at the deadline (on_late was called) */
+	bool killed_on_request;
 	int status;            /* wait status once reaped; -1: could not be reaped */
 	struct rusage ru;
 	bool have_report;
@@ -60,6 +63,7 @@ void nb_child_send_report(int fd, const void *fixed, size_t fixed_len, const voi
 int nb_child_link_wait(struct nb_child_link *l, int timeout_ms);
 /* The report's fixed part (its tail follows it), or NULL before one arrived. */
 const void *nb_child_link_report(const struct nb_child_link *l);
+/* Kill on request (a signal stops the run); nothing when it is gone or was killed as late. */
 void nb_child_link_kill(struct nb_child_link *l);
 /* "WHO could not be reaped" / "WHO died from signal N (name) without a result" / "... exited". */
 void nb_child_describe_exit(char *buf, size_t len, const char *who, int status);

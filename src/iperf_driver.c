@@ -45,11 +45,6 @@ struct nb_iperf_run {
 	struct nb_iperf_params p;
 	char host[256];
 	struct nb_child_link link;
-	double forked_at;
-	double started_at;     /* latest start marker, -1 before the first */
-	int markers;
-	bool killed_by_watchdog;
-	bool killed_on_request;
 	char timeout_msg[512];
 };
 
@@ -541,21 +536,13 @@ static int validate_params(const struct nb_iperf_params *p, struct nb_err *err)
 	return 0;
 }
 
-static void on_client_marker(void *ctx, double t)
-{
-	struct nb_iperf_run *r = ctx;
-
-	r->started_at = t;
-	r->markers++;
-}
-
 static double run_deadline(const void *ctx)
 {
 	const struct nb_iperf_run *r = ctx;
 
-	if (r->started_at < 0)
-		return r->forked_at + r->p.connect_timeout_ms / 1000.0;
-	return r->started_at + r->p.omit_s + r->p.duration_s + r->p.grace_ms / 1000.0;
+	if (r->link.started_at < 0)
+		return r->link.forked_at + r->p.connect_timeout_ms / 1000.0;
+	return r->link.started_at + r->p.omit_s + r->p.duration_s + r->p.grace_ms / 1000.0;
 }
 
 static void fire_watchdog(void *ctx)
@@ -564,7 +551,7 @@ static void fire_watchdog(void *ctx)
 	char peer[300];
 
 	format_peer(peer, sizeof(peer), r->host, r->p.port);
-	if (r->started_at < 0)
+	if (r->link.started_at < 0)
 		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
 			 "iperf3 client for %s did not start within the connect timeout (%.1f s); killed", peer,
 			 r->p.connect_timeout_ms / 1000.0);
@@ -573,14 +560,12 @@ static void fire_watchdog(void *ctx)
 			 "no result from iperf3 peer %s within %.1f s (duration %d s + omit %d s + grace %.1f s); killed",
 			 peer, r->p.duration_s + r->p.omit_s + r->p.grace_ms / 1000.0, r->p.duration_s, r->p.omit_s,
 			 r->p.grace_ms / 1000.0);
-	r->killed_by_watchdog = true;
 }
 
 static const struct nb_child_ops client_ops = {
 	.report_fixed = sizeof(struct child_report),
 	.report_tail = report_tail,
 	.max_output = CHILD_OUTPUT_MAX,
-	.on_marker = on_client_marker,
 	.deadline = run_deadline,
 	.on_late = fire_watchdog,
 };
@@ -602,8 +587,6 @@ int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, s
 	r->p.host = r->host;
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
-	r->started_at = -1;
-	r->forked_at = nb_monotonic_s();
 	rc = nb_child_link_fork(&r->link, &client_ops, r, "iperf3 client", err);
 	if (rc < 0) {
 		free(r);
@@ -622,7 +605,7 @@ pid_t nb_iperf_pid(const struct nb_iperf_run *r)
 
 double nb_iperf_started_at(const struct nb_iperf_run *r)
 {
-	return r->started_at;
+	return r->link.started_at;
 }
 
 int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
@@ -632,10 +615,8 @@ int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
 
 void nb_iperf_kill(struct nb_iperf_run *r)
 {
-	if (!r || r->link.reaped || r->killed_by_watchdog)
-		return;
-	r->killed_on_request = true;
-	nb_child_link_kill(&r->link);
+	if (r)
+		nb_child_link_kill(&r->link);
 }
 
 static void fill_from_report(struct nb_iperf_run *r, struct nb_iperf_result *res)
@@ -676,11 +657,11 @@ int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct 
 	while (!r->link.reaped)
 		nb_iperf_wait(r, -1);
 	format_peer(peer, sizeof(peer), r->host, r->p.port);
-	res->attempts = r->markers;
-	if (r->killed_by_watchdog) {
+	res->attempts = r->link.markers;
+	if (r->link.late) {
 		res->status = NB_RUN_TIMEOUT;
 		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);
-	} else if (r->killed_on_request && !r->link.have_report) {
+	} else if (r->link.killed_on_request && !r->link.have_report) {
 		snprintf(res->error, sizeof(res->error), "iperf3 %s test with %s stopped on request (interrupted)",
 			 mode_label(&r->p), peer);
 	} else if (r->link.have_report) {
@@ -724,7 +705,6 @@ int nb_iperf_server_start(const struct nb_iperf_serve_params *p, struct nb_iperf
 		snprintf(s->bind, sizeof(s->bind), "%s", p->bind);
 		s->p.bind = s->bind;
 	}
-	s->forked_at = nb_monotonic_s();
 	rc = nb_child_link_fork(&s->link, &server_ops, s, "iperf3 server", err);
 	if (rc < 0) {
 		free(s);
@@ -809,7 +789,7 @@ int nb_iperf_server_finish(struct nb_iperf_server *s, struct nb_iperf_serve_resu
 	while (!s->link.reaped)
 		nb_iperf_server_wait(s, -1);
 	res->stopped = s->stopped;
-	res->wall_s = s->ended_at - s->forked_at;
+	res->wall_s = s->ended_at - s->link.forked_at;
 	res->cpu_user_s = (double)s->link.ru.ru_utime.tv_sec + s->link.ru.ru_utime.tv_usec / 1e6;
 	res->cpu_sys_s = (double)s->link.ru.ru_stime.tv_sec + s->link.ru.ru_stime.tv_usec / 1e6;
 	if (s->link.have_report) {

@@ -25,7 +25,6 @@
 
 #include "child_link.h"
 #include "nb_paths.h"
-#include "nb_time.h"
 #include "rr_proto.h"
 
 #define NB_RR_MAX_FLOWS 256
@@ -687,8 +686,6 @@ struct nb_rr_run {
 	struct nb_rr_params p;
 	char host[256];
 	struct nb_child_link link;
-	bool killed_by_watchdog, killed_on_request;
-	double forked_at, started_at;
 	char timeout_msg[400];
 };
 
@@ -716,25 +713,20 @@ static size_t report_tail(const void *fixed)
 	return ((const struct rr_report *)fixed)->has_hist ? sizeof(struct nb_hist) : 0;
 }
 
-static void on_marker(void *ctx, double t)
-{
-	((struct nb_rr_run *)ctx)->started_at = t;
-}
-
 static double deadline(const void *ctx)
 {
 	const struct nb_rr_run *r = ctx;
 
-	if (r->started_at < 0)
-		return r->forked_at + r->p.connect_timeout_ms / 1000.0;
-	return r->started_at + r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0 + r->p.grace_ms / 1000.0;
+	if (r->link.started_at < 0)
+		return r->link.forked_at + r->p.connect_timeout_ms / 1000.0;
+	return r->link.started_at + r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0 + r->p.grace_ms / 1000.0;
 }
 
 static void fire_watchdog(void *ctx)
 {
 	struct nb_rr_run *r = ctx;
 
-	if (r->started_at < 0)
+	if (r->link.started_at < 0)
 		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
 			 "%s client for %.256s:%d did not start within the connect timeout (%.1f s); killed",
 			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.connect_timeout_ms / 1000.0);
@@ -743,7 +735,6 @@ static void fire_watchdog(void *ctx)
 			 "no result from the %s client for %.256s:%d within duration %d s + omit %d s + grace %.1f s; killed",
 			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.duration_s, r->p.omit_s,
 			 r->p.grace_ms / 1000.0);
-	r->killed_by_watchdog = true;
 }
 
 /* A child that goes on writing must not grow the parent without bound: a report is < 40 KiB. */
@@ -751,7 +742,6 @@ static const struct nb_child_ops client_ops = {
 	.report_fixed = sizeof(struct rr_report),
 	.report_tail = report_tail,
 	.max_output = 4u << 20,
-	.on_marker = on_marker,
 	.deadline = deadline,
 	.on_late = fire_watchdog,
 };
@@ -773,8 +763,6 @@ int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_
 	r->p.host = r->host;
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
-	r->started_at = -1;
-	r->forked_at = nb_monotonic_s();
 	rc = nb_child_link_fork(&r->link, &client_ops, r, "rr client", err);
 	if (rc < 0) {
 		free(r);
@@ -793,7 +781,7 @@ pid_t nb_rr_pid(const struct nb_rr_run *r)
 
 double nb_rr_started_at(const struct nb_rr_run *r)
 {
-	return r->started_at;
+	return r->link.started_at;
 }
 
 int nb_rr_wait(struct nb_rr_run *r, int timeout_ms)
@@ -803,10 +791,8 @@ int nb_rr_wait(struct nb_rr_run *r, int timeout_ms)
 
 void nb_rr_kill(struct nb_rr_run *r)
 {
-	if (!r || r->link.reaped || r->killed_by_watchdog)
-		return;
-	r->killed_on_request = true;
-	nb_child_link_kill(&r->link);
+	if (r)
+		nb_child_link_kill(&r->link);
 }
 
 static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res)
@@ -849,12 +835,12 @@ int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *e
 		return nb_err_set(err, -EINVAL, "finish rr run: no run");
 	while (!r->link.reaped)
 		nb_rr_wait(r, -1);
-	if (r->killed_by_watchdog) {
+	if (r->link.late) {
 		res->status = NB_RUN_TIMEOUT;
 		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);
 	} else if (r->link.have_report) {
 		fill_from_report(r, res);
-	} else if (r->killed_on_request) {
+	} else if (r->link.killed_on_request) {
 		snprintf(res->error, sizeof(res->error), "%s test with %.256s:%d stopped on request (interrupted)",
 			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port);
 	} else {

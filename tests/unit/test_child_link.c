@@ -18,8 +18,6 @@ struct test_report {
 };
 
 struct watch {
-	int markers;
-	double last_marker;
 	double deadline;     /* monotonic s; 0: none */
 	int late_calls;
 };
@@ -27,14 +25,6 @@ struct watch {
 static size_t tail_of(const void *fixed)
 {
 	return ((const struct test_report *)fixed)->tail_len;
-}
-
-static void count_marker(void *ctx, double t)
-{
-	struct watch *w = ctx;
-
-	w->markers++;
-	w->last_marker = t;
 }
 
 static double watch_deadline(const void *ctx)
@@ -53,7 +43,6 @@ static const struct nb_child_ops ops = {
 	.report_fixed = sizeof(struct test_report),
 	.report_tail = tail_of,
 	.max_output = 1u << 20,
-	.on_marker = count_marker,
 	.deadline = watch_deadline,
 	.on_late = note_late,
 };
@@ -163,8 +152,8 @@ int main(void)
 			CHECK(!memcmp((const char *)rep + sizeof(*rep), "hello", 5));
 		}
 		if (cases[i].b == SEND_REPORT) {
-			CHECK(w.markers == 2);
-			CHECK(w.last_marker == 2.5);
+			CHECK(l.markers == 2);
+			CHECK(l.started_at == 2.5);
 		}
 		CHECK_MSG(w.late_calls == (cases[i].b == HANG || cases[i].b == GARBAGE), "%s: late %d", cases[i].name,
 			  w.late_calls);
@@ -200,7 +189,8 @@ int main(void)
 		while (nb_child_link_wait(&l, -1) == 0)
 			;
 		CHECK(WIFSIGNALED(l.status) && WTERMSIG(l.status) == SIGKILL);
-		CHECK(w.markers == 1);
+		CHECK(l.markers == 1);
+		CHECK(l.killed_on_request && !l.late);
 		nb_child_link_release(&l);
 	}
 	return nb_test_done("child_link");
