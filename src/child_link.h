@@ -61,7 +61,8 @@ void nb_child_send_report(int fd, const void *fixed, size_t fixed_len, const voi
  * returns 1 once the child is gone and reaped (also after a kill at the deadline), 0 when the
  * wait ended first (a signal, the timeout). */
 int nb_child_link_wait(struct nb_child_link *l, int timeout_ms);
-/* The report's fixed part (its tail follows it), or NULL before one arrived. */
+/* The report's fixed part (its tail follows it), or NULL before one arrived. Not aligned:
+ * memcpy it out. */
 const void *nb_child_link_report(const struct nb_child_link *l);
 /* Kill on request (a signal stops the run); nothing when it is gone or was killed as late. */
 void nb_child_link_kill(struct nb_child_link *l);
