@@ -234,7 +234,7 @@ static int add_table_row(struct nb_report *r, const struct nb_point_result *pr, 
 	}
 	nb_report_head_facts(r->root, &in);
 	nb_point_summarize(&in, s);
-	nb_table_row_fill(&r->rows[r->nrows++], p, pr->status, s);
+	nb_table_row_fill(&r->rows[r->nrows++], pr, s);
 	free(s);
 	return 0;
 }

@@ -23,6 +23,8 @@ struct nb_table_row {
 	double rr_tps, rr_p50, rr_p90, rr_p99, rr_p999;  /* medians; NAN when absent */
 	double unaccounted;           /* median cpu_unaccounted_pct; NAN when absent */
 	enum nb_bn_code bottleneck;
+	char first_note[NB_POINT_NOTE_MAX];  /* the point's first note; "" none */
+	int nnotes;
 };
 
 /* The report in memory is only its head (host, interface, config) and one table row per
@@ -51,7 +53,6 @@ int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_as
 			    struct nb_err *err);
 
 /* report_table.c */
-void nb_table_row_fill(struct nb_table_row *row, const struct nb_point *p, enum nb_point_status status,
-		       const struct nb_point_summary *s);
+void nb_table_row_fill(struct nb_table_row *row, const struct nb_point_result *pr, const struct nb_point_summary *s);
 
 #endif

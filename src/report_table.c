@@ -16,15 +16,17 @@ static double median_or_nan(const struct nb_point_summary *s, const char *name)
 	return m ? m->st.median : NAN;
 }
 
-void nb_table_row_fill(struct nb_table_row *row, const struct nb_point *p, enum nb_point_status status,
-		       const struct nb_point_summary *s)
+void nb_table_row_fill(struct nb_table_row *row, const struct nb_point_result *pr, const struct nb_point_summary *s)
 {
 	const struct nb_metric_summary *tput = nb_point_summary_get(s, "throughput_bps");
 
 	memset(row, 0, sizeof(*row));
-	snprintf(row->id, sizeof(row->id), "%s", p->id);
-	row->status = status;
-	row->rr = p->test->dir == NB_DIR_RR;
+	snprintf(row->id, sizeof(row->id), "%s", pr->point->id);
+	row->status = pr->status;
+	row->rr = pr->point->test->dir == NB_DIR_RR;
+	row->nnotes = pr->nnotes;
+	if (pr->nnotes > 0)
+		memcpy(row->first_note, pr->notes[0], sizeof(row->first_note));
 	row->peer_bound = s->peer_bound;
 	row->sender_bound = s->sender_bound;
 	row->disturbed_runs = s->disturbed_runs;
@@ -79,6 +81,23 @@ static void print_unaccounted_note(const struct nb_report *r, FILE *out)
 		fprintf(out, "note: in %d point%s /proc/stat missed up to %.0f%% of the CPU time (interrupts taken "
 			"from idle on a tickless kernel without IRQ time accounting, or unreported steal on a VM): "
 			"busy%% there is a lower bound; see cpu_unaccounted_pct\n", points, points == 1 ? "" : "s", worst);
+}
+
+/* Optional steps that gave nothing are not errors of the point, but a reader should know. */
+static void print_missing_notes(const struct nb_report *r, FILE *out)
+{
+	const char *first = NULL;
+	int points = 0;
+
+	for (int i = 0; i < r->nrows; i++) {
+		if (r->rows[i].nnotes > 0) {
+			first = first ? first : r->rows[i].first_note;
+			points++;
+		}
+	}
+	if (points > 0)
+		fprintf(out, "note: in %d point%s an optional step gave nothing (the report's notes), first: %s\n", points,
+			points == 1 ? "" : "s", first);
 }
 
 static void format_rr(double v, int decimals, char *buf, size_t len)
@@ -180,6 +199,7 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 		"busy%%, softirq%%, napi%%: medians, %% of all CPUs\n");
 	print_flag_notes(r, out);
 	print_unaccounted_note(r, out);
+	print_missing_notes(r, out);
 	print_rr_table(r, idw, out);
 }
 
