@@ -452,6 +452,15 @@ static void put_bound_warnings(struct sbuf *out, const char *lead, const char *s
 			  lead, side, host->median);
 }
 
+/* A point the run was killed or stopped in is compared on the runs that finished: every format
+ * says so, since fewer runs make a weaker verdict. */
+static void put_incomplete(struct sbuf *out, const char *lead, const char *side, const struct nb_cmp_point *p)
+{
+	if (p && p->incomplete)
+		sb_printf(out, "%s%s incomplete (compared on its finished runs): %s\n", lead, side,
+			  p->error ? p->error : "the run ended before this point finished");
+}
+
 static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt,
 		       const struct nb_cmp_render_opts *ro)
 {
@@ -465,12 +474,8 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 		sb_printf(out, "    base %s: %s\n", nb_cmp_status_name(pr->base->status), pr->base->error);
 	if (pr->new && pr->new->error && pr->new->status != NB_CMP_STATUS_OK)
 		sb_printf(out, "    new %s: %s\n", nb_cmp_status_name(pr->new->status), pr->new->error);
-	if (pr->base && pr->base->incomplete)
-		sb_printf(out, "    base incomplete (compared on its finished runs): %s\n",
-			  pr->base->error ? pr->base->error : "");
-	if (pr->new && pr->new->incomplete)
-		sb_printf(out, "    new incomplete (compared on its finished runs): %s\n",
-			  pr->new->error ? pr->new->error : "");
+	put_incomplete(out, "    ", "base", pr->base);
+	put_incomplete(out, "    ", "new", pr->new);
 	put_bound_warnings(out, "    ", "base", pr->base);
 	put_bound_warnings(out, "    ", "new", pr->new);
 	for (int i = 0; i < pr->n_metrics; i++) {
@@ -655,6 +660,11 @@ static void json_point(struct sbuf *b, const struct nb_cmp_point_result *pr, con
 		sb_lit(b, ",\"new_error\":");
 		sb_string(b, pr->new->error);
 	}
+	/* incomplete: compared on the runs that finished (the status says ok); null for an absent side */
+	sb_lit(b, ",\"base_incomplete\":");
+	sb_puts(b, !pr->base ? "null" : pr->base->incomplete ? "true" : "false");
+	sb_lit(b, ",\"new_incomplete\":");
+	sb_puts(b, !pr->new ? "null" : pr->new->incomplete ? "true" : "false");
 	sb_lit(b, ",\"metrics\":{");
 	for (int i = 0; i < pr->n_metrics; i++) {
 		if (i)
@@ -868,6 +878,27 @@ static void junit_count(const struct nb_cmp_result *r, struct junit_counts *c)
 	}
 }
 
+/* An incomplete side, as the testcase's output: CI pages show it beside the verdict.
+ * after_child: a <failure> or <skipped> already ended the line and indented for </testcase>. */
+static void junit_incomplete(struct sbuf *out, const struct nb_cmp_point_result *pr, bool after_child)
+{
+	const struct nb_cmp_point *sides[2] = { pr->base, pr->new };
+	static const char *const names[2] = { "base", "new" };
+	bool open = false;
+
+	for (int i = 0; i < 2; i++) {
+		if (!sides[i] || !sides[i]->incomplete)
+			continue;
+		if (!open)
+			sb_puts(out, after_child ? "  <system-out>" : "\n      <system-out>");
+		sb_printf(out, "%s%s incomplete (compared on its finished runs): ", open ? "; " : "", names[i]);
+		xml_text(out, sides[i]->error ? sides[i]->error : "the run ended before this point finished");
+		open = true;
+	}
+	if (open)
+		sb_lit(out, "</system-out>\n    ");
+}
+
 static void junit_status_case(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt)
 {
 	const struct nb_cmp_point *failed = pr->new && pr->new->status != NB_CMP_STATUS_OK ? pr->new : pr->base;
@@ -896,6 +927,8 @@ static void junit_status_case(struct sbuf *out, const struct nb_cmp_point_result
 			xml_text(out, failed->error);
 		sb_lit(out, "\"/>\n    ");
 	}
+	junit_incomplete(out, pr, pr->verdict == NB_CMP_BROKEN || junit_fails(pr->verdict, opt) ||
+				  pr->verdict == NB_CMP_MISSING || pr->verdict == NB_CMP_INCONCLUSIVE);
 	sb_lit(out, "</testcase>\n");
 }
 
@@ -926,6 +959,8 @@ static void junit_metric_case(struct sbuf *out, const struct nb_cmp_point_result
 		}
 		sb_lit(out, "\"/>\n    ");
 	}
+	junit_incomplete(out, pr, m->verdict == NB_CMP_REGRESSED || m->verdict == NB_CMP_INCONCLUSIVE ||
+				  m->verdict == NB_CMP_MISSING);
 	sb_lit(out, "</testcase>\n");
 }
 
@@ -1100,6 +1135,7 @@ static void md_point(struct sbuf *out, const struct md_tests *tests, const struc
 			break;
 		}
 		sb_printf(out, "%s\n", pr->verdict == NB_CMP_NEW ? "only in the new report" : "missing from the new report");
+		put_incomplete(out, "  - ", "new", pr->new);
 		return;
 	default:
 		break;
@@ -1120,6 +1156,8 @@ static void md_point(struct sbuf *out, const struct md_tests *tests, const struc
 	}
 	sb_puts(out, any ? "\n" : "no comparable metrics\n");
 	/* the same warnings as the text table's: a reader of a cover letter needs them as much */
+	put_incomplete(out, "  - ", "base", pr->base);
+	put_incomplete(out, "  - ", "new", pr->new);
 	put_bound_warnings(out, "  - ", "base", pr->base);
 	put_bound_warnings(out, "  - ", "new", pr->new);
 }

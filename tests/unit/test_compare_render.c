@@ -596,6 +596,88 @@ static void test_cli(void)
 	unlink(out_path);
 }
 
+/* Render two inline reports (caller frees). */
+static char *render_texts(const char *btext, const char *ntext, enum fmt f)
+{
+	struct nb_cmp_report base, new;
+	struct nb_cmp_options opt;
+	struct nb_cmp_result r;
+	struct nb_cmp_render_opts ro = { .color = false };
+	struct nb_err err = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	nb_cmp_options_init(&opt);
+	if (nb_cmp_report_parse(btext, strlen(btext), "base", &base, &err))
+		return NULL;
+	if (nb_cmp_report_parse(ntext, strlen(ntext), "new", &new, &err)) {
+		nb_cmp_report_free(&base);
+		return NULL;
+	}
+	if (!nb_cmp_run(&base, &new, &opt, &r, &err)) {
+		out = open_memstream(&text, &len);
+		if (out) {
+			CHECK((f == JSON ? nb_cmp_render_json(out, &r) : f == JUNIT ? nb_cmp_render_junit(out, &r)
+			       : f == MARKDOWN ? nb_cmp_render_markdown(out, &r) : nb_cmp_render_text(out, &r, &ro)) == 0);
+			fclose(out);
+		}
+		nb_cmp_result_free(&r);
+	}
+	nb_cmp_report_free(&new);
+	nb_cmp_report_free(&base);
+	return text;
+}
+
+/* A point the run was killed in ("incomplete") is compared on its finished runs, and every
+ * format says which side it was, with the report's reason. */
+static void test_incomplete(void)
+{
+	static const char fmt[] =
+		"{\"schema\": \"nicbench-report/1\", \"results\": [{\"id\": \"tcp-rx\", \"status\": \"%s\",%s"
+		" \"test\": {\"name\": \"tcp-rx\", \"direction\": \"rx\"}, \"knobs\": {},"
+		" \"metrics\": {\"throughput_bps\": {\"median\": %g, \"values\": [%g, %g]}}}]}";
+	static const char why[] = " \"error\": \"the run ended before this point finished: 2 of 3 repetitions recorded\",";
+	char ok[1024], cut[1024], slower[1024];
+	struct { const char *base, *new, *side; } cases[] = {
+		{ ok, cut, "new" }, { cut, ok, "base" }, { ok, slower, NULL },
+	};
+
+	snprintf(ok, sizeof(ok), fmt, "ok", "", 1e9, 1e9, 1.01e9);
+	snprintf(cut, sizeof(cut), fmt, "incomplete", why, 1e9, 1e9, 1.01e9);
+	/* incomplete and regressed: the note comes with the failure */
+	snprintf(slower, sizeof(slower), fmt, "incomplete", why, 5e8, 5e8, 5.05e8);
+	cases[2].new = slower;
+	cases[2].side = "new";
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char note[160], *json = render_texts(cases[i].base, cases[i].new, JSON);
+		char *junit = render_texts(cases[i].base, cases[i].new, JUNIT);
+		char *md = render_texts(cases[i].base, cases[i].new, MARKDOWN);
+		char *text = render_texts(cases[i].base, cases[i].new, TEXT);
+		json_t *root = json ? json_loads(json, 0, NULL) : NULL;
+		json_t *pt = json_array_get(json_object_get(root, "points"), 0);
+		bool base_cut = !strcmp(cases[i].side, "base");
+
+		snprintf(note, sizeof(note), "%s incomplete (compared on its finished runs): the run ended before this "
+			 "point finished: 2 of 3 repetitions recorded", cases[i].side);
+		CHECK_MSG(root && pt, "case %zu: compare JSON does not parse: %s", i, json ? json : "(none)");
+		CHECK_MSG(json_is_true(json_object_get(pt, base_cut ? "base_incomplete" : "new_incomplete")) &&
+			  json_is_false(json_object_get(pt, base_cut ? "new_incomplete" : "base_incomplete")),
+			  "case %zu: %s", i, json ? json : "");
+		CHECK_MSG(junit && strstr(junit, note) && count(junit, "<system-out>") == 1 &&
+			  count(junit, "<testcase ") == count(junit, "</testcase>"), "case %zu: %s", i, junit ? junit : "");
+		CHECK_MSG(md && strstr(md, "\n  - ") && strstr(md, note), "case %zu: %s", i, md ? md : "");
+		CHECK_MSG(text && strstr(text, note), "case %zu: %s", i, text ? text : "");
+		if (i == 2)
+			CHECK_MSG(junit && strstr(junit, "\"/>\n      <system-out>new incomplete"), "%s", junit ? junit : "");
+		json_decref(root);
+		free(json);
+		free(junit);
+		free(md);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	test_json();
@@ -609,5 +691,6 @@ int main(void)
 	test_number_text();
 	test_number_render();
 	test_cli();
+	test_incomplete();
 	return nb_test_done("test_compare_render");
 }
