@@ -13,6 +13,7 @@
 #include "journal.h"
 #include "napi_knobs.h"
 #include "report.h"
+#include "run_record.h"
 
 struct knobs_options {
 	const char *action;   /* "show" or "restore" */
@@ -334,6 +335,8 @@ static int assemble_record(const char *record)
 	       info.points == 1 ? "" : "s", info.incomplete, info.torn ? "; a record the kill cut short was dropped" : "");
 	if (unlink(record) < 0)
 		fprintf(stderr, "nicbench knobs: restore: remove %s: %s\n", record, strerror(errno));
+	else
+		nb_fsync_parent(record);
 	return 0;
 }
 
@@ -380,14 +383,28 @@ static int knobs_restore(const struct knobs_options *o)
 	}
 	fflush(stdout);
 	snprintf(record, sizeof(record), "%s", nb_journal_record(j) ? nb_journal_record(j) : "");
-	if (nb_journal_finish(j, &err)) {
+	if (nb_journal_restore_keep(j, &err)) {
 		fprintf(stderr, "nicbench knobs: restore %s: %s\n", iface, err.msg);
+		nb_journal_free(j);
 		/* the knobs come first; the report is still worth writing */
 		assemble_record(record);
 		return NB_EXIT_FAIL;
 	}
+	/* The journal goes last: killed before the report is durable, this command can be run
+	 * again and finds the record through it. */
+	if (assemble_record(record)) {
+		nb_journal_free(j);
+		printf("restored %d knob%s on %s; kept %s: it names the record, so this command can try again "
+		       "(remove both to give up on that report)\n", n, n == 1 ? "" : "s", iface,
+		       path);
+		return NB_EXIT_FAIL;
+	}
+	if (nb_journal_remove(j, &err)) {
+		fprintf(stderr, "nicbench knobs: restore %s: %s\n", iface, err.msg);
+		return NB_EXIT_FAIL;
+	}
 	printf("restored %d knob%s on %s; removed %s\n", n, n == 1 ? "" : "s", iface, path);
-	return assemble_record(record) ? NB_EXIT_FAIL : NB_EXIT_OK;
+	return NB_EXIT_OK;
 }
 
 int cmd_knobs(int argc, char **argv)

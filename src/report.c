@@ -883,6 +883,10 @@ static int assemble_to(struct nb_record_reader *rd, const char *path, struct nb_
 		unlink(tmp);
 		return nb_err_set(err, -e, "write report %s: rename from %s: %s", path, tmp, strerror(e));
 	}
+	/* the caller removes the run record next: the rename must be on disk before that */
+	rc = nb_fsync_parent(path);
+	if (rc < 0)
+		return nb_err_set(err, rc, "write report %s: sync its directory: %s", path, strerror(-rc));
 	return 0;
 }
 

@@ -690,8 +690,9 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 	struct runner rn;
 	struct nb_err restore_err = { 0 };
 	struct nb_err write_err = { 0 };
+	struct nb_err remove_err = { 0 };
 	int rc = runner_open(&rn, o, report, err);
-	bool recording = rc == 0;
+	bool recording = rc == 0, restored;
 
 	if (rc < 0 && !rn.journal) {
 		runner_close(&rn);
@@ -709,8 +710,11 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 	}
 	if (o->progress && o->progress_tty)
 		fputc('\n', o->progress);
-	/* restore on every path out; a restore failure outranks other errors */
-	if (nb_journal_finish(rn.journal, &restore_err) < 0) {
+	/* restore on every path out; a restore failure outranks other errors. The journal stays
+	 * until the report is durable: a SIGKILL before that leaves the journal naming the
+	 * record, and `nicbench knobs restore` writes the report from it. */
+	restored = nb_journal_restore_keep(rn.journal, &restore_err) == 0;
+	if (!restored) {
 		*err = restore_err;
 		rc = restore_err.code;
 	} else if (rc == 0 && stop_signal) {
@@ -727,8 +731,19 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 				fprintf(o->progress, "nicbench run: %s (the run record %s is kept)\n", write_err.msg,
 					nb_report_record_path(report));
 			}
+			/* the journal names the record: `nicbench knobs restore` can try again */
+			nb_journal_free(rn.journal);
+			rn.journal = NULL;
 		} else {
 			nb_report_drop_record_file(report);
+		}
+	}
+	if (rn.journal) {
+		if (!restored)
+			nb_journal_free(rn.journal);
+		else if (nb_journal_remove(rn.journal, &remove_err) < 0 && rc == 0) {
+			*err = remove_err;
+			rc = remove_err.code;
 		}
 	}
 	runner_close(&rn);
