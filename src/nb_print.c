@@ -105,6 +105,17 @@ void nb_print_fmt(struct nb_print *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+void nb_print_plain(struct nb_print *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (nb_print_is_json(p))
+		return;
+	va_start(ap, fmt);
+	vfmt(p, fmt, ap);
+	va_end(ap);
+}
+
 void nb_print_pad(struct nb_print *p, const char *s, int width)
 {
 	static const char spaces[] = "                                ";

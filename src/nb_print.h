@@ -60,6 +60,8 @@ void nb_print_put(struct nb_print *p, const char *s, size_t len);
 void nb_print_puts(struct nb_print *p, const char *s);
 void nb_print_putc(struct nb_print *p, char c);
 void nb_print_fmt(struct nb_print *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* printf to the plain back end only; nothing in JSON. */
+void nb_print_plain(struct nb_print *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* s padded with spaces to |width| like "%*s": on the left, or on the right when width < 0. */
 void nb_print_pad(struct nb_print *p, const char *s, int width);
 /* A literal: its length is known when compiling. */

@@ -89,6 +89,25 @@ if jq -e --arg ifa "$IF_A" '.iface == $ifa and .knobs.threaded.value == "1" and
 else
 	fail "JSON does not match:"; sed 's/^/    /' "$TMP/out"
 fi
+if jq -e '.schema == "nicbench-knobs/1" and ([.knobs[] | has("value")] | all) and
+	(.napi.listed | type) == "boolean" and (.napi.instances | type) == "array" and
+	(.napi.instances | all(has("id") and has("irq") and has("pid") and has("threaded") and
+		(.rx_queues | type) == "array" and (.tx_queues | type) == "array"))' "$TMP/out" >/dev/null; then
+	ok "JSON has the documented shape (schema, knobs.*.value, napi.instances[])"
+else
+	fail "JSON lacks the documented shape:"; sed 's/^/    /' "$TMP/out"
+fi
+# One printer behind both: the table and the JSON give the same values and the same NAPI ids.
+jq -r '(.knobs | to_entries[] | select(.value.value != null) | "\(.key) \(.value.value)"),
+	(.napi.instances[] | "napi \(.id)")' "$TMP/out" >"$TMP/from-json"
+expect_rc 0 "knobs show (table) after the changes" in_a "$NB_BIN" knobs show -i "$IF_A"
+awk '/^NAPIs/ { napi = 1; next } napi && $1 ~ /^[0-9]+$/ { print "napi " $1; next }
+	!napi && /^  / && $2 != "unsupported:" && $2 != "error:" { print $1 " " $2 }' "$TMP/out" >"$TMP/from-text"
+if [ -s "$TMP/from-json" ] && diff "$TMP/from-json" "$TMP/from-text" >/dev/null; then
+	ok "table and JSON agree ($(wc -l <"$TMP/from-json") values and NAPIs)"
+else
+	fail "table and JSON differ:"; diff "$TMP/from-json" "$TMP/from-text" | sed 's/^/    /'
+fi
 
 echo "== restore --journal: a journal left by a killed run"
 printf 'nicbench-journal/1 iface=%s\nthreaded\t0\ngro_flush_timeout\t20000\nnapi_defer_hard_irqs\t1\nmtu\t1500\n' \
