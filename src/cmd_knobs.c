@@ -56,7 +56,8 @@ static void print_help(FILE *out)
 		"            \"instances\": [{\"id\", \"irq\", \"irq_cpus\", \"pid\", \"thread_cpu\", \"threaded\",\n"
 		"                           \"gro_flush_timeout\", \"napi_defer_hard_irqs\", \"irq_suspend_timeout\",\n"
 		"                           \"rx_queues\": [N], \"tx_queues\": [N]}]}}\n"
-		"  V is text, as the kernel gives it; a figure the kernel does not give is null, not 0.\n"
+		"  V is a number for the numeric knobs (\"threaded\": 1), text for irq_affinity's CPU list and\n"
+		"  for NAPIs that differ (\"282=7777 283=0\"); a figure the kernel does not give is null, not 0.\n"
 		"  Exit 1 (with the JSON still whole) when a knob or the NAPI list could not be read.\n"
 		"\n"
 		"knobs:\n");
@@ -157,10 +158,16 @@ static int check_iface(const char *iface, const char *what)
 	return 0;
 }
 
+/* A knob's value: a number where the knob is numeric, as in the report; lists stay text. */
 static void show_value(struct nb_print *p, const char *name, const char *value)
 {
-	(void)name;
-	nb_print_string(p, NB_PRINT_ANY, "value", "%s\n", value);
+	unsigned long long num;
+
+	if (nb_knob_value_number(name, value, &num))
+		nb_print_uint(p, NB_PRINT_JSON, "value", NULL, num);
+	else
+		nb_print_string(p, NB_PRINT_JSON, "value", NULL, value);
+	nb_print_plain(p, "%s\n", value);
 }
 
 /* One knob: its value, or null with the reason ("missing is not zero"). 1 when reading failed. */

@@ -81,9 +81,9 @@ in_a sh -c "echo 1 > /sys/class/net/$IF_A/threaded && echo 12345 > /sys/class/ne
 	    echo 3 > /sys/class/net/$IF_A/napi_defer_hard_irqs && echo 1400 > /sys/class/net/$IF_A/mtu" ||
 	fail "could not set the unusual values"
 expect_rc 0 "knobs show --json" in_a "$NB_BIN" knobs show -i "$IF_A" --json
-if jq -e --arg ifa "$IF_A" '.iface == $ifa and .knobs.threaded.value == "1" and
-	.knobs.gro_flush_timeout.value == "12345" and .knobs.napi_defer_hard_irqs.value == "3" and
-	.knobs.mtu.value == "1400" and .knobs["rx-usecs"].value == null and
+if jq -e --arg ifa "$IF_A" '.iface == $ifa and .knobs.threaded.value == 1 and
+	.knobs.gro_flush_timeout.value == 12345 and .knobs.napi_defer_hard_irqs.value == 3 and
+	.knobs.mtu.value == 1400 and .knobs["rx-usecs"].value == null and
 	(.knobs["rx-usecs"].unsupported | test("Operation not supported"))' "$TMP/out" >/dev/null; then
 	ok "JSON carries the values and null + reason for unsupported"
 else
