@@ -49,7 +49,7 @@ static void print_help(FILE *out)
 		"      --json           show: print one JSON object instead of the table (below)\n"
 		"  -h, --help           this text\n"
 		"\n"
-		"show --json (schema \"nicbench-knobs/1\"; keys may be added, never renamed):\n"
+		"show --json (schema/nicbench-knobs.schema.json; keys may be added, never renamed):\n"
 		"  {\"schema\": \"nicbench-knobs/1\", \"iface\": IFACE,\n"
 		"   \"knobs\": {NAME: {\"value\": V} or {\"value\": null, \"unsupported\" or \"error\": WHY}},\n"
 		"   \"napi\": {\"listed\": BOOL, \"per_napi_set\": BOOL, \"note\"?: TEXT, \"error\"?: TEXT,\n"
@@ -246,6 +246,8 @@ static void show_napis(struct nb_print *p, const struct nb_napi_table *tab, cons
 	if (err) {
 		nb_print_bool(p, NB_PRINT_JSON, "listed", NULL, false);
 		nb_print_string(p, NB_PRINT_ANY, "error", "NAPIs: error: %s\n", err->msg);
+		nb_print_open_array(p, "instances");
+		nb_print_close_array(p);
 		nb_print_close_object(p);
 		return;
 	}
