@@ -76,6 +76,8 @@ void nb_print_putc(struct nb_print *p, char c)
 	nb_print_put(p, &c, 1);
 }
 
+static void vfmt(struct nb_print *p, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
 static void vfmt(struct nb_print *p, const char *fmt, va_list ap)
 {
 	va_list again;
