@@ -220,8 +220,13 @@ static void json_quote(struct nb_print *p, const char *s)
 
 	nb_print_putc(p, '"');
 	while (*u) {
-		size_t n = *u >= 0x20 && *u != '"' && *u != '\\' ? nb_utf8_seq_len(u) : 0;
+		size_t n;
 
+		if (*u >= 0x20 && *u < 0x80 && *u != '"' && *u != '\\') { /* most bytes: no call */
+			u++;
+			continue;
+		}
+		n = *u >= 0x80 ? nb_utf8_seq_len(u) : 0;
 		if (n) {
 			u += n;
 			continue;
