@@ -155,8 +155,14 @@ int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr,
 		json_decref(knobs);
 		return rc;
 	}
-	for (int k = 0; k < pr->nknobs; k++)
-		json_object_set_new(knobs, pr->readback[k].name, json_string(pr->readback[k].value));
+	for (int k = 0; k < pr->nknobs; k++) {
+		const char *name = pr->readback[k].name, *value = pr->readback[k].value;
+		unsigned long long num;
+
+		/* numbers as numbers, so that jq 'select(.knobs.threaded == 1)' finds them */
+		json_object_set_new(knobs, name, nb_knob_value_number(name, value, &num) ? json_integer((json_int_t)num) :
+										       json_string(value));
+	}
 	json_object_set_new(o, "id", json_string(p->id));
 	json_object_set_new(o, "test", nb_report_test_json(p->test));
 	json_object_set_new(o, "knobs", knobs);
