@@ -601,6 +601,36 @@ static const struct floor_case floor_cases[] = {
 	  NB_CMP_REASON_WITHIN_FLOOR, 0.5 },
 	{ "a floor for a metric the registry has none for", "tcp-tx", "\"frobs\":" V3(1, 1, 1), "\"frobs\":" V3(9, 9, 9),
 	  "frobs", "frobs=10", NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 10 },
+	/* the runs' spread: three runs each, separated by 5 points while a side spreads over 10 */
+	{ "spread: a gap narrower than a side's runs", "tcp-tx", "\"system_pct\":" V3(20, 30, 25),
+	  "\"system_pct\":" V3(35, 44, 40), "system_pct", NULL, NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_SPREAD, 3 },
+	{ "spread: the same gap, floors off, still too narrow", "tcp-tx", "\"system_pct\":" V3(20, 30, 25),
+	  "\"system_pct\":" V3(35, 44, 40), "system_pct", "none", NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_SPREAD, -1 },
+	{ "spread: throughput 3 runs of 8% spread, -30%", "tcp-rx", "\"throughput_bps\":" V3(9.6e8, 1e9, 1.04e9),
+	  "\"throughput_bps\":" V3(6.9e8, 7e8, 7.1e8), "throughput_bps", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED,
+	  1e7 },
+	{ "spread: throughput 3 runs of 40% spread, -30%", "tcp-rx", "\"throughput_bps\":" V3(8e8, 1e9, 1.2e9),
+	  "\"throughput_bps\":" V3(6.9e8, 7e8, 7.1e8), "throughput_bps", NULL, NB_CMP_INCONCLUSIVE,
+	  NB_CMP_REASON_NOISY_SPREAD, 1e7 },
+	/* from five runs, the range without the highest and the lowest: one odd run does not hide a change */
+	{ "spread: five runs, one odd", "tcp-tx", "\"system_pct\":{\"values\":[20,20.5,19.5,21,27]}",
+	  "\"system_pct\":{\"values\":[30,30.5,29.5,31,30.2]}", "system_pct", NULL, NB_CMP_REGRESSED,
+	  NB_CMP_REASON_SUPPORTED, 3 },
+	/* foreign load: a run with cpu_other_pct >= 10% on either side withholds the verdict */
+	{ "disturbed: new side loaded by other programs", "tcp-tx",
+	  "\"cpu_other_pct\":" V3(1, 2, 1.5) ",\"system_pct\":" V3(20, 20.5, 19.5),
+	  "\"cpu_other_pct\":" V3(2, 12, 3) ",\"system_pct\":" V3(30, 30.5, 29.5), "system_pct", NULL,
+	  NB_CMP_INCONCLUSIVE, NB_CMP_REASON_DISTURBED, 3 },
+	{ "disturbed: base side loaded", "tcp-rx",
+	  "\"cpu_other_pct\":" V3(30, 40, 35) ",\"throughput_bps\":" V3(5e8, 5.1e8, 4.9e8),
+	  "\"cpu_other_pct\":" V3(1, 2, 1.5) ",\"throughput_bps\":" V3(9e8, 9.1e8, 8.9e8), "throughput_bps", NULL,
+	  NB_CMP_INCONCLUSIVE, NB_CMP_REASON_DISTURBED, 5e6 },
+	{ "disturbed: cpu_other_pct itself is still judged", "tcp-tx", "\"cpu_other_pct\":" V3(1, 2, 1.5),
+	  "\"cpu_other_pct\":" V3(12, 14, 13), "cpu_other_pct", NULL, NB_CMP_CHANGED, NB_CMP_REASON_SUPPORTED, 3 },
+	{ "not disturbed: 9% of other load", "tcp-tx",
+	  "\"cpu_other_pct\":" V3(9, 8, 9.5) ",\"system_pct\":" V3(20, 20.5, 19.5),
+	  "\"cpu_other_pct\":" V3(9.9, 8, 9) ",\"system_pct\":" V3(30, 30.5, 29.5), "system_pct", NULL,
+	  NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 3 },
 };
 
 static void test_floors(void)
