@@ -32,7 +32,7 @@ struct direction_rule {
 #define FLOOR_LATENCY_US { "latency", NB_CMP_FLOOR_ABS, 10, "microseconds" }
 #define FLOOR_RATES { "rates", NB_CMP_FLOOR_ABS, 1000, "events per second" }
 #define FLOOR_SOFTIRQ_TIME { "softirq_time", NB_CMP_FLOOR_ABS, 2e7, "ns per second (1e9: one CPU)" }
-#define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 0.5, "ms of CPU per second" }
+#define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 5, "ms of CPU per second" }
 #define FLOOR_BATCH { "batching", NB_CMP_FLOOR_ABS, 5, "packets per NAPI poll" }
 #define FLOOR_CPU_PER_TRANSACTION { "cpu_per_transaction", NB_CMP_FLOOR_ABS, 2, "us of busy CPU per transaction" }
 #define FLOOR_BUDGET { "budget", NB_CMP_FLOOR_ABS, 5, "percentage points of the NAPI polls" }
