@@ -63,7 +63,7 @@ one_rep() {
 	shift
 	"$TESTBED" --name "$NAME" --subnet "$SUBNET" -- \
 		"$NB_BIN" run -i "$NAME-d" --peer "$SUBNET.2" --tests "$TESTS" --duration 1 --omit 0 \
-		--repetitions 1 --settle 0.2 --idle-check 0 --no-raw --journal "$TMP/journal" -o "$out" "$@" \
+		--repetitions 1 --settle 0.2 --idle-check 0 --peer-local --no-raw --journal "$TMP/journal" -o "$out" "$@" \
 		>"$TMP/run.log" 2>&1 || { cat "$TMP/run.log"; return 1; }
 }
 
