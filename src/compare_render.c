@@ -58,15 +58,21 @@ const char *nb_cmp_format_change(char *buf, size_t len, const struct nb_cmp_metr
 static const char *format_value(char *buf, size_t len, const char *name, bool present, double v);
 
 /* A floor in words: CPU shares and loss in percentage points, the rest in the metric's unit. */
-static const char *floor_text(char *buf, size_t len, const struct nb_cmp_metric_result *m)
+/* An amount in the metric's unit: a floor, a spread. */
+static const char *amount_text(char *buf, size_t len, const struct nb_cmp_metric_result *m, double v)
 {
 	size_t nl = strlen(m->name);
 
 	if ((nl > 4 && !strcmp(m->name + nl - 4, "_pct")) || !strcmp(m->name, "lost_percent"))
-		snprintf(buf, len, "%g points", m->floor);
+		snprintf(buf, len, "%.3g points", v);
 	else
-		format_value(buf, len, m->name, true, m->floor);
+		format_value(buf, len, m->name, true, v);
 	return buf;
+}
+
+static const char *floor_text(char *buf, size_t len, const struct nb_cmp_metric_result *m)
+{
+	return amount_text(buf, len, m, m->floor);
 }
 
 const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,
@@ -105,6 +111,14 @@ const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric
 		snprintf(buf, len, "too noisy: %s%% interval %s..%s reaches within the floor of %s",
 			 fmt_fixed(lvl, sizeof(lvl), level, 0, false), fmt_pct(lo, sizeof(lo), m->ci_lo_pct, true),
 			 fmt_pct(hi, sizeof(hi), m->ci_hi_pct, true), floor_text(last, sizeof(last), m));
+		break;
+	case NB_CMP_REASON_NOISY_SPREAD:
+		snprintf(buf, len, "too noisy: the sides differ by less than the runs of a side spread (%s)",
+			 amount_text(last, sizeof(last), m, m->spread));
+		break;
+	case NB_CMP_REASON_DISTURBED:
+		snprintf(buf, len, "disturbed: other programs took up to %.0f%% of the CPU in a run (cpu_other_pct)",
+			 m->other_pct);
 		break;
 	default:
 		snprintf(buf, len, "%s", "");
@@ -349,8 +363,9 @@ static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const
 		r->base->kernel_release[0] ? r->base->kernel_release : "?", r->new->path,
 		r->new->kernel_release[0] ? r->new->kernel_release : "?");
 	nb_print_fmt(out, "  medians; a change counts when its %.0f%% interval (Mann-Whitney) lies beyond the minimum "
-		"effect (%g%%)%s, >= %d runs per side\n  gate (*): ", (1 - opt->alpha) * 100, opt->min_effect_pct,
-		opt->no_floors ? "" : " and the metric's floor", opt->min_runs);
+		"effect (%g%%)%s and the runs' spread, >= %d runs per side, no run with cpu_other_pct >= %.0f%%\n"
+		"  gate (*): ", (1 - opt->alpha) * 100, opt->min_effect_pct,
+		opt->no_floors ? "" : ", the metric's floor", opt->min_runs, NB_FOREIGN_LOAD_PCT);
 	text_gate(out, opt);
 	text_floors(out, opt);
 	nb_print_putc(out, '\n');
@@ -431,6 +446,9 @@ static void json_metric(struct nb_print *b, const struct nb_cmp_metric_result *m
 	json_figure(b, "floor", m->has_floor, m->floor);
 	if (m->floor_family)
 		nb_print_string(b, NB_PRINT_JSON, "floor_family", NULL, m->floor_family);
+	/* The larger side's spread of runs, where the interval was computed (judge_supported). */
+	if (m->has_ci)
+		nb_print_double(b, NB_PRINT_JSON, "spread", NULL, m->spread);
 	if (m->reason != NB_CMP_REASON_NONE) {
 		char reason[160];
 
@@ -926,9 +944,11 @@ static void markdown_body(struct nb_print *out, const struct nb_cmp_result *r)
 		nb_print_drain(out);
 	}
 	nb_print_fmt(out, "\nMedians of the runs on each side; \"similar\" is within %g%%%s, \"inconclusive\" is a larger "
-		"change whose %.0f%% confidence interval (Mann-Whitney) still reaches within %g%%, or fewer than %d runs.\n",
+		"change whose %.0f%% confidence interval (Mann-Whitney) still reaches within %g%% or within the spread of "
+		"a side's runs, or fewer than %d runs, or a point where other programs took %.0f%% of the CPU or more "
+		"(cpu_other_pct).\n",
 		opt->min_effect_pct, opt->no_floors ? "" : " or within the metric's absolute floor",
-		(1 - opt->alpha) * 100, opt->min_effect_pct, opt->min_runs);
+		(1 - opt->alpha) * 100, opt->min_effect_pct, opt->min_runs, NB_FOREIGN_LOAD_PCT);
 }
 
 int nb_cmp_render_markdown(FILE *file, const struct nb_cmp_result *r)
