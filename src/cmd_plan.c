@@ -54,7 +54,7 @@ static double print_rounds(const struct nb_config *cfg, const struct nb_plan *pl
 		return 0;
 	}
 	printf("interleaved: up to %d rounds%s (seed %llu); knob changes: %d per round, %.1f ms per round "
-	       "(timed here by reading each knob; plan writes nothing), %.1f s over the rounds\n", rounds,
+	       "(timed here by reading each knob; plan writes nothing), %.2f s over the rounds\n", rounds,
 	       cfg->shuffle ? ", shuffled" : " in plan order", (unsigned long long)cfg->shuffle_seed, changes,
 	       per_round * 1000, per_round * rounds);
 	return per_round * rounds;
