@@ -724,6 +724,8 @@ static int run_sequential(struct runner *rn, struct point_state *st, struct nb_e
 				rc = point_repetition(rn, st, i, err);
 		if (rc == 0)
 			rc = end_point(rn, &st[i], true, false, err);
+		/* what a finished point holds is in the record: memory stays flat over the sweep */
+		nb_point_result_release(&st[i].pr);
 	}
 	return rc;
 }
