@@ -1156,7 +1156,7 @@ static void print_precision_notes(const struct nb_report *r, FILE *out)
 		if (!row->has_prec || row->prec.clean == 0)
 			continue;
 		missed += !row->prec.met;
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < 3 && isfinite(row->prec.worst_pct); k++) {
 			if (!noisy[k] || !(row->prec.worst_pct <= noisy[k]->prec.worst_pct)) {
 				memmove(&noisy[k + 1], &noisy[k], (size_t)(2 - k) * sizeof(noisy[0]));
 				noisy[k] = row;
