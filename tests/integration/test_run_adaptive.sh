@@ -92,7 +92,10 @@ grep -Eq "knob changes: 2 per round, [0-9.]+ ms per round" "$work/plan.txt" ||
 check_unusual "the fixed sweep"
 
 # 3. SIGINT once the first round is recorded: knobs back, the finished runs in the report
-sweep "$work/int.json" --repetitions auto:4-4 --interleave 2>"$work/int.err" >/dev/null &
+# nicbench itself in the background (not the function's subshell, which would not pass SIGINT on)
+"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --peer-local --tests tcp-rx --duration 1 --omit 0 --settle 0.3 \
+	--idle-check 0 --no-raw --no-profile --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 \
+	--journal "$work/journal" -o "$work/int.json" --repetitions auto:4-4 --interleave 2>"$work/int.err" >/dev/null &
 run_pid=$!
 for _ in $(seq 200); do
 	grep -q '"type":"round"' "$work/int.json.record" 2>/dev/null && break
