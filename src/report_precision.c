@@ -25,6 +25,15 @@ void nb_report_rule_from_config(const json_t *config, struct nb_adaptive_rule *r
 	rule->precision_pct = json_is_number(precision) ? json_number_value(precision) : NB_DEFAULT_PRECISION_PCT;
 }
 
+bool nb_report_skips_disturbed(const json_t *config)
+{
+	struct nb_adaptive_rule rule;
+	bool is_auto;
+
+	nb_report_rule_from_config(config, &rule, &is_auto);
+	return is_auto;
+}
+
 bool nb_report_run_is_clean(const json_t *run)
 {
 	const char *status = json_string_value(json_object_get(run, "status"));

@@ -12,6 +12,9 @@
 /* The repetition rule of a report's "config": "repetitions" N or "auto:MIN-MAX", "precision". */
 void nb_report_rule_from_config(const json_t *config, struct nb_adaptive_rule *rule, bool *is_auto);
 
+/* Under auto repetitions a disturbed run was repeated: it is not data in the metrics. */
+bool nb_report_skips_disturbed(const json_t *config);
+
 /* A run that counts as data for the rule: ok, and not disturbed by foreign load. */
 bool nb_report_run_is_clean(const json_t *run);
 
