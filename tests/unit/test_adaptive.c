@@ -93,8 +93,9 @@ static void test_rule_on_recorded_sweep(void)
 	json_decref(report);
 }
 
-/* TODO-RECORDED Series shaped like the test bed's (tcp-rx, Mbit/s): the
- * rate-limited point is flat and stops at the minimum; a drifting one runs to the maximum. */
+/* Constructed series at the test bed's scale (tcp-rx, Mbit/s): a flat one, as behind a rate
+ * limit, stops at the minimum; one swinging by +-8% (starting with veth-sweep.json's tcp-rx runs)
+ * runs to the maximum. */
 static void test_rule_stops(void)
 {
 	static const double limited[] = { 3497.1, 3501.9, 3499.4, 3498.8 };
