@@ -43,6 +43,7 @@ static void print_help(FILE *out)
 		"         in its restore journal, check each by reading it back, and delete the journal.\n"
 		"         When the journal names the run's record (REPORT.record), also write the report\n"
 		"         from it: every repetition that finished, the point cut short as \"incomplete\".\n"
+		"         The journal goes last: a restore that is itself killed can be run again.\n"
 		"\n"
 		"options:\n"
 		"  -i, --iface IFACE    the network interface (in the current network namespace)\n"
