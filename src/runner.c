@@ -91,6 +91,8 @@ static bool is_unsupported(int rc)
 /* Apply one point's knobs; the journal learns each original before its first change. */
 static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr)
 {
+	struct nb_err napi_err = { 0 };
+
 	for (int k = 0; k < p->nknobs; k++) {
 		const struct nb_knob_setting *want = &p->knobs[k];
 		struct nb_knob_setting *got = &pr->readback[pr->nknobs];
@@ -119,7 +121,8 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 	}
 	/* the NAPIs as the point leaves them: per-NAPI values read back, IRQ, thread CPU */
 	pr->napis = malloc(sizeof(*pr->napis));
-	if (pr->napis && nb_napi_table_read(&rn->target, pr->napis, &(struct nb_err){ 0 }) < 0) {
+	if (pr->napis && nb_napi_table_read(&rn->target, pr->napis, &napi_err) < 0) {
+		nb_point_result_note(pr, "napi table missing: %s", napi_err.msg);
 		free(pr->napis);
 		pr->napis = NULL;
 	}
@@ -162,6 +165,7 @@ struct window {
 	double self_cpu_open;  /* nicbench's own CPU seconds when the window opened */
 	struct nb_metric_set trace_metrics;
 	struct nb_profile profile;
+	struct nb_point_result *pr;  /* where an optional step that failed is noted */
 };
 
 static void window_reset(struct window *w, double start, const struct nb_test_spec *t, int interval_ms)
@@ -187,14 +191,15 @@ static void window_open(struct runner *rn, struct window *w)
 	struct nb_err err = { 0 };
 
 	w->self_cpu_open = self_cpu_s();
-	if (w->capture_path)
-		nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err);
-	nb_sampler_snapshot(rn->sampler, rn->snap_open, &err);
+	if (w->capture_path && nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err) < 0)
+		nb_point_result_note(w->pr, "capture missing: %s", err.msg);
+	if (nb_sampler_snapshot(rn->sampler, rn->snap_open, &err) < 0)
+		nb_point_result_note(w->pr, "some sampled metrics missing: %s", err.msg);
 	if (rn->qs_open)
 		nb_qstats_snapshot(&rn->target, rn->qs_open);
 	nb_series_from_snapshot(rn->snap_open, rn->series_prev);
-	if (w->trace)
-		nb_trace_begin(w->trace, &err);
+	if (w->trace && nb_trace_begin(w->trace, &err) < 0)
+		nb_point_result_note(w->pr, "trace metrics missing: %s", err.msg);
 	w->open = true;
 }
 
@@ -203,7 +208,8 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	struct nb_metric_set sampled = { 0 };
 	struct nb_err err = { 0 };
 
-	nb_sampler_snapshot(rn->sampler, rn->snap_now, &err);
+	if (nb_sampler_snapshot(rn->sampler, rn->snap_now, &err) < 0)
+		nb_point_result_note(w->pr, "some sampled metrics missing: %s", err.msg);
 	if (rn->qs_open && (run->qstats = malloc(sizeof(*run->qstats)))) {
 		nb_qstats_snapshot(&rn->target, rn->qs_now);
 		nb_qstats_delta(rn->qs_open, rn->qs_now, run->qstats);
@@ -215,7 +221,8 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	if (run->qstats)
 		nb_qstats_metrics(run->qstats, &run->metrics);
 	if (w->trace) {
-		nb_trace_end(w->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err);
+		if (nb_trace_end(w->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err) < 0)
+			nb_point_result_note(w->pr, "trace metrics missing: %s", err.msg);
 		nb_metrics_merge(&run->metrics, &w->trace_metrics);
 	}
 	if (rn->snap_now->t > rn->snap_open->t)
@@ -354,6 +361,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	window_reset(&w, -1, t, cfg->interval_ms);
 	w.capture_path = capture ? pr->capture_file : NULL;
 	w.trace = diag ? rn->trace : NULL;
+	w.pr = pr;
 	for (;;) {
 		int done = traffic_wait(&tr, next_wake_ms(&w, cfg->interval_ms));
 		double started = traffic_started_at(&tr);
@@ -376,6 +384,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 			window_reset(&w, started, t, cfg->interval_ms);
 			w.capture_path = capture ? pr->capture_file : NULL;
 			w.trace = diag ? rn->trace : NULL;
+			w.pr = pr;
 		}
 		if (w.start_marker >= 0) {
 			if (!w.open && now >= w.opens)
@@ -563,7 +572,8 @@ static int run_point(struct runner *rn, const struct nb_point *p, struct nb_poin
 	if (cfg->capture_packets > 0 && rn->capture)
 		capture_path(rn->o->report_path, p->index, pr->capture_file, sizeof(pr->capture_file));
 	/* threaded=1 creates napi/ threads; find them before sampling */
-	nb_sampler_rescan(rn->sampler, &err);
+	if (nb_sampler_rescan(rn->sampler, &err) < 0)
+		nb_point_result_note(pr, "napi thread metrics missing: %s", err.msg);
 	if (rn->trace && nb_trace_unavailable_reason(rn->trace)) {
 		snprintf(pr->trace_note, sizeof(pr->trace_note), "%s", nb_trace_unavailable_reason(rn->trace));
 	} else if (rn->trace) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests for compare and compare_load: seed 000 fixture reports, verdict rules, bad input, environment check. */
 #include <errno.h>
+#include <jansson.h>
 #include <stdbool.h>
 
 #include "compare.h"
@@ -814,6 +815,59 @@ static void test_directions(void)
 		CHECK_MSG(nb_cmp_metric_direction(cases[i].name) == cases[i].d, "%s", cases[i].name);
 }
 
+/* Knob values were strings in reports before they became numbers: an old report and a new one
+ * of the same sweep (report/veth-sweep.json, and the same with numeric knobs) still match point
+ * by point, label their knobs alike and pass. */
+static void test_old_string_knobs(void)
+{
+	struct nb_cmp_report old, cur;
+	struct nb_cmp_result r;
+	struct nb_cmp_options opt;
+	struct nb_err err = { 0 };
+	json_error_t jerr;
+	json_t *root = json_load_file(nb_test_fixture("report/veth-sweep.json"), 0, &jerr);
+	json_t *res;
+	size_t i, strings = 0;
+	char *text;
+
+	CHECK_MSG(root != NULL, "load report/veth-sweep.json: %s", jerr.text);
+	if (!root)
+		return;
+	json_array_foreach(json_object_get(root, "results"), i, res) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(json_object_get(res, "knobs"), key, v) {
+			strings += json_is_string(v);
+			json_object_set_new(json_object_get(res, "knobs"), key,
+					    json_integer(strtoll(json_string_value(v), NULL, 10)));
+		}
+	}
+	CHECK(strings >= 16 * 3); /* the fixture is an old report: every knob a string */
+	text = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	if (compare_fixtures("report/veth-sweep.json", "report/veth-sweep.json", NULL, &old, &cur, &r, &opt)) {
+		free(text);
+		return;
+	}
+	nb_cmp_result_free(&r);
+	nb_cmp_report_free(&cur);
+	CHECK_MSG(nb_cmp_report_parse(text, strlen(text), "numeric knobs", &cur, &err) == 0, "%s", err.msg);
+	free(text);
+	CHECK(nb_cmp_run(&old, &cur, &opt, &r, &err) == 0);
+	CHECK(r.n_points == old.n_points && cur.n_points == old.n_points);
+	for (int p = 0; p < r.n_points; p++) {
+		const struct nb_cmp_point_result *pr = &r.points[p];
+
+		CHECK_MSG(pr->base && pr->new, "%s matched in both", pr->id);
+		if (pr->base && pr->new)
+			CHECK_STR(pr->new->knobs, pr->base->knobs);
+	}
+	CHECK_STR(old.points[4].knobs, "threaded=0 gro_flush_timeout=20000 napi_defer_hard_irqs=1");
+	CHECK(r.verdict == NB_CMP_PASS);
+	release(&old, &cur, &r);
+}
+
 int main(void)
 {
 	test_g2ul();
@@ -830,5 +884,6 @@ int main(void)
 	test_floors();
 	test_floor_parse();
 	test_missing_gated();
+	test_old_string_knobs();
 	return nb_test_done("test_compare");
 }
