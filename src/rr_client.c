@@ -20,12 +20,11 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "child_link.h"
 #include "nb_paths.h"
-#include "nb_time.h"
 #include "rr_proto.h"
 
 #define NB_RR_MAX_FLOWS 256
@@ -107,9 +106,6 @@ void nb_rr_derive_metrics(struct nb_metric_set *m)
 
 /* ---- child side ---- */
 
-#define MSG_MARKER 'M'
-#define MSG_REPORT 'R'
-
 enum report_kind { REPORT_OK, REPORT_FAILED, REPORT_TIMEOUT };
 
 struct rr_report {
@@ -174,11 +170,8 @@ static uint64_t now_ns(void)
 
 static void __attribute__((noreturn)) child_finish(struct client *c, const struct nb_hist *h)
 {
-	char tag = MSG_REPORT;
-
 	c->rep.has_hist = h ? 1 : 0;
-	if (nb_write_all(c->report_fd, &tag, 1) == 0 && nb_write_all(c->report_fd, &c->rep, sizeof(c->rep)) == 0 && h)
-		nb_write_all(c->report_fd, h, sizeof(*h));
+	nb_child_send_report(c->report_fd, &c->rep, sizeof(c->rep), h, h ? sizeof(*h) : 0);
 	_exit(0);
 }
 
@@ -592,15 +585,12 @@ static void run_flows(struct client *c)
 {
 	struct epoll_event evs[64];
 	uint64_t t0 = now_ns(), drain_ns = (uint64_t)c->p->timeout_ms * 1000000ull;
-	char marker[1 + sizeof(double)];
 	double start_s = (double)t0 / 1e9;
 
 	c->open_ns = t0 + (uint64_t)c->p->omit_s * 1000000000ull;
 	c->close_ns = c->open_ns + (uint64_t)c->p->duration_s * 1000000000ull;
 	c->end_ns = c->close_ns + drain_ns;
-	marker[0] = MSG_MARKER;
-	memcpy(marker + 1, &start_s, sizeof(start_s));
-	nb_write_all(c->report_fd, marker, sizeof(marker));
+	nb_child_send_marker(c->report_fd, start_s);
 	if (!c->open_loop && c->p->flows == 1) {
 		run_one_flow(c);
 		return;
@@ -672,20 +662,11 @@ static void run_flows(struct client *c)
 
 static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p, int report_fd, pid_t parent)
 {
-	static const int to_default[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
 	struct client c = { .p = p, .report_fd = report_fd };
 	struct nb_hist *merged;
 	uint64_t deadline, transactions = 0;
-	sigset_t none;
 
-	for (size_t i = 0; i < sizeof(to_default) / sizeof(to_default[0]); i++)
-		signal(to_default[i], SIG_DFL);
-	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
+	nb_child_setup(parent);
 	/* the open-loop timer is due at exact nanoseconds; the default 50 us slack would skew it */
 	prctl(PR_SET_TIMERSLACK, 1UL);
 	if (strchr(p->host, ':'))
@@ -763,14 +744,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 struct nb_rr_run {
 	struct nb_rr_params p;
 	char host[256];
-	pid_t pid;
-	int fd;
-	unsigned char *buf;
-	size_t len, cap, parsed;
-	bool eof, reaped, have_report, killed_by_watchdog, killed_on_request;
-	size_t report_off;
-	int status;
-	double forked_at, started_at;
+	struct nb_child_link link;
 	char timeout_msg[400];
 };
 
@@ -793,11 +767,48 @@ static int validate(const struct nb_rr_params *p, struct nb_err *err)
 	return 0;
 }
 
+static size_t report_tail(const void *fixed)
+{
+	return ((const struct rr_report *)fixed)->has_hist ? sizeof(struct nb_hist) : 0;
+}
+
+static double deadline(const void *ctx)
+{
+	const struct nb_rr_run *r = ctx;
+
+	if (r->link.started_at < 0)
+		return r->link.forked_at + r->p.connect_timeout_ms / 1000.0;
+	return r->link.started_at + r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0 + r->p.grace_ms / 1000.0;
+}
+
+static void fire_watchdog(void *ctx)
+{
+	struct nb_rr_run *r = ctx;
+
+	if (r->link.started_at < 0)
+		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
+			 "%s client for %.256s:%d did not start within the connect timeout (%.1f s); killed",
+			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.connect_timeout_ms / 1000.0);
+	else
+		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
+			 "no result from the %s client for %.256s:%d within duration %d s + omit %d s + grace %.1f s; killed",
+			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.duration_s, r->p.omit_s,
+			 r->p.grace_ms / 1000.0);
+}
+
+/* A child that goes on writing must not grow the parent without bound: a report is < 40 KiB. */
+static const struct nb_child_ops client_ops = {
+	.report_fixed = sizeof(struct rr_report),
+	.report_tail = report_tail,
+	.max_output = 4u << 20,
+	.deadline = deadline,
+	.on_late = fire_watchdog,
+};
+
 int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err)
 {
 	struct nb_rr_run *r;
-	int fds[2], rc;
-	pid_t parent = getpid();
+	int rc;
 
 	*out = NULL;
 	rc = validate(p, err);
@@ -811,189 +822,43 @@ int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_
 	r->p.host = r->host;
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
-	r->started_at = -1;
-	if (pipe2(fds, O_CLOEXEC) < 0) {
+	rc = nb_child_link_fork(&r->link, &client_ops, r, "rr client", err);
+	if (rc < 0) {
 		free(r);
-		return nb_err_set(err, -errno, "start rr client: pipe: %s", strerror(errno));
+		return rc;
 	}
-	fflush(NULL);
-	r->forked_at = nb_monotonic_s();
-	r->pid = fork();
-	if (r->pid < 0) {
-		int e = errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		free(r);
-		return nb_err_set(err, -e, "start rr client: fork: %s", strerror(e));
-	}
-	if (r->pid == 0) {
-		close(fds[0]);
-		client_child(&r->p, fds[1], parent);
-	}
-	close(fds[1]);
-	r->fd = fds[0];
-	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) | O_NONBLOCK);
+	if (r->link.pid == 0)
+		client_child(&r->p, r->link.fd, r->link.parent);
 	*out = r;
 	return 0;
 }
 
 pid_t nb_rr_pid(const struct nb_rr_run *r)
 {
-	return r->pid;
+	return r->link.pid;
 }
 
 double nb_rr_started_at(const struct nb_rr_run *r)
 {
-	return r->started_at;
-}
-
-static void link_read(struct nb_rr_run *r)
-{
-	for (;;) {
-		ssize_t n;
-
-		if (r->cap - r->len < 4096) {
-			size_t ncap = r->cap ? r->cap * 2 : 65536;
-			unsigned char *nbuf = ncap <= (4u << 20) ? realloc(r->buf, ncap) : NULL;
-
-			if (!nbuf) {
-				kill(r->pid, SIGKILL);
-				r->eof = true;
-				return;
-			}
-			r->buf = nbuf;
-			r->cap = ncap;
-		}
-		n = read(r->fd, r->buf + r->len, r->cap - r->len);
-		if (n > 0) {
-			r->len += (size_t)n;
-			continue;
-		}
-		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-			r->eof = true;
-		if (n < 0 && errno == EINTR)
-			continue;
-		return;
-	}
-}
-
-static void link_parse(struct nb_rr_run *r)
-{
-	while (!r->have_report && r->parsed < r->len) {
-		size_t avail = r->len - r->parsed;
-		const unsigned char *m = r->buf + r->parsed;
-
-		if (m[0] == MSG_MARKER) {
-			if (avail < 1 + sizeof(double))
-				return;
-			memcpy(&r->started_at, m + 1, sizeof(double));
-			r->parsed += 1 + sizeof(double);
-		} else if (m[0] == MSG_REPORT) {
-			struct rr_report rep;
-
-			if (avail < 1 + sizeof(rep))
-				return;
-			memcpy(&rep, m + 1, sizeof(rep));
-			if (avail < 1 + sizeof(rep) + (rep.has_hist ? sizeof(struct nb_hist) : 0))
-				return;
-			r->report_off = r->parsed + 1;
-			r->have_report = true;
-		} else {
-			r->parsed = r->len;  /* garbage: the report will be missing, and finish says so */
-		}
-	}
-}
-
-static void reap(struct nb_rr_run *r)
-{
-	double give_up = nb_monotonic_s() + 5.0;
-
-	while (!r->eof && nb_monotonic_s() < give_up) {
-		struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-
-		if (poll(&pfd, 1, 200) > 0)
-			link_read(r);
-		link_parse(r);
-	}
-	if (!r->eof)
-		kill(r->pid, SIGKILL);
-	while (!r->reaped) {
-		pid_t got = waitpid(r->pid, &r->status, 0);
-
-		if (got == r->pid || (got < 0 && errno != EINTR)) {
-			r->reaped = true;
-			if (got < 0)
-				r->status = -1;
-		}
-	}
-}
-
-static double deadline(const struct nb_rr_run *r)
-{
-	if (r->started_at < 0)
-		return r->forked_at + r->p.connect_timeout_ms / 1000.0;
-	return r->started_at + r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0 + r->p.grace_ms / 1000.0;
-}
-
-static void fire_watchdog(struct nb_rr_run *r)
-{
-	if (r->started_at < 0)
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "%s client for %.256s:%d did not start within the connect timeout (%.1f s); killed",
-			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.connect_timeout_ms / 1000.0);
-	else
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "no result from the %s client for %.256s:%d within duration %d s + omit %d s + grace %.1f s; killed",
-			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.duration_s, r->p.omit_s,
-			 r->p.grace_ms / 1000.0);
-	r->killed_by_watchdog = true;
-	kill(r->pid, SIGKILL);
+	return r->link.started_at;
 }
 
 int nb_rr_wait(struct nb_rr_run *r, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-	double left;
-	int wait_ms;
-
-	if (r->reaped)
-		return 1;
-	left = deadline(r) - nb_monotonic_s();
-	wait_ms = left <= 0 ? 0 : (int)fmin(ceil(left * 1000), INT_MAX);
-	if (timeout_ms >= 0 && timeout_ms < wait_ms)
-		wait_ms = timeout_ms;
-	if (r->have_report)
-		wait_ms = timeout_ms;
-	if (poll(&pfd, 1, wait_ms) < 0 && errno == EINTR)
-		return 0;
-	link_read(r);
-	link_parse(r);
-	if (r->eof) {
-		reap(r);
-		return 1;
-	}
-	if (!r->have_report && nb_monotonic_s() >= deadline(r)) {
-		fire_watchdog(r);
-		reap(r);
-		return 1;
-	}
-	return 0;
+	return nb_child_link_wait(&r->link, timeout_ms);
 }
 
 void nb_rr_kill(struct nb_rr_run *r)
 {
-	if (!r || r->reaped || r->killed_by_watchdog)
-		return;
-	r->killed_on_request = true;
-	kill(r->pid, SIGKILL);
+	if (r)
+		nb_child_link_kill(&r->link);
 }
 
 static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res)
 {
 	struct rr_report rep;
 
-	memcpy(&rep, r->buf + r->report_off, sizeof(rep));
+	memcpy(&rep, nb_child_link_report(&r->link), sizeof(rep));
 	rep.message[sizeof(rep.message) - 1] = '\0';
 	if (rep.kind != REPORT_OK) {
 		res->status = rep.kind == REPORT_TIMEOUT ? NB_RUN_TIMEOUT : NB_RUN_FAILED;
@@ -1004,7 +869,7 @@ static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res
 	if (rep.has_hist) {
 		res->hist = malloc(sizeof(*res->hist));
 		if (res->hist)
-			memcpy(res->hist, r->buf + r->report_off + sizeof(rep), sizeof(*res->hist));
+			memcpy(res->hist, (const char *)nb_child_link_report(&r->link) + sizeof(rep), sizeof(*res->hist));
 	}
 	nb_metrics_put(&res->metrics, "rr_transactions", (double)rep.transactions);
 	nb_metrics_put(&res->metrics, "rr_transactions_per_s", (double)rep.transactions / r->p.duration_s);
@@ -1029,28 +894,22 @@ int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *e
 	res->status = NB_RUN_FAILED;
 	if (!r)
 		return nb_err_set(err, -EINVAL, "finish rr run: no run");
-	while (!r->reaped)
+	while (!r->link.reaped)
 		nb_rr_wait(r, -1);
-	if (r->killed_by_watchdog) {
+	if (r->link.late) {
 		res->status = NB_RUN_TIMEOUT;
 		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);
-	} else if (r->have_report) {
+	} else if (r->link.have_report) {
 		fill_from_report(r, res);
-	} else if (r->killed_on_request) {
+	} else if (r->link.killed_on_request) {
 		snprintf(res->error, sizeof(res->error), "%s test with %.256s:%d stopped on request (interrupted)",
 			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port);
-	} else if (r->status == -1) {
-		snprintf(res->error, sizeof(res->error), "the rr client child could not be reaped");
-		rc = nb_err_set(err, -ECHILD, "%s", res->error);
-	} else if (WIFSIGNALED(r->status)) {
-		snprintf(res->error, sizeof(res->error), "the rr client child died from signal %d (%s) without a result",
-			 WTERMSIG(r->status), strsignal(WTERMSIG(r->status)));
 	} else {
-		snprintf(res->error, sizeof(res->error), "the rr client child exited with status %d without a result",
-			 WEXITSTATUS(r->status));
+		nb_child_describe_exit(res->error, sizeof(res->error), "the rr client child", r->link.status);
+		if (r->link.status == -1)
+			rc = nb_err_set(err, -ECHILD, "%s", res->error);
 	}
-	close(r->fd);
-	free(r->buf);
+	nb_child_link_release(&r->link);
 	free(r);
 	return rc;
 }
