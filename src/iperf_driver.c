@@ -6,20 +6,18 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
+#include "child_link.h"
 #include "nb_paths.h"
 #include "nb_time.h"
 
@@ -35,10 +33,6 @@ static const int retry_backoff_ms[] = { 300, 600, 1200, 2400 };
 /* A child that goes on writing must not grow the parent without bound. */
 #define CHILD_OUTPUT_MAX (64u << 20)
 
-/* Messages on the child -> parent pipe: a tag byte, then a fixed part, then (for a report) JSON bytes. */
-#define MSG_MARKER 'M'
-#define MSG_REPORT 'R'
-
 struct child_report {
 	int32_t failed;        /* 1: message says why the run failed */
 	int32_t iperf_errno;
@@ -47,39 +41,17 @@ struct child_report {
 	char message[448];
 };
 
-/* The parent's end of a child: its pid, the pipe it reports on, and what has arrived. */
-struct child_link {
-	pid_t pid;
-	pid_t parent;          /* who forked: the child checks it is still there */
-	int fd;
-	char *buf;
-	size_t len, cap;
-	size_t parsed;         /* bytes of buf already split into messages */
-	bool eof;
-	bool reaped;
-	int status;            /* wait status once reaped */
-	struct rusage ru;
-	bool have_report;
-	size_t report_off;     /* offset of struct child_report in buf */
-	char io_error[160];    /* why reading the pipe failed, "" when it did not */
-};
-
 struct nb_iperf_run {
 	struct nb_iperf_params p;
 	char host[256];
-	struct child_link link;
-	double forked_at;
-	double started_at;     /* latest start marker, -1 before the first */
-	int markers;
-	bool killed_by_watchdog;
-	bool killed_on_request;
+	struct nb_child_link link;
 	char timeout_msg[512];
 };
 
 struct nb_iperf_server {
 	struct nb_iperf_serve_params p;
 	char bind[256];
-	struct child_link link;
+	struct nb_child_link link;
 	double forked_at;
 	double ended_at;
 	bool stopped;
@@ -264,42 +236,19 @@ const char *nb_iperf_version(void)
 
 /* ---- child side: everything below runs only in forked children ---- */
 
-static void send_marker(int fd)
-{
-	char msg[1 + sizeof(double)];
-	double now = nb_monotonic_s();
-
-	msg[0] = MSG_MARKER;
-	memcpy(msg + 1, &now, sizeof(now));
-	nb_write_all(fd, msg, sizeof(msg));
-}
-
+/* The report and the JSON bytes that follow it. */
 static void send_report(int fd, struct child_report *rep, const char *json)
 {
-	char tag = MSG_REPORT;
-
 	rep->json_len = json ? (uint32_t)strlen(json) : 0;
-	if (nb_write_all(fd, &tag, 1) == 0 && nb_write_all(fd, rep, sizeof(*rep)) == 0 && rep->json_len)
-		nb_write_all(fd, json, rep->json_len);
+	nb_child_send_report(fd, rep, sizeof(*rep), json, rep->json_len);
 }
 
 /* A forked child must not inherit the parent's signal plans, and must not outlive it. */
 static void child_setup(pid_t parent)
 {
-	static const int to_default[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
-	sigset_t none;
 	int devnull;
 
-	for (size_t i = 0; i < sizeof(to_default) / sizeof(to_default[0]); i++)
-		signal(to_default[i], SIG_DFL);
-	/* libiperf writes sockets without MSG_NOSIGNAL: a peer that goes away must give EPIPE, not death. */
-	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	/* The parent may have died before prctl took effect: then nobody would ever reap or kill us. */
-	if (getppid() != parent)
-		_exit(1);
+	nb_child_setup(parent);
 	/* JSON goes through the pipe; nothing of libiperf's may land in nicbench's own stdout. */
 	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (devnull >= 0) {
@@ -413,7 +362,7 @@ static void run_attempt(const struct nb_iperf_params *p, int connect_ms, int rep
 		iperf_free_test(t);
 		return;
 	}
-	send_marker(report_fd);
+	nb_child_send_marker(report_fd, nb_monotonic_s());
 	errno = 0;
 	a->rc = iperf_run_client(t);
 	a->sys_errno = errno;
@@ -555,171 +504,18 @@ static void __attribute__((noreturn)) server_child(const struct nb_iperf_serve_p
 	_exit(0);
 }
 
-/* ---- parent side: the link to a child ---- */
+/* ---- parent side ---- */
 
-static void link_init(struct child_link *l)
+static size_t report_tail(const void *fixed)
 {
-	memset(l, 0, sizeof(*l));
-	l->pid = -1;
-	l->fd = -1;
+	return ((const struct child_report *)fixed)->json_len;
 }
 
-static bool link_ended(const struct child_link *l)
-{
-	return l->reaped;
-}
-
-static void link_reap(struct child_link *l)
-{
-	while (!l->reaped) {
-		pid_t got = wait4(l->pid, &l->status, 0, &l->ru);
-
-		if (got == l->pid || (got < 0 && errno != EINTR)) {
-			l->reaped = true;
-			if (got < 0)
-				l->status = -1;
-		}
-	}
-}
-
-/* Split the received bytes into messages; calls on_marker for each start marker. */
-static void link_parse(struct child_link *l, void (*on_marker)(void *ctx, double t), void *ctx)
-{
-	while (!l->have_report && l->parsed < l->len) {
-		size_t avail = l->len - l->parsed;
-		const char *m = l->buf + l->parsed;
-
-		if (m[0] == MSG_MARKER) {
-			double t;
-
-			if (avail < 1 + sizeof(double))
-				return;
-			memcpy(&t, m + 1, sizeof(t));
-			if (on_marker)
-				on_marker(ctx, t);
-			l->parsed += 1 + sizeof(double);
-		} else if (m[0] == MSG_REPORT) {
-			struct child_report rep;
-
-			if (avail < 1 + sizeof(rep))
-				return;
-			memcpy(&rep, m + 1, sizeof(rep));
-			if (avail < 1 + sizeof(rep) + rep.json_len)
-				return;
-			l->report_off = l->parsed + 1;
-			l->have_report = true;
-		} else {
-			snprintf(l->io_error, sizeof(l->io_error), "unknown message 0x%02x from the child",
-				 (unsigned char)m[0]);
-			l->parsed = l->len;
-		}
-	}
-}
-
-/* Read what is there without blocking; sets eof when the child closed its end. */
-static void link_read(struct child_link *l)
-{
-	for (;;) {
-		ssize_t n;
-
-		if (l->cap - l->len < 4096) {
-			size_t ncap = l->cap ? l->cap * 2 : 65536;
-			char *nbuf;
-
-			if (ncap > CHILD_OUTPUT_MAX || !(nbuf = realloc(l->buf, ncap))) {
-				snprintf(l->io_error, sizeof(l->io_error), "child output over %u MiB or out of memory",
-					 CHILD_OUTPUT_MAX >> 20);
-				kill(l->pid, SIGKILL);
-				l->eof = true;
-				return;
-			}
-			l->buf = nbuf;
-			l->cap = ncap;
-		}
-		n = read(l->fd, l->buf + l->len, l->cap - l->len);
-		if (n > 0) {
-			l->len += (size_t)n;
-			continue;
-		}
-		if (n == 0) {
-			l->eof = true;
-			return;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN) {
-			snprintf(l->io_error, sizeof(l->io_error), "read the child's pipe: %s", strerror(errno));
-			kill(l->pid, SIGKILL);
-			l->eof = true;
-		}
-		return;
-	}
-}
-
-/* Poll the pipe for up to timeout_ms; returns -EINTR when a signal cut the wait short. */
-static int link_poll(struct child_link *l, int timeout_ms)
-{
-	struct pollfd pfd = { .fd = l->fd, .events = POLLIN };
-	int rc;
-
-	if (l->eof)
-		return 0;
-	rc = poll(&pfd, 1, timeout_ms);
-	if (rc < 0)
-		return -errno;
-	if (rc > 0)
-		link_read(l);
-	return 0;
-}
-
-static int link_fork(struct child_link *l, struct nb_err *err, const char *what)
-{
-	int fds[2];
-
-	link_init(l);
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return nb_err_set(err, -errno, "start %s: pipe: %s", what, strerror(errno));
-	/* Flush so the child's exit cannot duplicate buffered output; it leaves with _exit anyway. */
-	fflush(NULL);
-	l->parent = getpid();
-	l->pid = fork();
-	if (l->pid < 0) {
-		int e = errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		return nb_err_set(err, -e, "start %s: fork: %s", what, strerror(e));
-	}
-	if (l->pid == 0) {
-		close(fds[0]);
-		l->fd = fds[1];
-		return 0;
-	}
-	close(fds[1]);
-	l->fd = fds[0];
-	fcntl(l->fd, F_SETFL, fcntl(l->fd, F_GETFL) | O_NONBLOCK);
-	return 0;
-}
-
-static void link_release(struct child_link *l)
-{
-	if (l->fd >= 0)
-		close(l->fd);
-	free(l->buf);
-	l->fd = -1;
-	l->buf = NULL;
-}
-
-static void describe_exit(char *buf, size_t len, const char *who, int status)
-{
-	if (status == -1)
-		snprintf(buf, len, "%s could not be reaped", who);
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "%s died from signal %d (%s) without a result", who, WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	else
-		snprintf(buf, len, "%s exited with status %d without a result", who, WEXITSTATUS(status));
-}
+static const struct nb_child_ops server_ops = {
+	.report_fixed = sizeof(struct child_report),
+	.report_tail = report_tail,
+	.max_output = CHILD_OUTPUT_MAX,
+};
 
 /* ---- client runs ---- */
 
@@ -740,13 +536,39 @@ static int validate_params(const struct nb_iperf_params *p, struct nb_err *err)
 	return 0;
 }
 
-static void on_client_marker(void *ctx, double t)
+static double run_deadline(const void *ctx)
+{
+	const struct nb_iperf_run *r = ctx;
+
+	if (r->link.started_at < 0)
+		return r->link.forked_at + r->p.connect_timeout_ms / 1000.0;
+	return r->link.started_at + r->p.omit_s + r->p.duration_s + r->p.grace_ms / 1000.0;
+}
+
+static void fire_watchdog(void *ctx)
 {
 	struct nb_iperf_run *r = ctx;
+	char peer[300];
 
-	r->started_at = t;
-	r->markers++;
+	format_peer(peer, sizeof(peer), r->host, r->p.port);
+	if (r->link.started_at < 0)
+		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
+			 "iperf3 client for %s did not start within the connect timeout (%.1f s); killed", peer,
+			 r->p.connect_timeout_ms / 1000.0);
+	else
+		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
+			 "no result from iperf3 peer %s within %.1f s (duration %d s + omit %d s + grace %.1f s); killed",
+			 peer, r->p.duration_s + r->p.omit_s + r->p.grace_ms / 1000.0, r->p.duration_s, r->p.omit_s,
+			 r->p.grace_ms / 1000.0);
 }
+
+static const struct nb_child_ops client_ops = {
+	.report_fixed = sizeof(struct child_report),
+	.report_tail = report_tail,
+	.max_output = CHILD_OUTPUT_MAX,
+	.deadline = run_deadline,
+	.on_late = fire_watchdog,
+};
 
 int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, struct nb_err *err)
 {
@@ -765,9 +587,7 @@ int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, s
 	r->p.host = r->host;
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
-	r->started_at = -1;
-	r->forked_at = nb_monotonic_s();
-	rc = link_fork(&r->link, err, "iperf3 client");
+	rc = nb_child_link_fork(&r->link, &client_ops, r, "iperf3 client", err);
 	if (rc < 0) {
 		free(r);
 		return rc;
@@ -785,116 +605,26 @@ pid_t nb_iperf_pid(const struct nb_iperf_run *r)
 
 double nb_iperf_started_at(const struct nb_iperf_run *r)
 {
-	return r->started_at;
-}
-
-static double run_deadline(const struct nb_iperf_run *r)
-{
-	if (r->started_at < 0)
-		return r->forked_at + r->p.connect_timeout_ms / 1000.0;
-	return r->started_at + r->p.omit_s + r->p.duration_s + r->p.grace_ms / 1000.0;
-}
-
-static void fire_watchdog(struct nb_iperf_run *r)
-{
-	char peer[300];
-
-	format_peer(peer, sizeof(peer), r->host, r->p.port);
-	if (r->started_at < 0)
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "iperf3 client for %s did not start within the connect timeout (%.1f s); killed", peer,
-			 r->p.connect_timeout_ms / 1000.0);
-	else
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "no result from iperf3 peer %s within %.1f s (duration %d s + omit %d s + grace %.1f s); killed",
-			 peer, r->p.duration_s + r->p.omit_s + r->p.grace_ms / 1000.0, r->p.duration_s, r->p.omit_s,
-			 r->p.grace_ms / 1000.0);
-	r->killed_by_watchdog = true;
-	kill(r->link.pid, SIGKILL);
-}
-
-/* After the child is gone (or killed): take the rest of the pipe and reap it. */
-static void drain_and_reap(struct child_link *l, void (*on_marker)(void *ctx, double t), void *ctx)
-{
-	double give_up = nb_monotonic_s() + 5.0;
-
-	while (!l->eof && nb_monotonic_s() < give_up) {
-		int rc = link_poll(l, 200);
-
-		if (rc < 0 && rc != -EINTR)
-			break;
-		link_parse(l, on_marker, ctx);
-	}
-	if (!l->eof)
-		kill(l->pid, SIGKILL);
-	link_reap(l);
+	return r->link.started_at;
 }
 
 int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
 {
-	double now, left;
-	int wait_ms, rc;
-
-	if (link_ended(&r->link))
-		return 1;
-	now = nb_monotonic_s();
-	left = run_deadline(r) - now;
-	/* At a deadline, take what already arrived first: a report that is waiting must not be
-	 * killed as late. Before it, the waiting poll below sees that data anyway, and one poll
-	 * per wake is what the sampler's 100 ms rhythm can afford. */
-	if (left <= 0 || r->link.have_report) {
-		link_poll(&r->link, 0);
-		link_parse(&r->link, on_client_marker, r);
-		if (r->link.eof) {
-			drain_and_reap(&r->link, on_client_marker, r);
-			return 1;
-		}
-		left = run_deadline(r) - now;
-	}
-	if (left <= 0 && !r->link.have_report) {
-		fire_watchdog(r);
-		drain_and_reap(&r->link, on_client_marker, r);
-		return 1;
-	}
-	wait_ms = (int)fmin(ceil(fmax(left, 0.0) * 1000), INT_MAX);
-	if (timeout_ms >= 0 && timeout_ms < wait_ms)
-		wait_ms = timeout_ms;
-	if (r->link.have_report)
-		wait_ms = timeout_ms;  /* the child is on its way out: no deadline applies */
-	rc = link_poll(&r->link, wait_ms);
-	if (rc == -EINTR)
-		return 0;
-	link_parse(&r->link, on_client_marker, r);
-	if (rc < 0) {
-		snprintf(r->link.io_error, sizeof(r->link.io_error), "poll the child's pipe: %s", strerror(-rc));
-		kill(r->link.pid, SIGKILL);
-	}
-	if (r->link.eof || rc < 0) {
-		drain_and_reap(&r->link, on_client_marker, r);
-		return 1;
-	}
-	if (!r->link.have_report && nb_monotonic_s() >= run_deadline(r)) {
-		fire_watchdog(r);
-		drain_and_reap(&r->link, on_client_marker, r);
-		return 1;
-	}
-	return 0;
+	return nb_child_link_wait(&r->link, timeout_ms);
 }
 
 void nb_iperf_kill(struct nb_iperf_run *r)
 {
-	if (!r || r->link.reaped || r->killed_by_watchdog)
-		return;
-	r->killed_on_request = true;
-	kill(r->link.pid, SIGKILL);
+	if (r)
+		nb_child_link_kill(&r->link);
 }
 
 static void fill_from_report(struct nb_iperf_run *r, struct nb_iperf_result *res)
 {
 	struct child_report rep;
-	const char *json = r->link.buf + r->link.report_off + sizeof(rep);
+	const char *json = (const char *)nb_child_link_report(&r->link) + sizeof(rep);
 
-	memcpy(&rep, r->link.buf + r->link.report_off, sizeof(rep));
+	memcpy(&rep, (const char *)nb_child_link_report(&r->link), sizeof(rep));
 	res->attempts = rep.attempts;
 	res->iperf_errno = rep.iperf_errno;
 	if (rep.json_len)
@@ -924,14 +654,14 @@ int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct 
 	res->status = NB_RUN_FAILED;
 	if (!r)
 		return nb_err_set(err, -EINVAL, "finish iperf3 run: no run");
-	while (!link_ended(&r->link))
+	while (!r->link.reaped)
 		nb_iperf_wait(r, -1);
 	format_peer(peer, sizeof(peer), r->host, r->p.port);
-	res->attempts = r->markers;
-	if (r->killed_by_watchdog) {
+	res->attempts = r->link.markers;
+	if (r->link.late) {
 		res->status = NB_RUN_TIMEOUT;
 		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);
-	} else if (r->killed_on_request && !r->link.have_report) {
+	} else if (r->link.killed_on_request && !r->link.have_report) {
 		snprintf(res->error, sizeof(res->error), "iperf3 %s test with %s stopped on request (interrupted)",
 			 mode_label(&r->p), peer);
 	} else if (r->link.have_report) {
@@ -940,14 +670,14 @@ int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct 
 		char who[400];
 
 		snprintf(who, sizeof(who), "iperf3 %s client child for %s", mode_label(&r->p), peer);
-		describe_exit(res->error, sizeof(res->error), who, r->link.status);
+		nb_child_describe_exit(res->error, sizeof(res->error), who, r->link.status);
 		if (r->link.io_error[0])
 			snprintf(res->error + strlen(res->error), sizeof(res->error) - strlen(res->error), " (%s)",
 				 r->link.io_error);
 		if (r->link.status == -1)
 			rc = nb_err_set(err, -ECHILD, "%s", res->error);
 	}
-	link_release(&r->link);
+	nb_child_link_release(&r->link);
 	free(r);
 	return rc;
 }
@@ -975,8 +705,7 @@ int nb_iperf_server_start(const struct nb_iperf_serve_params *p, struct nb_iperf
 		snprintf(s->bind, sizeof(s->bind), "%s", p->bind);
 		s->p.bind = s->bind;
 	}
-	s->forked_at = nb_monotonic_s();
-	rc = link_fork(&s->link, err, "iperf3 server");
+	rc = nb_child_link_fork(&s->link, &server_ops, s, "iperf3 server", err);
 	if (rc < 0) {
 		free(s);
 		return rc;
@@ -1001,22 +730,12 @@ int nb_iperf_server_wait(struct nb_iperf_server *s, int timeout_ms)
 {
 	int rc;
 
-	if (link_ended(&s->link))
+	if (s->link.reaped)
 		return 1;
-	rc = link_poll(&s->link, timeout_ms);
-	if (rc == -EINTR)
-		return 0;
-	link_parse(&s->link, NULL, NULL);
-	if (rc < 0) {
-		snprintf(s->link.io_error, sizeof(s->link.io_error), "poll the child's pipe: %s", strerror(-rc));
-		kill(s->link.pid, SIGKILL);
-	}
-	if (s->link.eof || rc < 0) {
-		drain_and_reap(&s->link, NULL, NULL);
+	rc = nb_child_link_wait(&s->link, timeout_ms);
+	if (rc == 1)
 		s->ended_at = nb_monotonic_s();
-		return 1;
-	}
-	return 0;
+	return rc;
 }
 
 void nb_iperf_server_stop(struct nb_iperf_server *s, int sig)
@@ -1067,18 +786,18 @@ int nb_iperf_server_finish(struct nb_iperf_server *s, struct nb_iperf_serve_resu
 	res->status = NB_RUN_FAILED;
 	if (!s)
 		return nb_err_set(err, -EINVAL, "finish iperf3 server: no server");
-	while (!link_ended(&s->link))
+	while (!s->link.reaped)
 		nb_iperf_server_wait(s, -1);
 	res->stopped = s->stopped;
-	res->wall_s = s->ended_at - s->forked_at;
+	res->wall_s = s->ended_at - s->link.forked_at;
 	res->cpu_user_s = (double)s->link.ru.ru_utime.tv_sec + s->link.ru.ru_utime.tv_usec / 1e6;
 	res->cpu_sys_s = (double)s->link.ru.ru_stime.tv_sec + s->link.ru.ru_stime.tv_usec / 1e6;
 	if (s->link.have_report) {
 		struct child_report rep;
-		const char *json = s->link.buf + s->link.report_off + sizeof(rep);
+		const char *json = (const char *)nb_child_link_report(&s->link) + sizeof(rep);
 		char *copy;
 
-		memcpy(&rep, s->link.buf + s->link.report_off, sizeof(rep));
+		memcpy(&rep, (const char *)nb_child_link_report(&s->link), sizeof(rep));
 		copy = rep.json_len ? strndup(json, rep.json_len) : NULL;
 		read_server_json(copy, res);
 		free(copy);
@@ -1088,11 +807,11 @@ int nb_iperf_server_finish(struct nb_iperf_server *s, struct nb_iperf_serve_resu
 	} else if (s->stopped) {
 		snprintf(res->error, sizeof(res->error), "iperf3 server stopped by a signal before it finished a test");
 	} else {
-		describe_exit(res->error, sizeof(res->error), "iperf3 server child", s->link.status);
+		nb_child_describe_exit(res->error, sizeof(res->error), "iperf3 server child", s->link.status);
 		if (s->link.status == -1)
 			rc = nb_err_set(err, -ECHILD, "%s", res->error);
 	}
-	link_release(&s->link);
+	nb_child_link_release(&s->link);
 	free(s);
 	return rc;
 }

@@ -961,6 +961,15 @@ int nb_knob_find(const char *name)
 	return row ? (int)(row - knobs) : -1;
 }
 
+bool nb_knob_value_number(const char *name, const char *value, unsigned long long *number)
+{
+	const struct knob_row *row = find_row(name, NULL);
+
+	/* 2^53: the largest whole number every JSON reader (jq's doubles) keeps exactly */
+	return row && row->syntax == KNOB_INTEGER && value && parse_decimal(value, strlen(value), number) == 0 &&
+	       *number <= (1ULL << 53);
+}
+
 static const struct knob_row *lookup(const struct nb_knob_target *t, const char *name,
 				     const char *what, struct knob_call *c, struct nb_err *err, int *ret)
 {

@@ -1,113 +1,20 @@
 // SPDX-License-Identifier: MIT
-/* Report structs -> JSON (schema nicbench-report/1): each finished repetition appended to the run
- * record as it ends, the report assembled from that record and written atomically; the table. */
+/* The report object: its head (host, interface, config), each finished repetition appended to
+ * the run record as it ends, and the report assembled from that record and written atomically.
+ * The JSON of runs and points is report_json.c's, the table report_table.c's. */
 #include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "bottleneck.h"
-#include "run_record.h"
+#include "report_internal.h"
 #include "report_napi.h"
-#include "stats.h"
-
-struct table_row {
-	char id[NB_POINT_ID_MAX];
-	enum nb_point_status status;
-	bool peer_bound;
-	bool sender_bound;            /* a TX point whose own iperf3 child used >= NB_PEER_BOUND_PCT of a core */
-	int disturbed_runs, ok_runs;  /* runs with cpu_other_pct >= NB_FOREIGN_LOAD_PCT, of the ok runs */
-	double other;                 /* worst cpu_other_pct of the point's runs; NAN when absent */
-	struct nb_stats tput;
-	double busy, softirq, napi;   /* medians; NAN when absent */
-	bool rr;                      /* a tcp-rr/udp-rr point: the rr table shows it */
-	double rr_tps, rr_p50, rr_p90, rr_p99, rr_p999;  /* medians; NAN when absent */
-	double unaccounted;           /* median cpu_unaccounted_pct; NAN when absent */
-	enum nb_bn_code bottleneck;
-};
-
-/* Above this, the table warns that busy % is a lower bound (see cpu_unaccounted_pct). */
-#define NB_UNACCOUNTED_NOTE_PCT 5.0
-
-#define NB_RECORD_FORMAT "nicbench-record/1"
-
-/* The report in memory is only its head (host, interface, config) and one table row per
- * point: the points themselves are in the run record, so memory and the bytes written per
- * repetition stay flat however long the sweep. */
-struct nb_report {
-	json_t *root;
-	int nrows, cap;
-	struct table_row *rows;
-	struct nb_record_writer *rec;  /* opened by nb_report_open_record, or anonymous on first use */
-	int open_point;                /* index of the point begun in the record, -1: none */
-	int runs_recorded;             /* of the open point */
-	bool idle_warned;             /* the idle check before the first point found the machine busy */
-	double idle_busy_pct;
-};
-
-const char *nb_point_status_name(enum nb_point_status s)
-{
-	static const char *const names[] = { "ok", "failed", "timeout", "unsupported" };
-
-	return names[s];
-}
-
-const char *nb_run_status_name(enum nb_run_status s)
-{
-	static const char *const names[] = { "ok", "failed", "timeout" };
-
-	return names[s];
-}
-
-void nb_point_result_settle(struct nb_point_result *pr)
-{
-	if (pr->status == NB_POINT_UNSUPPORTED || pr->status == NB_POINT_FAILED)
-		return;
-	pr->status = NB_POINT_OK;
-	for (int i = 0; i < pr->nruns; i++) {
-		const struct nb_run_record *run = &pr->runs[i];
-
-		if (run->status == NB_RUN_OK)
-			continue;
-		pr->status = run->status == NB_RUN_TIMEOUT ? NB_POINT_TIMEOUT : NB_POINT_FAILED;
-		snprintf(pr->error, sizeof(pr->error), "run %d: %.480s", i + 1, run->error);
-		return;
-	}
-}
-
-void nb_run_record_release(struct nb_run_record *run)
-{
-	free(run->qstats);
-	run->qstats = NULL;
-	free(run->rr_hist);
-	run->rr_hist = NULL;
-	free(run->iperf_json);
-	run->iperf_json = NULL;
-	free(run->samples);
-	run->samples = NULL;
-	run->nsamples = 0;
-}
-
-void nb_point_result_release(struct nb_point_result *pr)
-{
-	for (int i = 0; i < pr->nruns; i++) {
-		free(pr->runs[i].iperf_json);
-		free(pr->runs[i].samples);
-		free(pr->runs[i].qstats);
-		free(pr->runs[i].rr_hist);
-	}
-	free(pr->runs);
-	pr->runs = NULL;
-	pr->nruns = 0;
-	free(pr->napis);
-	pr->napis = NULL;
-}
 
 static void rfc3339_now(char *buf, size_t len)
 {
@@ -142,7 +49,6 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 	kernel = json_pack("{s:s, s:s, s:s}", "release", host->release, "version", host->version,
 			   "cmdline", cfg->redact ? NB_REDACTED : host->cmdline);
 	json_object_set_new(kernel, "config_hash", str_or_null(host->config_hash));
-	r->open_point = -1;
 	r->root = json_object();
 	json_object_set_new(r->root, "schema", json_string(NB_REPORT_SCHEMA));
 	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "nicbench", "version", NICBENCH_VERSION));
@@ -166,223 +72,6 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 	json_object_set_new(r->root, "config", cfg_json ? cfg_json : json_object());
 	*out = r;
 	return 0;
-}
-
-static json_t *test_json(const struct nb_test_spec *t)
-{
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:I, s:i, s:i}", "name", t->name,
-			 "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
-			 "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
-			 "duration", t->duration_s,
-			 "omit", t->omit_s, "rate", (json_int_t)t->rate_bps, "length", t->length,
-			 "streams", t->streams);
-}
-
-static json_t *samples_json(const struct nb_run_record *run)
-{
-	json_t *cols = json_object();
-	json_t *t = json_array();
-
-	for (int i = 0; i < run->nsamples; i++)
-		json_array_append_new(t, json_real(round(run->samples[i].t * 1000) / 1000));
-	json_object_set_new(cols, "t", t);
-	for (int f = 0; f < NB_SERIES_FIELDS; f++) {
-		json_t *col = json_array();
-		bool any = false;
-
-		for (int i = 0; i < run->nsamples; i++) {
-			double v = run->samples[i].v[f];
-
-			any = any || isfinite(v);
-			json_array_append_new(col, isfinite(v) ? json_real(v) : json_null());
-		}
-		if (any)
-			json_object_set_new(cols, nb_series_field_names[f], col);
-		else
-			json_decref(col);
-	}
-	return cols;
-}
-
-/* The latency histogram as its non-empty buckets [lo_ns, hi_ns, count], hi exclusive. */
-static json_t *hist_json(const struct nb_hist *h)
-{
-	json_t *buckets = json_array();
-
-	for (int i = 0; i < NB_HIST_BUCKETS; i++) {
-		uint64_t lo, hi;
-
-		if (!h->buckets[i])
-			continue;
-		nb_hist_bucket_range(i, &lo, &hi);
-		json_array_append_new(buckets, json_pack("[I, I, I]", (json_int_t)lo, (json_int_t)hi,
-							 (json_int_t)h->buckets[i]));
-	}
-	return json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:o}", "unit", "ns", "relative_error", NB_HIST_REL_ERROR,
-			 "count", (json_int_t)h->count, "sum", (json_int_t)h->sum_ns, "min", (json_int_t)h->min_ns,
-			 "max", (json_int_t)h->max_ns, "buckets", buckets);
-}
-
-/* Other programs took enough CPU in this run to move its figures (see cpu_other_pct). */
-static bool run_disturbed(const struct nb_run_record *run)
-{
-	double other;
-
-	return nb_metrics_get(&run->metrics, "cpu_other_pct", &other) && other >= NB_FOREIGN_LOAD_PCT;
-}
-
-static json_t *run_json(const struct nb_run_record *run)
-{
-	json_t *o = json_object();
-	json_t *metrics = json_object();
-
-	json_object_set_new(o, "status", json_string(nb_run_status_name(run->status)));
-	if (run->status != NB_RUN_OK)
-		json_object_set_new(o, "error", json_string(run->error));
-	for (int i = 0; i < run->metrics.n; i++)
-		json_object_set_new(metrics, run->metrics.m[i].name, json_real(run->metrics.m[i].value));
-	json_object_set_new(o, "metrics", metrics);
-	if (run_disturbed(run))
-		json_object_set_new(o, "disturbed", json_true());
-	if (run->nsamples > 0)
-		json_object_set_new(o, "samples", samples_json(run));
-	if (run->qstats)
-		json_object_set_new(o, "qstats", nb_report_qstats_json(run->qstats));
-	if (run->iperf_json) {
-		json_t *raw = json_loads(run->iperf_json, 0, NULL);
-
-		json_object_set_new(o, "iperf", raw ? raw : json_string(run->iperf_json));
-	}
-	if (run->rr_hist)
-		json_object_set_new(o, "rr_latency_histogram", hist_json(run->rr_hist));
-	return o;
-}
-
-static bool run_is_ok(const json_t *run)
-{
-	const char *status = json_string_value(json_object_get(run, "status"));
-
-	return status && !strcmp(status, "ok");
-}
-
-/* Every metric that appears in an ok run, aggregated over the ok runs that have it. Works on
- * the runs' JSON so that the live table and a report assembled from a record agree. */
-static json_t *aggregate_json(const json_t *runs, bool tx, struct table_row *row)
-{
-	json_t *agg = json_object();
-	double values[NB_MAX_REPETITIONS];
-	size_t r, r2;
-	json_t *run, *run2;
-
-	row->busy = row->softirq = row->napi = row->unaccounted = row->other = NAN;
-	row->rr_tps = row->rr_p50 = row->rr_p90 = row->rr_p99 = row->rr_p999 = NAN;
-	json_array_foreach(runs, r, run) {
-		json_t *value, *other = json_object_get(json_object_get(run, "metrics"), "cpu_other_pct");
-		const char *name;
-
-		if (!run_is_ok(run))
-			continue;
-		row->ok_runs++;
-		if (json_is_number(other)) {
-			/* disturbed: other programs took enough CPU to move the figures (see cpu_other_pct) */
-			row->disturbed_runs += json_number_value(other) >= NB_FOREIGN_LOAD_PCT;
-			/* the worst run; the first comparison with NAN is false */
-			if (!(json_number_value(other) <= row->other))
-				row->other = json_number_value(other);
-		}
-		json_object_foreach(json_object_get(run, "metrics"), name, value) {
-			struct nb_stats st;
-			json_t *vals;
-			int n = 0;
-
-			if (json_object_get(agg, name))
-				continue;
-			json_array_foreach(runs, r2, run2) {
-				json_t *v = json_object_get(json_object_get(run2, "metrics"), name);
-
-				if (n < NB_MAX_REPETITIONS && json_is_number(v) && run_is_ok(run2))
-					values[n++] = json_number_value(v);
-			}
-			(void)value;
-			nb_stats_compute(values, n, &st);
-			vals = json_array();
-			for (int i = 0; i < n; i++)
-				json_array_append_new(vals, json_real(values[i]));
-			json_object_set_new(agg, name, json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:o}",
-								 "median", st.median, "mean", st.mean,
-								 "min", st.min, "max", st.max,
-								 "stddev", st.stddev, "n", st.n, "values", vals));
-			if (!strcmp(name, "throughput_bps"))
-				row->tput = st;
-			else if (!strcmp(name, "cpu_busy_pct"))
-				row->busy = st.median;
-			else if (!strcmp(name, "softirq_pct"))
-				row->softirq = st.median;
-			else if (!strcmp(name, "napi_thread_pct"))
-				row->napi = st.median;
-			else if (!strcmp(name, "cpu_unaccounted_pct"))
-				row->unaccounted = st.median;
-			else if (!strcmp(name, "iperf_remote_cpu_pct"))
-				row->peer_bound = st.median >= NB_PEER_BOUND_PCT;
-			else if (!strcmp(name, "rr_transactions_per_s"))
-				row->rr_tps = st.median;
-			else if (!strcmp(name, "rr_latency_p50_us"))
-				row->rr_p50 = st.median;
-			else if (!strcmp(name, "rr_latency_p90_us"))
-				row->rr_p90 = st.median;
-			else if (!strcmp(name, "rr_latency_p99_us"))
-				row->rr_p99 = st.median;
-			else if (!strcmp(name, "rr_latency_p999_us"))
-				row->rr_p999 = st.median;
-			else if (!strcmp(name, "iperf_host_cpu_pct"))
-				row->sender_bound = tx && st.median >= NB_PEER_BOUND_PCT;
-		}
-	}
-	return agg;
-}
-
-/* nb_bn_input.get over the point's aggregated metrics: the bottleneck reads medians. */
-struct median_lookup {
-	const json_t *agg;
-	const json_t *diag;  /* the diagnostic repetition's metrics, or NULL */
-};
-
-/* A measured median first; a metric only the diagnostic repetition has (tracepoints) from it. */
-static bool aggregate_median(const void *ctx, const char *name, double *value)
-{
-	const struct median_lookup *l = ctx;
-	json_t *median = json_object_get(json_object_get(l->agg, name), "median");
-
-	if (!json_is_number(median))
-		median = l->diag ? json_object_get(l->diag, name) : NULL;
-	if (!json_is_number(median))
-		return false;
-	*value = json_number_value(median);
-	return true;
-}
-
-static json_t *bottleneck_json(const json_t *root, int window_s, bool ok, const json_t *agg, const json_t *diag,
-			       struct table_row *row)
-{
-	struct median_lookup lookup = { agg, diag };
-	struct nb_bn_input in = {
-		.get = aggregate_median,
-		.ctx = &lookup,
-		.cpus = (int)json_integer_value(json_object_get(json_object_get(root, "host"), "cpus")),
-		.link_mbps = (double)json_integer_value(json_object_get(json_object_get(root, "interface"),
-									"speed_mbps")),
-		.window_s = window_s,
-		.ok = ok,
-	};
-	struct nb_bottleneck bn;
-	json_t *figures = json_object();
-
-	nb_bottleneck_judge(&in, &bn);
-	row->bottleneck = bn.code;
-	for (int i = 0; i < bn.n_figures; i++)
-		json_object_set_new(figures, bn.figures[i].name, json_real(bn.figures[i].value));
-	return json_pack("{s:s, s:s, s:o}", "code", nb_bn_code_name(bn.code), "sentence", bn.sentence, "figures",
-			 figures);
 }
 
 /* ---- the run record: what each line holds ----
@@ -453,22 +142,50 @@ void nb_report_drop_record_file(struct nb_report *r)
 		nb_record_writer_unlink(r->rec);
 }
 
+/* The point's mark, grown on first use; NULL when out of memory. */
+static struct point_mark *mark_of(struct nb_report *r, int index)
+{
+	if (index >= r->nmarks) {
+		int n = index + 16;
+		struct point_mark *grown = realloc(r->marks, (size_t)n * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		memset(grown + r->nmarks, 0, (size_t)(n - r->nmarks) * sizeof(*grown));
+		r->marks = grown;
+		r->nmarks = n;
+	}
+	return &r->marks[index];
+}
+
+static bool point_begun(struct nb_report *r, int index)
+{
+	return index < r->nmarks && r->marks[index].begun;
+}
+
 int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
 	json_t *o = json_object();
 	json_t *knobs = json_object();
-	int rc = record_ready(r, err);
+	struct point_mark *mark = mark_of(r, p->index);
+	int rc = mark ? record_ready(r, err) : nb_err_set(err, -ENOMEM, "begin point %s: out of memory", p->id);
 
 	if (rc < 0) {
 		json_decref(o);
 		json_decref(knobs);
 		return rc;
 	}
-	for (int k = 0; k < pr->nknobs; k++)
-		json_object_set_new(knobs, pr->readback[k].name, json_string(pr->readback[k].value));
+	for (int k = 0; k < pr->nknobs; k++) {
+		const char *name = pr->readback[k].name, *value = pr->readback[k].value;
+		unsigned long long num;
+
+		/* numbers as numbers, so that jq 'select(.knobs.threaded == 1)' finds them */
+		json_object_set_new(knobs, name, nb_knob_value_number(name, value, &num) ? json_integer((json_int_t)num) :
+										       json_string(value));
+	}
 	json_object_set_new(o, "id", json_string(p->id));
-	json_object_set_new(o, "test", test_json(p->test));
+	json_object_set_new(o, "test", nb_report_test_json(p->test));
 	json_object_set_new(o, "knobs", knobs);
 	nb_report_napi_json(o, pr);
 	if (pr->capture_file[0])
@@ -477,8 +194,8 @@ int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr,
 		json_object_set_new(o, "trace_unavailable", json_string(pr->trace_note));
 	if (pr->trace_detail[0])
 		json_object_set_new(o, "trace_notes", json_string(pr->trace_detail));
-	r->open_point = p->index;
-	r->runs_recorded = 0;
+	mark->begun = true;
+	mark->runs_recorded = 0;
 	return record_put(r, json_pack("{s:s, s:i, s:o}", "type", "point", "index", p->index, "point", o), err);
 }
 
@@ -486,311 +203,144 @@ int nb_report_add_run(struct nb_report *r, const struct nb_point_result *pr, int
 {
 	int rc = 0;
 
-	if (r->open_point != pr->point->index)
+	if (!point_begun(r, pr->point->index))
 		rc = nb_report_begin_point(r, pr, err);
 	if (rc < 0)
 		return rc;
 	rc = record_put(r, json_pack("{s:s, s:i, s:i, s:o}", "type", "run", "index", pr->point->index, "rep", rep,
-				     "run", run_json(&pr->runs[rep])), err);
+				     "run", nb_report_run_json(&pr->runs[rep], false)), err);
 	if (rc == 0)
-		r->runs_recorded = rep + 1;
+		r->marks[pr->point->index].runs_recorded = rep + 1;
 	return rc;
 }
 
 int nb_report_add_diagnostics(struct nb_report *r, const struct nb_point_result *pr, const struct nb_run_record *run,
 			      struct nb_err *err)
 {
-	struct nb_run_record bare = *run;
 	int rc = 0;
 
-	if (r->open_point != pr->point->index)
+	if (!point_begun(r, pr->point->index))
 		rc = nb_report_begin_point(r, pr, err);
 	if (rc < 0)
 		return rc;
 	/* its figures explain the measured ones; its raw output and series are not kept */
-	bare.iperf_json = NULL;
-	bare.nsamples = 0;
-	bare.qstats = NULL;
-	bare.rr_hist = NULL;
 	return record_put(r, json_pack("{s:s, s:i, s:o}", "type", "diag", "index", pr->point->index, "run",
-				       run_json(&bare)), err);
+				       nb_report_run_json(run, true)), err);
 }
 
-int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
+/* The point's line in the table, from the summary of its runs (their metrics alone). */
+static int add_table_row(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
-	json_t *end, *light, *agg, *diag;
-	struct table_row *row;
-	int rc = 0;
+	struct nb_summary_run runs[NB_MAX_REPETITIONS];
+	struct nb_summary_input in = {
+		.nruns = pr->nruns < NB_MAX_REPETITIONS ? pr->nruns : NB_MAX_REPETITIONS,
+		.runs = runs,
+		.diag = pr->has_diag ? &pr->diag_metrics : NULL,
+		.tx = p->test->dir == NB_DIR_TX,
+		.status = pr->status,
+		.window_s = p->test->duration_s,
+	};
+	bool skip_disturbed = nb_report_skips_disturbed(json_object_get(r->root, "config"));
+	struct nb_point_summary *s;
+	struct nb_table_row *row;
+	json_t *light;
 
-	if (r->open_point != p->index)
-		rc = nb_report_begin_point(r, pr, err);
-	/* runs the caller did not record one by one */
-	for (int i = r->runs_recorded; rc == 0 && i < pr->nruns; i++)
-		rc = nb_report_add_run(r, pr, i, err);
-	if (rc < 0)
-		return rc;
 	if (r->nrows == r->cap) {
 		int cap = r->cap ? r->cap * 2 : 16;
-		struct table_row *rows = realloc(r->rows, (size_t)cap * sizeof(*rows));
+		struct nb_table_row *rows = realloc(r->rows, (size_t)cap * sizeof(*rows));
 
 		if (!rows)
 			return nb_err_set(err, -ENOMEM, "add point %s to the report: out of memory", p->id);
 		r->rows = rows;
 		r->cap = cap;
 	}
+	s = malloc(sizeof(*s));
+	if (!s)
+		return nb_err_set(err, -ENOMEM, "add point %s to the report: out of memory", p->id);
+	light = json_array();
+	for (int i = 0; i < in.nruns; i++) {
+		json_t *run = nb_report_run_json(&pr->runs[i], true);
+
+		/* under auto repetitions a disturbed run was repeated: it is not data */
+		runs[i].ok = skip_disturbed ? nb_report_run_is_clean(run) : pr->runs[i].status == NB_RUN_OK;
+		runs[i].metrics = &pr->runs[i].metrics;
+		json_array_append_new(light, run);
+	}
+	nb_report_head_facts(r->root, &in);
+	nb_point_summarize(&in, s);
+	row = &r->rows[r->nrows++];
+	nb_table_row_fill(row, pr, s);
+	if (in.nruns > 0) {
+		row->has_prec = true;
+		json_decref(nb_report_precision_json(light, p->test->dir == NB_DIR_RX   ? "rx"
+							    : p->test->dir == NB_DIR_RR ? "rr"
+											: "tx",
+						     json_object_get(r->root, "config"), &row->prec));
+	}
+	json_decref(light);
+	free(s);
+	return 0;
+}
+
+static json_t *profile_json(const struct nb_profile *prof)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < prof->n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:f}", "symbol", prof->top[i].symbol, "share_pct",
+						   prof->top[i].share_pct));
+	return a;
+}
+
+int nb_report_add_round(struct nb_report *r, const struct nb_round_info *ri, struct nb_err *err)
+{
+	json_t *order = json_array();
+	int rc = record_ready(r, err);
+
+	if (rc < 0) {
+		json_decref(order);
+		return rc;
+	}
+	for (int i = 0; i < ri->npoints; i++)
+		json_array_append_new(order, json_integer(ri->order[i]));
+	return record_put(r, json_pack("{s:s, s:i, s:o, s:f, s:f}", "type", "round", "round", ri->round, "order", order,
+				       "knob_change_s", ri->knob_change_s, "seconds", ri->seconds), err);
+}
+
+int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
+{
+	const struct nb_point *p = pr->point;
+	json_t *end;
+	int rc = 0;
+
+	if (!point_begun(r, p->index))
+		rc = nb_report_begin_point(r, pr, err);
+	/* runs the caller did not record one by one */
+	for (int i = rc == 0 ? r->marks[p->index].runs_recorded : 0; rc == 0 && i < pr->nruns; i++)
+		rc = nb_report_add_run(r, pr, i, err);
+	if (rc < 0)
+		return rc;
 	end = json_pack("{s:s, s:i, s:s}", "type", "end", "index", p->index, "status",
 			nb_point_status_name(pr->status));
 	if (pr->status != NB_POINT_OK)
 		json_object_set_new(end, "error", json_string(pr->error));
 	if (pr->capture_file[0])
 		json_object_set_new(end, "capture_packets", json_integer(pr->capture_packets));
-	if (pr->profile.n > 0) {
-		json_t *prof = json_array();
+	if (pr->profile.n > 0)
+		json_object_set_new(end, "profile", profile_json(&pr->profile));
+	if (pr->nnotes > 0) {
+		json_t *notes = json_array();
 
-		for (int i = 0; i < pr->profile.n; i++)
-			json_array_append_new(prof, json_pack("{s:s, s:f}", "symbol", pr->profile.top[i].symbol,
-							      "share_pct", pr->profile.top[i].share_pct));
-		json_object_set_new(end, "profile", prof);
+		for (int i = 0; i < pr->nnotes; i++)
+			json_array_append_new(notes, json_string(pr->notes[i]));
+		json_object_set_new(end, "notes", notes);
 	}
 	rc = record_put(r, end, err);
-	r->open_point = -1;
+	r->marks[p->index].begun = false;
 	if (rc < 0)
 		return rc;
-
-	/* the table row from the runs' metrics alone (samples and raw iperf output are on disk) */
-	row = &r->rows[r->nrows++];
-	memset(row, 0, sizeof(*row));
-	snprintf(row->id, sizeof(row->id), "%s", p->id);
-	row->status = pr->status;
-	row->rr = p->test->dir == NB_DIR_RR;
-	light = json_array();
-	for (int i = 0; i < pr->nruns; i++) {
-		struct nb_run_record bare = pr->runs[i];
-
-		bare.iperf_json = NULL;
-		bare.nsamples = 0;
-		bare.qstats = NULL;
-		bare.rr_hist = NULL;
-		json_array_append_new(light, run_json(&bare));
-	}
-	agg = aggregate_json(light, p->test->dir == NB_DIR_TX, row);
-	diag = NULL;
-	if (pr->has_diag) {
-		diag = json_object();
-		for (int i = 0; i < pr->diag_metrics.n; i++)
-			json_object_set_new(diag, pr->diag_metrics.m[i].name, json_real(pr->diag_metrics.m[i].value));
-	}
-	json_decref(bottleneck_json(r->root, p->test->duration_s, pr->status == NB_POINT_OK, agg, diag, row));
-	json_decref(diag);
-	json_decref(agg);
-	json_decref(light);
-	return 0;
-}
-
-/* ---- assembly: run record -> report ---- */
-
-struct assembly {
-	const json_t *root;
-	FILE *out;
-	int repetitions;
-	int npoints;
-	bool any_written;
-	json_t *point, *runs, *end, *diag;   /* the point being gathered; NULL: none */
-	struct nb_assembly_info *info;
-};
-
-/* Write one gathered point: head + status + runs + aggregates, as the live run would have. */
-static int flush_point(struct assembly *a)
-{
-	json_t *o, *agg, *v;
-	const char *key, *direction;
-	struct table_row row;
-	const char *status;
-	char error[160];
-	int rc;
-
-	if (!a->point)
-		return 0;
-	memset(&row, 0, sizeof(row));
-	o = json_object();
-	json_object_set(o, "id", json_object_get(a->point, "id"));
-	json_object_set(o, "test", json_object_get(a->point, "test"));
-	json_object_set(o, "knobs", json_object_get(a->point, "knobs"));
-	/* the rest of the head as the live run wrote it (knob paths, NAPIs, ...) */
-	json_object_foreach(a->point, key, v) {
-		if (!json_object_get(o, key) && strcmp(key, "index") && strcmp(key, "capture") &&
-		    strcmp(key, "trace_unavailable") && strcmp(key, "trace_notes"))
-			json_object_set(o, key, v);
-	}
-	if (a->end) {
-		status = json_string_value(json_object_get(a->end, "status"));
-		json_object_set_new(o, "status", json_string(status ? status : "failed"));
-		if ((v = json_object_get(a->end, "error")))
-			json_object_set(o, "error", v);
-	} else {
-		status = "incomplete";
-		if ((int)json_array_size(a->runs) >= a->repetitions)
-			snprintf(error, sizeof(error), "the run ended during this point's diagnostic repetition: all "
-				 "%d repetitions recorded", a->repetitions);
-		else
-			snprintf(error, sizeof(error), "the run ended before this point finished: %zu of %d "
-				 "repetitions recorded", json_array_size(a->runs), a->repetitions);
-		json_object_set_new(o, "status", json_string(status));
-		json_object_set_new(o, "error", json_string(error));
-		if (a->info)
-			a->info->incomplete++;
-	}
-	json_object_set(o, "runs", a->runs);
-	direction = json_string_value(json_object_get(json_object_get(a->point, "test"), "direction"));
-	agg = aggregate_json(a->runs, direction && !strcmp(direction, "tx"), &row);
-	json_object_set_new(o, "metrics", agg);
-	/* an incomplete point's finished runs are measurements: judged like an ok point's */
-	json_object_set_new(o, "bottleneck",
-			    bottleneck_json(a->root, (int)json_integer_value(json_object_get(json_object_get(
-						    a->point, "test"), "duration")),
-					    !strcmp(status, "ok") || (!strcmp(status, "incomplete") && row.tput.n > 0),
-					    agg, run_is_ok(a->diag) ? json_object_get(a->diag, "metrics") : NULL, &row));
-	if (row.peer_bound)
-		json_object_set_new(o, "peer_bound", json_true());
-	if (row.sender_bound)
-		json_object_set_new(o, "sender_bound", json_true());
-	if (row.disturbed_runs)
-		json_object_set_new(o, "disturbed_runs", json_integer(row.disturbed_runs));
-	if ((v = json_object_get(a->point, "capture"))) {
-		json_t *cap = json_deep_copy(v);
-
-		json_object_set_new(cap, "packets", json_integer(json_integer_value(json_object_get(a->end,
-											   "capture_packets"))));
-		json_object_set_new(o, "capture", cap);
-	}
-	if ((v = json_object_get(a->point, "trace_unavailable")))
-		json_object_set(o, "trace_unavailable", v);
-	if ((v = json_object_get(a->point, "trace_notes")))
-		json_object_set(o, "trace_notes", v);
-	if (a->diag)
-		json_object_set(o, "diagnostics", a->diag);
-	if (a->end && (v = json_object_get(a->end, "profile")))
-		json_object_set(o, "profile", v);
-	fputs(a->any_written ? ",\n" : "\n", a->out);
-	rc = json_dumpf(o, a->out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	json_decref(o);
-	a->any_written = true;
-	a->npoints++;
-	json_decref(a->point);
-	json_decref(a->runs);
-	json_decref(a->end);
-	json_decref(a->diag);
-	a->point = a->runs = a->end = a->diag = NULL;
-	return rc < 0 ? -EIO : 0;
-}
-
-static int assemble_line(struct assembly *a, json_t *line, struct nb_err *err)
-{
-	const char *type = json_string_value(json_object_get(line, "type"));
-	int index = (int)json_integer_value(json_object_get(line, "index"));
-	int rc = 0;
-
-	if (!type)
-		return nb_err_set(err, -EINVAL, "record line without a type");
-	if (!strcmp(type, "point")) {
-		rc = flush_point(a);
-		a->point = json_incref(json_object_get(line, "point"));
-		json_object_set_new(a->point, "index", json_integer(index));
-		a->runs = json_array();
-	} else if (!strcmp(type, "run") || !strcmp(type, "end") || !strcmp(type, "diag")) {
-		if (!a->point || json_integer_value(json_object_get(a->point, "index")) != index)
-			return nb_err_set(err, -EINVAL, "record line for point %d outside that point", index + 1);
-		if (!strcmp(type, "run")) {
-			json_array_append(a->runs, json_object_get(line, "run"));
-		} else if (!strcmp(type, "diag")) {
-			json_decref(a->diag);
-			a->diag = json_incref(json_object_get(line, "run"));
-		} else {
-			a->end = json_incref(line);
-			rc = flush_point(a);
-		}
-	} /* other types are from a newer nicbench: not ours to judge */
-	return rc;
-}
-
-/* The report's head keys, then "results" streamed a point at a time. */
-static int assemble(struct nb_record_reader *rd, FILE *out, struct nb_assembly_info *info, struct nb_err *err)
-{
-	struct assembly a = { .out = out, .info = info };
-	json_t *header = NULL, *line;
-	const char *text, *key;
-	json_t *value;
-	size_t len;
-	int rc, lineno = 0;
-	bool first = true;
-
-	while ((rc = nb_record_next(rd, &text, &len, err)) > 0) {
-		json_error_t jerr;
-
-		lineno++;
-		line = json_loadb(text, len, 0, &jerr);
-		if (!line && lineno == 1)
-			return nb_err_set(err, -EINVAL, "not a nicbench run record (first line should be the %s "
-					  "header)", NB_RECORD_FORMAT);
-		if (!line) {
-			/* a complete line that does not parse: the disk lost it; nothing after it is trusted */
-			if (info)
-				info->torn = true;
-			break;
-		}
-		if (lineno == 1) {
-			const char *format = json_string_value(json_object_get(line, "format"));
-
-			if (!format || strcmp(format, NB_RECORD_FORMAT) || !json_is_object(json_object_get(line, "report"))) {
-				json_decref(line);
-				return nb_err_set(err, -EINVAL, "not a nicbench run record (first line should be the "
-						  "%s header)", NB_RECORD_FORMAT);
-			}
-			header = line;
-			a.root = json_object_get(header, "report");
-			a.repetitions = (int)json_integer_value(json_object_get(json_object_get(a.root, "config"),
-										 "repetitions"));
-			if (info) {
-				const char *rp = json_string_value(json_object_get(header, "report_path"));
-
-				snprintf(info->report_path, sizeof(info->report_path), "%s", rp ? rp : "");
-			}
-			fputc('{', out);
-			json_object_foreach((json_t *)a.root, key, value) {
-				fprintf(out, "%s\n  \"", first ? "" : ",");
-				first = false;
-				fputs(key, out);  /* the head's keys are ours: plain names */
-				fputs("\": ", out);
-				json_dumpf(value, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10) | JSON_ENCODE_ANY);
-			}
-			fputs(",\n  \"results\": [", out);
-			continue;
-		}
-		rc = assemble_line(&a, line, err);
-		json_decref(line);
-		if (rc < 0) {
-			nb_err_prefix(err, "record line %d: ", lineno);
-			break;
-		}
-	}
-	if (rc == 0 && !header)
-		rc = nb_err_set(err, -EINVAL, "empty run record (no header line)");
-	if (rc == 0)
-		rc = flush_point(&a);
-	json_decref(a.point);
-	json_decref(a.runs);
-	json_decref(a.end);
-	json_decref(a.diag);
-	if (rc == 0) {
-		fputs(a.any_written ? "\n  ]\n}\n" : "]\n}\n", out);
-		if (info) {
-			info->points = a.npoints;
-			info->torn = info->torn || nb_record_reader_torn(rd);
-		}
-	}
-	json_decref(header);
-	return rc < 0 ? rc : 0;
+	return add_table_row(r, pr, err);
 }
 
 char *nb_report_dumps(struct nb_report *r)
@@ -809,7 +359,7 @@ char *nb_report_dumps(struct nb_report *r)
 		nb_record_reader_close(rd);
 		return NULL;
 	}
-	rc = assemble(rd, mem, NULL, &err);
+	rc = nb_report_assemble_json(rd, mem, NULL, &err);
 	nb_record_reader_close(rd);
 	if (fclose(mem) != 0 || rc < 0) {
 		free(text);
@@ -857,7 +407,7 @@ static int assemble_to(struct nb_record_reader *rd, const char *path, struct nb_
 		unlink(tmp);
 		return nb_err_set(err, -ENOMEM, "write report %s: out of memory", path);
 	}
-	rc = assemble(rd, out, info, err);
+	rc = nb_report_assemble_json(rd, out, info, err);
 	if (rc < 0) {
 		fclose(out);
 		unlink(tmp);
@@ -916,7 +466,7 @@ int nb_report_assemble(const char *record_path, const char *report_path, struct 
 		if (rc < 0)
 			return rc;
 		null = fopen("/dev/null", "we");
-		rc = null ? assemble(rd, null, &probe, err) : nb_err_set(err, -errno, "open /dev/null: %s",
+		rc = null ? nb_report_assemble_json(rd, null, &probe, err) : nb_err_set(err, -errno, "open /dev/null: %s",
 									 strerror(errno));
 		if (null)
 			fclose(null);
@@ -940,105 +490,6 @@ int nb_report_assemble(const char *record_path, const char *report_path, struct 
 	return rc;
 }
 
-static void format_bps(double bps, char *buf, size_t len)
-{
-	if (bps >= 1e9)
-		snprintf(buf, len, "%.2f Gbit/s", bps / 1e9);
-	else if (bps >= 1e6)
-		snprintf(buf, len, "%.1f Mbit/s", bps / 1e6);
-	else
-		snprintf(buf, len, "%.1f kbit/s", bps / 1e3);
-}
-
-static void format_pct(double v, char *buf, size_t len)
-{
-	if (isfinite(v))
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "-");
-}
-
-static void print_unaccounted_note(const struct nb_report *r, FILE *out)
-{
-	double worst = 0;
-	int points = 0;
-
-	for (int i = 0; i < r->nrows; i++) {
-		double u = r->rows[i].unaccounted;
-
-		if (u > NB_UNACCOUNTED_NOTE_PCT) {  /* false for NAN */
-			points++;
-			worst = u > worst ? u : worst;
-		}
-	}
-	if (points > 0)
-		fprintf(out, "note: in %d point%s /proc/stat missed up to %.0f%% of the CPU time (interrupts taken "
-			"from idle on a tickless kernel without IRQ time accounting, or unreported steal on a VM): "
-			"busy%% there is a lower bound; see cpu_unaccounted_pct\n", points, points == 1 ? "" : "s", worst);
-}
-
-static void format_rr(double v, int decimals, char *buf, size_t len)
-{
-	if (isfinite(v))
-		snprintf(buf, len, "%.*f", decimals, v);
-	else
-		snprintf(buf, len, "-");
-}
-
-/* The request/response points again, with what they are about: transactions and latency. */
-static void print_rr_table(const struct nb_report *r, int idw, FILE *out)
-{
-	bool header = false;
-
-	for (int i = 0; i < r->nrows; i++) {
-		const struct table_row *row = &r->rows[i];
-		char tps[24], p50[16], p90[16], p99[16], p999[16];
-
-		if (!row->rr)
-			continue;
-		if (!header) {
-			fprintf(out, "\n%-*s  %12s  %9s  %9s  %9s  %9s  (latency: medians over runs, us)\n", idw,
-				"rr point", "trans/s", "p50", "p90", "p99", "p99.9");
-			header = true;
-		}
-		format_rr(row->rr_tps, 0, tps, sizeof(tps));
-		format_rr(row->rr_p50, 1, p50, sizeof(p50));
-		format_rr(row->rr_p90, 1, p90, sizeof(p90));
-		format_rr(row->rr_p99, 1, p99, sizeof(p99));
-		format_rr(row->rr_p999, 1, p999, sizeof(p999));
-		fprintf(out, "%-*s  %12s  %9s  %9s  %9s  %9s\n", idw, row->id, tps, p50, p90, p99, p999);
-	}
-}
-
-/* Flags in the status column are explained once, below the table. */
-static void print_flag_notes(const struct nb_report *r, FILE *out)
-{
-	int peer = 0, sender = 0, disturbed = 0;
-	double worst = 0;
-
-	for (int i = 0; i < r->nrows; i++) {
-		peer += r->rows[i].peer_bound;
-		sender += r->rows[i].sender_bound;
-		if (r->rows[i].disturbed_runs) {
-			disturbed++;
-			worst = r->rows[i].other > worst ? r->rows[i].other : worst;
-		}
-	}
-	if (peer)
-		fprintf(out, "peer-bound?: the peer's iperf3 used >= %.0f%% of a core (iperf_remote_cpu_pct): the peer, "
-			"not the device, may have set the throughput\n", NB_PEER_BOUND_PCT);
-	if (sender)
-		fprintf(out, "sender-bound?: this host's iperf3 used >= %.0f%% of a core while sending "
-			"(iperf_host_cpu_pct): the tool, not the driver, may have set the throughput\n", NB_PEER_BOUND_PCT);
-	if (disturbed)
-		fprintf(out, "warning: in %d point%s other programs took up to %.0f%% of the CPU (cpu_other_pct >= %.0f%% "
-			"in the runs marked disturbed): their figures may be low; find the program (top) and run again\n",
-			disturbed, disturbed == 1 ? "" : "s", worst, NB_FOREIGN_LOAD_PCT);
-	if (r->idle_warned)
-		fprintf(out, "warning: the machine was %.0f%% busy before the first point (idle check)\n",
-			r->idle_busy_pct);
-}
-
 void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic)
 {
 	json_t *busiest = json_array();
@@ -1051,46 +502,6 @@ void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *i
 				      ic->busy_present ? json_real(ic->busy_pct) : json_null(), "busiest", busiest));
 	r->idle_warned = ic->busy_present && ic->busy_pct >= NB_FOREIGN_LOAD_PCT;
 	r->idle_busy_pct = ic->busy_pct;
-}
-
-void nb_report_print_table(const struct nb_report *r, FILE *out)
-{
-	int idw = 10;
-
-	for (int i = 0; i < r->nrows; i++) {
-		int w = (int)strlen(r->rows[i].id);
-
-		idw = w > idw ? w : idw;
-	}
-	fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s\n", idw, "test point", "throughput", "spread", "busy%",
-		"softirq%", "napi%", "bottleneck", "status");
-	for (int i = 0; i < r->nrows; i++) {
-		const struct table_row *row = &r->rows[i];
-		char tput[32] = "-", spread[16] = "-", busy[16], soft[16], napi[16];
-
-		if (row->tput.n > 0) {
-			format_bps(row->tput.median, tput, sizeof(tput));
-			/* spread: (max - min) relative to the median, the noise a reader should expect */
-			if (row->tput.median > 0)
-				snprintf(spread, sizeof(spread), "%.1f%%",
-					 100.0 * (row->tput.max - row->tput.min) / row->tput.median);
-		}
-		format_pct(row->busy, busy, sizeof(busy));
-		format_pct(row->softirq, soft, sizeof(soft));
-		format_pct(row->napi, napi, sizeof(napi));
-		char disturbed[32] = "";
-
-		if (row->disturbed_runs)
-			snprintf(disturbed, sizeof(disturbed), " (disturbed %d/%d)", row->disturbed_runs, row->ok_runs);
-		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s%s%s%s\n", idw, row->id, tput, spread, busy, soft, napi,
-			nb_bn_code_name(row->bottleneck), nb_point_status_name(row->status),
-			row->peer_bound ? " (peer-bound?)" : "", row->sender_bound ? " (sender-bound?)" : "", disturbed);
-	}
-	fprintf(out, "throughput: median of the runs; spread: (max - min) / median of the runs' throughput; "
-		"busy%%, softirq%%, napi%%: medians, %% of all CPUs\n");
-	print_flag_notes(r, out);
-	print_unaccounted_note(r, out);
-	print_rr_table(r, idw, out);
 }
 
 void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported)
@@ -1111,6 +522,7 @@ void nb_report_free(struct nb_report *r)
 		return;
 	json_decref(r->root);
 	nb_record_writer_close(r->rec, false);
+	free(r->marks);
 	free(r->rows);
 	free(r);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* The report (schema nicbench-report/1): structs from the runner in, each finished repetition
+/* The report (schema nicbench-report/1): a point's results (result.h) in, each finished repetition
  * appended to a run record (src/run_record.h) as it ends, the JSON file assembled from that
- * record and written atomically, and a table for a person. jansson stays inside report.c. */
+ * record and written atomically, and a table for a person. jansson stays inside report*.c. */
 #ifndef NB_REPORT_H
 #define NB_REPORT_H
 
@@ -10,65 +10,11 @@
 #include <stdio.h>
 
 #include "config.h"
-#include "cpu_sampler.h"
-#include "iperf_driver.h"
-#include "kprofile.h"
-#include "latency_hist.h"
-#include "metrics.h"
-#include "napi_knobs.h"
 #include "nb_error.h"
-#include "plan.h"
-#include "qstats.h"
+#include "result.h"
 #include "sysinfo.h"
 
 #define NB_REPORT_SCHEMA "nicbench-report/1"
-
-/* One point of the per-interval series (the report's "samples"; columns: nb_series_field_names). */
-struct nb_sample {
-	double t;                       /* seconds since the measured window opened */
-	double v[NB_SERIES_FIELDS];     /* NAN = not measured (written as null) */
-};
-
-struct nb_run_record {
-	enum nb_run_status status;
-	char error[512];
-	struct nb_metric_set metrics;
-	char *iperf_json;               /* raw iperf output, owned; NULL when dropped */
-	int nsamples;
-	struct nb_sample *samples;      /* owned */
-	struct nb_qstats_delta *qstats; /* per-queue counters over the window, owned; NULL: not taken */
-	struct nb_hist *rr_hist;        /* tcp-rr/udp-rr latency of the window, all flows; owned; NULL otherwise */
-};
-
-/* INCOMPLETE only comes out of assembling a record whose run was stopped or killed mid-point. */
-enum nb_point_status { NB_POINT_OK, NB_POINT_FAILED, NB_POINT_TIMEOUT, NB_POINT_UNSUPPORTED, NB_POINT_INCOMPLETE };
-
-struct nb_point_result {
-	const struct nb_point *point;
-	int nknobs;
-	struct nb_knob_setting readback[NB_MAX_POINT_KNOBS]; /* knobs as read back after applying */
-	enum nb_point_status status;
-	char error[512];
-	int nruns;
-	struct nb_run_record *runs;
-	char trace_note[256];           /* why tracepoint metrics are absent, when they are */
-	char trace_detail[512];         /* with tracing on: why some trace metrics or the profile are absent */
-	struct nb_profile profile;      /* top kernel symbols of the point's last ok run; n = 0: none */
-	bool has_diag;                  /* the diagnostic repetition ran ok: its metrics below */
-	struct nb_metric_set diag_metrics;
-	char capture_file[4096];        /* .pcap of the first run's window; empty: none */
-	int capture_packets;
-	char knob_via[NB_MAX_POINT_KNOBS][16]; /* path each readback knob was set through; "" none */
-	struct nb_napi_table *napis;    /* NAPIs after the knobs were applied, owned; NULL: not read */
-};
-
-const char *nb_point_status_name(enum nb_point_status s);
-const char *nb_run_status_name(enum nb_run_status s);
-
-/* Point status from its runs: ok when every run was ok, else the first failure. */
-void nb_point_result_settle(struct nb_point_result *pr);
-void nb_point_result_release(struct nb_point_result *pr);
-void nb_run_record_release(struct nb_run_record *run);
 
 struct nb_report;
 
@@ -93,6 +39,15 @@ int nb_report_add_run(struct nb_report *r, const struct nb_point_result *pr, int
  * "diagnostics", never in its medians. */
 int nb_report_add_diagnostics(struct nb_report *r, const struct nb_point_result *pr, const struct nb_run_record *run,
 			      struct nb_err *err);
+/* One round of an interleaved sweep: the points it visited in order (plan indices), the time
+ * spent applying their knobs and the round's wall time (the report's "rounds"). */
+struct nb_round_info {
+	int round;
+	int npoints;
+	const int *order;
+	double knob_change_s, seconds;
+};
+int nb_report_add_round(struct nb_report *r, const struct nb_round_info *ri, struct nb_err *err);
 /* End a finished point: records any runs not recorded yet and its status; keeps its table row. */
 int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err);
 /* Can a report be written at path? Creates and removes the temporary file nb_report_write

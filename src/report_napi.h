@@ -5,7 +5,9 @@
 
 #include <jansson.h>
 
-#include "report.h"
+#include "napi_knobs.h"
+#include "qstats.h"
+#include "result.h"
 
 /* {"queues": [{"type", "id", counters...}], "total": {counters...}} or {"unavailable": why}. */
 json_t *nb_report_qstats_json(const struct nb_qstats_delta *d);

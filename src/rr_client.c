@@ -20,12 +20,11 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "child_link.h"
 #include "nb_paths.h"
-#include "nb_time.h"
 #include "rr_proto.h"
 
 #define NB_RR_MAX_FLOWS 256
@@ -107,15 +106,13 @@ void nb_rr_derive_metrics(struct nb_metric_set *m)
 
 /* ---- child side ---- */
 
-#define MSG_MARKER 'M'
-#define MSG_REPORT 'R'
-
 enum report_kind { REPORT_OK, REPORT_FAILED, REPORT_TIMEOUT };
 
 struct rr_report {
 	int32_t kind;
 	uint32_t has_hist;     /* a struct nb_hist follows */
 	uint64_t transactions, lost, late, unsent;
+	uint64_t answered, cpu_ns;  /* every answer of the run, omit and drain included, and the CPU they took */
 	char message[448];
 };
 
@@ -152,25 +149,29 @@ struct client {
 	uint64_t open_ns, close_ns, end_ns;
 	struct nb_rr_schedule sched;
 	bool open_loop;
+	int udp_recv_flags;    /* MSG_DONTWAIT under epoll; 0 where the recv itself is the wait */
 	uint64_t lost, late, unsent;
+	uint64_t answered;     /* every answer, in the window or not */
 	struct rr_report rep;
 };
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static void __attribute__((noreturn)) child_finish(struct client *c, const struct nb_hist *h)
 {
-	char tag = MSG_REPORT;
-
 	c->rep.has_hist = h ? 1 : 0;
-	if (nb_write_all(c->report_fd, &tag, 1) == 0 && nb_write_all(c->report_fd, &c->rep, sizeof(c->rep)) == 0 && h)
-		nb_write_all(c->report_fd, h, sizeof(*h));
+	nb_child_send_report(c->report_fd, &c->rep, sizeof(c->rep), h, h ? sizeof(*h) : 0);
 	_exit(0);
 }
 
@@ -205,7 +206,7 @@ static void flow_want_out(struct client *c, struct flow *f, bool want)
 static void tcp_flush(struct client *c, struct flow *f)
 {
 	while (f->out_off < f->out_len) {
-		ssize_t n = send(f->fd, f->out + f->out_off, f->out_len - f->out_off, MSG_NOSIGNAL);
+		ssize_t n = send(f->fd, f->out + f->out_off, f->out_len - f->out_off, MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -286,6 +287,7 @@ static void complete(struct client *c, struct flow *f, uint32_t seq, uint64_t t)
 
 	if (s->seq != seq || s->state == SLOT_FREE)
 		return;  /* a duplicate, or one so late its slot was reused */
+	c->answered++;
 	if (s->state == SLOT_TIMED_OUT) {
 		if (in_window(c, s->due_ns)) {
 			c->late++;
@@ -343,7 +345,7 @@ static void udp_readable(struct client *c, struct flow *f)
 	int budget = c->open_loop ? 64 : 1;
 
 	for (int i = 0; i < budget; i++) {
-		ssize_t n = recv(f->fd, f->in, f->in_cap, MSG_DONTWAIT);
+		ssize_t n = recv(f->fd, f->in, f->in_cap, c->udp_recv_flags);
 		struct nb_rr_header h;
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -535,19 +537,64 @@ static void connect_flows(struct client *c, uint64_t deadline)
 	}
 }
 
+/* The periodic wake of a closed loop: a quarter of the UDP timeout, so a loss is noticed at most 25% late;
+ * TCP only needs the window's end. */
+static uint64_t closed_loop_tick_ns(const struct client *c)
+{
+	uint64_t tick = c->p->udp ? (uint64_t)c->p->timeout_ms * 250000ull : 50000000ull;
+
+	return tick < 1000000 ? 1000000 : tick;
+}
+
+static bool run_over(const struct client *c, uint64_t t)
+{
+	return t >= c->end_ns || (t >= c->close_ns && all_answered(c));
+}
+
+/* One closed-loop flow waits in a blocking recv bounded by SO_RCVTIMEO: one system call fewer per
+ * transaction than epoll_wait + recv, for the same answer. Many flows, or open loop, need the epoll loop. */
+static void run_one_flow(struct client *c)
+{
+	struct flow *f = &c->flows[0];
+	uint64_t tick = closed_loop_tick_ns(c);
+	struct timeval tv = { (time_t)(tick / 1000000000ull), (suseconds_t)(tick % 1000000000ull / 1000) };
+	int fl = fcntl(f->fd, F_GETFL);
+
+	if (fl < 0 || fcntl(f->fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ||
+	    setsockopt(f->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
+		child_fail(c, REPORT_FAILED, "%s flow 0 to %s: make the socket a blocking one with a receive timeout: %s",
+			   proto_name(c), c->peer, strerror(errno));
+	c->udp_recv_flags = 0;
+	send_request(c, f, now_ns());
+	for (;;) {
+		uint64_t t = now_ns();
+
+		if (c->p->udp)
+			expire(c, f, t);
+		if (run_over(c, t))
+			break;
+		/* a receive timeout returns EAGAIN, which both readers take as "nothing yet" */
+		if (c->p->udp)
+			udp_readable(c, f);
+		else
+			tcp_readable(c, f);
+	}
+}
+
 static void run_flows(struct client *c)
 {
 	struct epoll_event evs[64];
 	uint64_t t0 = now_ns(), drain_ns = (uint64_t)c->p->timeout_ms * 1000000ull;
-	char marker[1 + sizeof(double)];
 	double start_s = (double)t0 / 1e9;
 
 	c->open_ns = t0 + (uint64_t)c->p->omit_s * 1000000000ull;
 	c->close_ns = c->open_ns + (uint64_t)c->p->duration_s * 1000000000ull;
 	c->end_ns = c->close_ns + drain_ns;
-	marker[0] = MSG_MARKER;
-	memcpy(marker + 1, &start_s, sizeof(start_s));
-	nb_write_all(c->report_fd, marker, sizeof(marker));
+	nb_child_send_marker(c->report_fd, start_s);
+	if (!c->open_loop && c->p->flows == 1) {
+		run_one_flow(c);
+		return;
+	}
 	for (int i = 0; i < c->p->flows; i++) {
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &c->flows[i] };
 
@@ -557,13 +604,9 @@ static void run_flows(struct client *c)
 		nb_rr_schedule_init(&c->sched, t0, c->p->rate_tps, c->p->flows);
 		send_due(c, t0);
 	} else {
-		/* a quarter of the UDP timeout, so a loss is noticed at most 25% late; TCP only needs
-		 * the window's end */
-		uint64_t tick = c->p->udp ? (uint64_t)c->p->timeout_ms * 250000ull : 50000000ull;
+		uint64_t tick = closed_loop_tick_ns(c);
 		struct itimerspec its;
 
-		if (tick < 1000000)
-			tick = 1000000;
 		its.it_interval.tv_sec = its.it_value.tv_sec = (time_t)(tick / 1000000000ull);
 		its.it_interval.tv_nsec = its.it_value.tv_nsec = (long)(tick % 1000000000ull);
 		timerfd_settime(c->tfd, 0, &its, NULL);
@@ -580,7 +623,7 @@ static void run_flows(struct client *c)
 			if (next_expiry(c) < wake)
 				wake = next_expiry(c);
 		}
-		if (t >= c->end_ns || (t >= c->close_ns && all_answered(c)))
+		if (run_over(c, t))
 			break;
 		if (!c->open_loop && t < c->close_ns && c->close_ns < wake)
 			wake = c->close_ns;
@@ -619,20 +662,11 @@ static void run_flows(struct client *c)
 
 static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p, int report_fd, pid_t parent)
 {
-	static const int to_default[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
 	struct client c = { .p = p, .report_fd = report_fd };
 	struct nb_hist *merged;
 	uint64_t deadline, transactions = 0;
-	sigset_t none;
 
-	for (size_t i = 0; i < sizeof(to_default) / sizeof(to_default[0]); i++)
-		signal(to_default[i], SIG_DFL);
-	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
+	nb_child_setup(parent);
 	/* the open-loop timer is due at exact nanoseconds; the default 50 us slack would skew it */
 	prctl(PR_SET_TIMERSLACK, 1UL);
 	if (strchr(p->host, ':'))
@@ -652,6 +686,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 	deadline = now_ns() + (uint64_t)(p->connect_timeout_ms > 400 ? p->connect_timeout_ms - 200 : p->connect_timeout_ms) *
 				      1000000ull;
 	c.open_loop = p->rate_tps > 0;
+	c.udp_recv_flags = MSG_DONTWAIT;
 	c.flows = calloc((size_t)p->flows, sizeof(*c.flows));
 	c.req = calloc(1, NB_RR_MAX_LEN);
 	merged = calloc(1, sizeof(*merged));
@@ -677,7 +712,12 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 		epoll_ctl(c.epfd, EPOLL_CTL_ADD, c.tfd, &ev);
 	}
 	connect_flows(&c, deadline);
+	/* The scheduler's own runtime of this process: exact, where /proc/stat ticks miss the short runs that
+	 * a request/response client is made of. */
+	c.rep.cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	run_flows(&c);
+	c.rep.cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c.rep.cpu_ns;
+	c.rep.answered = c.answered;
 	for (int i = 0; i < p->flows; i++) {
 		nb_hist_merge(merged, &c.flows[i].hist);
 		transactions += c.flows[i].done_in_window;
@@ -704,14 +744,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 struct nb_rr_run {
 	struct nb_rr_params p;
 	char host[256];
-	pid_t pid;
-	int fd;
-	unsigned char *buf;
-	size_t len, cap, parsed;
-	bool eof, reaped, have_report, killed_by_watchdog, killed_on_request;
-	size_t report_off;
-	int status;
-	double forked_at, started_at;
+	struct nb_child_link link;
 	char timeout_msg[400];
 };
 
@@ -734,11 +767,48 @@ static int validate(const struct nb_rr_params *p, struct nb_err *err)
 	return 0;
 }
 
+static size_t report_tail(const void *fixed)
+{
+	return ((const struct rr_report *)fixed)->has_hist ? sizeof(struct nb_hist) : 0;
+}
+
+static double deadline(const void *ctx)
+{
+	const struct nb_rr_run *r = ctx;
+
+	if (r->link.started_at < 0)
+		return r->link.forked_at + r->p.connect_timeout_ms / 1000.0;
+	return r->link.started_at + r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0 + r->p.grace_ms / 1000.0;
+}
+
+static void fire_watchdog(void *ctx)
+{
+	struct nb_rr_run *r = ctx;
+
+	if (r->link.started_at < 0)
+		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
+			 "%s client for %.256s:%d did not start within the connect timeout (%.1f s); killed",
+			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.connect_timeout_ms / 1000.0);
+	else
+		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
+			 "no result from the %s client for %.256s:%d within duration %d s + omit %d s + grace %.1f s; killed",
+			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.duration_s, r->p.omit_s,
+			 r->p.grace_ms / 1000.0);
+}
+
+/* A child that goes on writing must not grow the parent without bound: a report is < 40 KiB. */
+static const struct nb_child_ops client_ops = {
+	.report_fixed = sizeof(struct rr_report),
+	.report_tail = report_tail,
+	.max_output = 4u << 20,
+	.deadline = deadline,
+	.on_late = fire_watchdog,
+};
+
 int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err)
 {
 	struct nb_rr_run *r;
-	int fds[2], rc;
-	pid_t parent = getpid();
+	int rc;
 
 	*out = NULL;
 	rc = validate(p, err);
@@ -752,189 +822,43 @@ int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_
 	r->p.host = r->host;
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
-	r->started_at = -1;
-	if (pipe2(fds, O_CLOEXEC) < 0) {
+	rc = nb_child_link_fork(&r->link, &client_ops, r, "rr client", err);
+	if (rc < 0) {
 		free(r);
-		return nb_err_set(err, -errno, "start rr client: pipe: %s", strerror(errno));
+		return rc;
 	}
-	fflush(NULL);
-	r->forked_at = nb_monotonic_s();
-	r->pid = fork();
-	if (r->pid < 0) {
-		int e = errno;
-
-		close(fds[0]);
-		close(fds[1]);
-		free(r);
-		return nb_err_set(err, -e, "start rr client: fork: %s", strerror(e));
-	}
-	if (r->pid == 0) {
-		close(fds[0]);
-		client_child(&r->p, fds[1], parent);
-	}
-	close(fds[1]);
-	r->fd = fds[0];
-	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) | O_NONBLOCK);
+	if (r->link.pid == 0)
+		client_child(&r->p, r->link.fd, r->link.parent);
 	*out = r;
 	return 0;
 }
 
 pid_t nb_rr_pid(const struct nb_rr_run *r)
 {
-	return r->pid;
+	return r->link.pid;
 }
 
 double nb_rr_started_at(const struct nb_rr_run *r)
 {
-	return r->started_at;
-}
-
-static void link_read(struct nb_rr_run *r)
-{
-	for (;;) {
-		ssize_t n;
-
-		if (r->cap - r->len < 4096) {
-			size_t ncap = r->cap ? r->cap * 2 : 65536;
-			unsigned char *nbuf = ncap <= (4u << 20) ? realloc(r->buf, ncap) : NULL;
-
-			if (!nbuf) {
-				kill(r->pid, SIGKILL);
-				r->eof = true;
-				return;
-			}
-			r->buf = nbuf;
-			r->cap = ncap;
-		}
-		n = read(r->fd, r->buf + r->len, r->cap - r->len);
-		if (n > 0) {
-			r->len += (size_t)n;
-			continue;
-		}
-		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-			r->eof = true;
-		if (n < 0 && errno == EINTR)
-			continue;
-		return;
-	}
-}
-
-static void link_parse(struct nb_rr_run *r)
-{
-	while (!r->have_report && r->parsed < r->len) {
-		size_t avail = r->len - r->parsed;
-		const unsigned char *m = r->buf + r->parsed;
-
-		if (m[0] == MSG_MARKER) {
-			if (avail < 1 + sizeof(double))
-				return;
-			memcpy(&r->started_at, m + 1, sizeof(double));
-			r->parsed += 1 + sizeof(double);
-		} else if (m[0] == MSG_REPORT) {
-			struct rr_report rep;
-
-			if (avail < 1 + sizeof(rep))
-				return;
-			memcpy(&rep, m + 1, sizeof(rep));
-			if (avail < 1 + sizeof(rep) + (rep.has_hist ? sizeof(struct nb_hist) : 0))
-				return;
-			r->report_off = r->parsed + 1;
-			r->have_report = true;
-		} else {
-			r->parsed = r->len;  /* garbage: the report will be missing, and finish says so */
-		}
-	}
-}
-
-static void reap(struct nb_rr_run *r)
-{
-	double give_up = nb_monotonic_s() + 5.0;
-
-	while (!r->eof && nb_monotonic_s() < give_up) {
-		struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-
-		if (poll(&pfd, 1, 200) > 0)
-			link_read(r);
-		link_parse(r);
-	}
-	if (!r->eof)
-		kill(r->pid, SIGKILL);
-	while (!r->reaped) {
-		pid_t got = waitpid(r->pid, &r->status, 0);
-
-		if (got == r->pid || (got < 0 && errno != EINTR)) {
-			r->reaped = true;
-			if (got < 0)
-				r->status = -1;
-		}
-	}
-}
-
-static double deadline(const struct nb_rr_run *r)
-{
-	if (r->started_at < 0)
-		return r->forked_at + r->p.connect_timeout_ms / 1000.0;
-	return r->started_at + r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0 + r->p.grace_ms / 1000.0;
-}
-
-static void fire_watchdog(struct nb_rr_run *r)
-{
-	if (r->started_at < 0)
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "%s client for %.256s:%d did not start within the connect timeout (%.1f s); killed",
-			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.connect_timeout_ms / 1000.0);
-	else
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "no result from the %s client for %.256s:%d within duration %d s + omit %d s + grace %.1f s; killed",
-			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.duration_s, r->p.omit_s,
-			 r->p.grace_ms / 1000.0);
-	r->killed_by_watchdog = true;
-	kill(r->pid, SIGKILL);
+	return r->link.started_at;
 }
 
 int nb_rr_wait(struct nb_rr_run *r, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-	double left;
-	int wait_ms;
-
-	if (r->reaped)
-		return 1;
-	left = deadline(r) - nb_monotonic_s();
-	wait_ms = left <= 0 ? 0 : (int)fmin(ceil(left * 1000), INT_MAX);
-	if (timeout_ms >= 0 && timeout_ms < wait_ms)
-		wait_ms = timeout_ms;
-	if (r->have_report)
-		wait_ms = timeout_ms;
-	if (poll(&pfd, 1, wait_ms) < 0 && errno == EINTR)
-		return 0;
-	link_read(r);
-	link_parse(r);
-	if (r->eof) {
-		reap(r);
-		return 1;
-	}
-	if (!r->have_report && nb_monotonic_s() >= deadline(r)) {
-		fire_watchdog(r);
-		reap(r);
-		return 1;
-	}
-	return 0;
+	return nb_child_link_wait(&r->link, timeout_ms);
 }
 
 void nb_rr_kill(struct nb_rr_run *r)
 {
-	if (!r || r->reaped || r->killed_by_watchdog)
-		return;
-	r->killed_on_request = true;
-	kill(r->pid, SIGKILL);
+	if (r)
+		nb_child_link_kill(&r->link);
 }
 
 static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res)
 {
 	struct rr_report rep;
 
-	memcpy(&rep, r->buf + r->report_off, sizeof(rep));
+	memcpy(&rep, nb_child_link_report(&r->link), sizeof(rep));
 	rep.message[sizeof(rep.message) - 1] = '\0';
 	if (rep.kind != REPORT_OK) {
 		res->status = rep.kind == REPORT_TIMEOUT ? NB_RUN_TIMEOUT : NB_RUN_FAILED;
@@ -945,7 +869,7 @@ static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res
 	if (rep.has_hist) {
 		res->hist = malloc(sizeof(*res->hist));
 		if (res->hist)
-			memcpy(res->hist, r->buf + r->report_off + sizeof(rep), sizeof(*res->hist));
+			memcpy(res->hist, (const char *)nb_child_link_report(&r->link) + sizeof(rep), sizeof(*res->hist));
 	}
 	nb_metrics_put(&res->metrics, "rr_transactions", (double)rep.transactions);
 	nb_metrics_put(&res->metrics, "rr_transactions_per_s", (double)rep.transactions / r->p.duration_s);
@@ -956,6 +880,8 @@ static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res
 	}
 	if (rep.unsent)
 		nb_metrics_put(&res->metrics, "rr_unsent_transactions", (double)rep.unsent);
+	if (rep.answered)
+		nb_metrics_put(&res->metrics, "rr_client_cpu_us_per_transaction", (double)rep.cpu_ns / 1000.0 / (double)rep.answered);
 	if (r->p.rate_tps > 0)
 		nb_metrics_put(&res->metrics, "rr_offered_transactions_per_s", r->p.rate_tps);
 }
@@ -968,28 +894,22 @@ int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *e
 	res->status = NB_RUN_FAILED;
 	if (!r)
 		return nb_err_set(err, -EINVAL, "finish rr run: no run");
-	while (!r->reaped)
+	while (!r->link.reaped)
 		nb_rr_wait(r, -1);
-	if (r->killed_by_watchdog) {
+	if (r->link.late) {
 		res->status = NB_RUN_TIMEOUT;
 		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);
-	} else if (r->have_report) {
+	} else if (r->link.have_report) {
 		fill_from_report(r, res);
-	} else if (r->killed_on_request) {
+	} else if (r->link.killed_on_request) {
 		snprintf(res->error, sizeof(res->error), "%s test with %.256s:%d stopped on request (interrupted)",
 			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port);
-	} else if (r->status == -1) {
-		snprintf(res->error, sizeof(res->error), "the rr client child could not be reaped");
-		rc = nb_err_set(err, -ECHILD, "%s", res->error);
-	} else if (WIFSIGNALED(r->status)) {
-		snprintf(res->error, sizeof(res->error), "the rr client child died from signal %d (%s) without a result",
-			 WTERMSIG(r->status), strsignal(WTERMSIG(r->status)));
 	} else {
-		snprintf(res->error, sizeof(res->error), "the rr client child exited with status %d without a result",
-			 WEXITSTATUS(r->status));
+		nb_child_describe_exit(res->error, sizeof(res->error), "the rr client child", r->link.status);
+		if (r->link.status == -1)
+			rc = nb_err_set(err, -ECHILD, "%s", res->error);
 	}
-	close(r->fd);
-	free(r->buf);
+	nb_child_link_release(&r->link);
 	free(r);
 	return rc;
 }

@@ -83,9 +83,8 @@ expect "points ok" "$(jq '[.results[] | select(.status == "ok")] | length' "$r")
 expect "paths" "$(jq -r '[.results[].knob_paths[]] | unique | join(",")' "$r")" napi-netlink
 # each point's NAPI holds the point's values, read back per NAPI
 bad=$(jq -r '.results[] | .knobs as $k | .napi.instances[0] |
-	select((.gro_flush_timeout|tostring) != $k.gro_flush_timeout or
-	       (.napi_defer_hard_irqs|tostring) != $k.napi_defer_hard_irqs or
-	       (.irq_suspend_timeout|tostring) != $k.irq_suspend_timeout) | .id' "$r")
+	select(.gro_flush_timeout != $k.gro_flush_timeout or .napi_defer_hard_irqs != $k.napi_defer_hard_irqs or
+	       .irq_suspend_timeout != $k.irq_suspend_timeout) | .id' "$r")
 expect "points whose NAPI does not hold the point's values" "$bad" ""
 expect "a point's NAPI id" "$(jq -r '.results[3].napi.instances[0].id' "$r")" "$id"
 expect "suspend 2000000 read back" "$(jq -r '.results[3].knobs.irq_suspend_timeout' "$r")" 2000000
