@@ -66,6 +66,7 @@ static const struct direction_rule direction_rules[] = {
 	{ "rr_late_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "rr_unsent_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER, FLOOR_CPU_PER_TRANSACTION },
+	{ "rr_client_cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER, FLOOR_CPU_PER_TRANSACTION },
 	/* Which CPU carried the work is placement, not cost: the scheduler moves the traffic
 	 * process between CPUs from one run to the next (an A/A pair showed cpu0_user_pct
 	 * 26% -> 77% and cpu1_user_pct 65% -> 16%). The machine-wide shares carry the cost.

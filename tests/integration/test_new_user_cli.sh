@@ -32,8 +32,8 @@ check "knob name typo in a config" 2 "key \"knobs.threadd\": unknown knob 'threa
 	"$NB_BIN" plan --config "$work/typo.json" -i eth0 --peer 192.0.2.1
 once "config $work/typo.json"
 
-echo '{"knobs": {"threaded": [0, 2]}}' >"$work/value.json"
-check "bad knob value in a config" 2 "key \"knobs.threaded\": knob threaded: 2 is outside 0..1" -- \
+echo '{"knobs": {"threaded": [0, 3]}}' >"$work/value.json"
+check "bad knob value in a config" 2 "key \"knobs.threaded\": knob threaded: 3 is outside 0..2" -- \
 	"$NB_BIN" plan --config "$work/value.json" -i eth0 --peer 192.0.2.1
 once "config $work/value.json"
 

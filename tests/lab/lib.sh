@@ -50,3 +50,21 @@ report, schema = (json.load(open(p)) for p in sys.argv[1:3])
 jsonschema.Draft202012Validator(schema).validate(report)
 PY
 }
+
+# lab_run_retrying LOG ART ARGS...: `scripts/lab run --artifacts ART ARGS`, its output in LOG, and once more when
+# the guest kernel crashed (a TCG guest of 6.12 panicked in interrupt context about once in five boots here: the
+# guest kernel's fault, not nicbench's). Prints the lab's own lines; sets lab_rc.
+lab_run_retrying() {
+	local log=$1 art=$2 attempt
+	shift 2
+	for attempt in 1 2; do
+		rm -rf "$art"
+		"$NB_SRC/scripts/lab" run --artifacts "$art" "$@" >"$log" 2>&1
+		lab_rc=$?
+		grep -Eq 'BUG:|Oops|Kernel panic' "$art/console.log" 2>/dev/null || break
+		echo "attempt $attempt: the guest kernel crashed:"
+		grep -E -A40 -m1 'BUG:|Oops|general protection' "$art/console.log" | head -n 50
+	done
+	grep '^lab: ' "$log"
+	[ "$lab_rc" -eq 0 ] || tail -n 30 "$log"
+}

@@ -67,7 +67,7 @@ struct validate_case {
 };
 
 static const struct validate_case validate_cases[] = {
-	{ "threaded", "0", 0 }, { "threaded", "1", 0 }, { "threaded", "2", -ERANGE },
+	{ "threaded", "0", 0 }, { "threaded", "1", 0 }, { "threaded", "2", 0 }, { "threaded", "3", -ERANGE },
 	{ "threaded", "-1", -EINVAL }, { "threaded", "", -EINVAL }, { "threaded", "1 ", -EINVAL },
 	{ "threaded", "0x1", -EINVAL }, { "threaded", "+1", -EINVAL },
 	{ "gro_flush_timeout", "20000", 0 }, { "gro_flush_timeout", "0", 0 },
