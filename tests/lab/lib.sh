@@ -68,3 +68,20 @@ lab_run_retrying() {
 	grep '^lab: ' "$log"
 	[ "$lab_rc" -eq 0 ] || tail -n 30 "$log"
 }
+
+# check_virtio_qstats LABEL REPORT: the qstats deltas of a tcp-rx sweep on virtio-net. Every run has them, with
+# rx_packets > 0 (also as the point's metric); QEMU's virtio-net offers no device statistics
+# (VIRTIO_NET_F_DEVICE_STATS), so the hardware counters are not given: absent, never 0.
+check_virtio_qstats() {
+	local label=$1 report=$2 hw
+	check "$label: qstats present on every run ($(jq -r '.results[0].runs[0].qstats.unavailable // "present"' "$report"))" \
+		test "$(jq '[.results[].runs[] | select(.qstats.queues == null)] | length' "$report")" = 0
+	check "$label: qstats rx_packets delta > 0 on every tcp-rx run" \
+		test "$(jq '[.results[].runs[] | select((.qstats.total.rx_packets // 0) <= 0)] | length' "$report")" = 0
+	check "$label: qstats_rx_packets metric > 0 on every point" \
+		test "$(jq '[.results[] | select((.metrics.qstats_rx_packets.median // 0) <= 0)] | length' "$report")" = 0
+	hw=$(jq -r '[.results[].runs[].qstats | (.total, .queues[]) | keys[] | select(startswith("rx_hw_") or
+		startswith("tx_hw_"))] | unique | join(",")' "$report")
+	check "$label: hardware counters absent, not 0 (${hw:-none})" test -z "$hw"
+	echo "$label: qstats total of the first run: $(jq -c '.results[0].runs[0].qstats.total' "$report")"
+}

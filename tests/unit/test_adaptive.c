@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "adaptive.h"
-#include "compare_stats.h"
+#include "compare/compare_stats.h"
 #include "config.h"
 #include "nb_test.h"
 #include "plan.h"

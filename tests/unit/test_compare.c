@@ -4,7 +4,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "nb_test.h"
 
 static const struct nb_cmp_point_result *point_of(const struct nb_cmp_result *r, const char *id)

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "compare.h"
+#include "cli/commands.h"
+#include "compare/compare.h"
 #include "nb_print.h"
 #include "nb_test.h"
 

@@ -9,7 +9,7 @@
 #include "config.h"
 #include "nb_test.h"
 #include "plan.h"
-#include "run_options.h"
+#include "cli/run_options.h"
 
 static char *write_temp(const char *text)
 {

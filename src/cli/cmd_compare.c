@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "compare.h"
+#include "compare/compare.h"
 #include "report_view.h"
 
 enum compare_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_MARKDOWN, FORMAT_HTML, FORMAT_KCIDB };
