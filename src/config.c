@@ -27,6 +27,8 @@ void nb_config_defaults(struct nb_config *cfg)
 	/* 1448 = the TCP MSS of a 1500-byte MTU with timestamps: what the iperf3 CLI picks */
 	cfg->test_defaults.length = 1448;
 	cfg->repetitions = 3;
+	cfg->reps_min = NB_AUTO_REPS_MIN;
+	cfg->precision_pct = NB_DEFAULT_PRECISION_PCT;
 	cfg->settle_s = 2.0;
 	cfg->interval_ms = 100;
 	cfg->grace_s = 5;
@@ -50,6 +52,33 @@ void nb_config_defaults(struct nb_config *cfg)
 		t->streams = cfg->test_defaults.streams;
 		t->length = t->proto == NB_PROTO_UDP ? cfg->test_defaults.length : 0;
 	}
+}
+
+int nb_config_set_repetitions(struct nb_config *cfg, const char *text, struct nb_err *err)
+{
+	int min = NB_AUTO_REPS_MIN, max = NB_AUTO_REPS_MAX, used = 0;
+	char *end;
+	long n;
+
+	if (!strncmp(text, "auto", 4)) {
+		if (text[4] == ':' && (sscanf(text + 5, "%d-%d%n", &min, &max, &used) != 2 || text[5 + used] != '\0'))
+			used = -1;
+		if ((text[4] != '\0' && text[4] != ':') || used < 0 || min < 1 || max < min || max > NB_MAX_REPETITIONS)
+			return nb_err_set(err, -EINVAL, "'%s': expected auto or auto:MIN-MAX with 1 <= MIN <= MAX <= %d",
+					  text, NB_MAX_REPETITIONS);
+		cfg->reps_auto = true;
+		cfg->reps_min = min;
+		cfg->repetitions = max;
+		return 0;
+	}
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (*text == '\0' || *end != '\0' || errno || n < 1 || n > NB_MAX_REPETITIONS)
+		return nb_err_set(err, -EINVAL, "'%s': expected a number of runs 1..%d, auto or auto:MIN-MAX", text,
+				  NB_MAX_REPETITIONS);
+	cfg->reps_auto = false;
+	cfg->repetitions = (int)n;
+	return 0;
 }
 
 int nb_test_from_name(struct nb_test_spec *t, const char *name)
@@ -711,9 +740,26 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 					return rc;
 				cfg->ntests++;
 			}
+		} else if (!strcmp(key, "repetitions") && json_is_string(v)) {
+			if (nb_config_set_repetitions(cfg, json_string_value(v), k->err) < 0)
+				return bad_key(k, key, k->err->msg);
 		} else if (!strcmp(key, "repetitions")) {
 			rc = get_int(k, v, key, 1, NB_MAX_REPETITIONS, &n);
 			cfg->repetitions = (int)n;
+			cfg->reps_auto = false;
+		} else if (!strcmp(key, "precision")) {
+			if (!json_is_number(v) || !(json_number_value(v) > 0) || json_number_value(v) > 100)
+				return bad_key(k, key, "expected a percentage above 0, at most 100");
+			cfg->precision_pct = json_number_value(v);
+		} else if (!strcmp(key, "interleave")) {
+			if (!json_is_boolean(v))
+				return bad_key(k, key, "expected true or false");
+			cfg->interleave = json_is_true(v);
+		} else if (!strcmp(key, "shuffle")) {
+			if (!json_is_integer(v) || json_integer_value(v) < 0)
+				return bad_key(k, key, "expected a seed, a whole number >= 0");
+			cfg->shuffle = cfg->interleave = true;
+			cfg->shuffle_seed = (uint64_t)json_integer_value(v);
 		} else if (!strcmp(key, "settle")) {
 			if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 600)
 				return bad_key(k, key, "expected seconds, 0..600");
@@ -828,6 +874,11 @@ int nb_config_validate(const struct nb_config *cfg, struct nb_err *err)
 	}
 	if (cfg->repetitions < 1 || cfg->repetitions > NB_MAX_REPETITIONS)
 		return nb_err_set(err, -EINVAL, "repetitions must be 1..%d", NB_MAX_REPETITIONS);
+	if (cfg->reps_auto && (cfg->reps_min < 1 || cfg->reps_min > cfg->repetitions))
+		return nb_err_set(err, -EINVAL, "repetitions auto:%d-%d: the minimum must be 1..the maximum",
+				  cfg->reps_min, cfg->repetitions);
+	if (!(cfg->precision_pct > 0) || cfg->precision_pct > 100)
+		return nb_err_set(err, -EINVAL, "precision must be above 0 and at most 100 %%");
 	if (cfg->rr.flows < 1 || cfg->rr.flows > 256 || cfg->rr.request < NB_RR_MIN_LEN ||
 	    cfg->rr.request > NB_RR_MAX_LEN || cfg->rr.response < NB_RR_MIN_LEN || cfg->rr.response > NB_RR_MAX_LEN)
 		return nb_err_set(err, -EINVAL, "rr: flows must be 1..256, request and response %d..%d bytes",
@@ -881,7 +932,18 @@ char *nb_config_to_json(const struct nb_config *cfg)
 	json_object_set_new(root, "interface", json_string(cfg->iface));
 	json_object_set_new(root, "peer", json_pack("{s:s, s:i}", "host", cfg->peer_host, "port", cfg->peer_port));
 	json_object_set_new(root, "tests", tests);
-	json_object_set_new(root, "repetitions", json_integer(cfg->repetitions));
+	if (cfg->reps_auto) {
+		char reps[32];
+
+		snprintf(reps, sizeof(reps), "auto:%d-%d", cfg->reps_min, cfg->repetitions);
+		json_object_set_new(root, "repetitions", json_string(reps));
+	} else {
+		json_object_set_new(root, "repetitions", json_integer(cfg->repetitions));
+	}
+	json_object_set_new(root, "precision", json_real(cfg->precision_pct));
+	json_object_set_new(root, "interleave", json_boolean(cfg->interleave));
+	if (cfg->shuffle)
+		json_object_set_new(root, "shuffle", json_integer((json_int_t)cfg->shuffle_seed));
 	json_object_set_new(root, "settle", json_real(cfg->settle_s));
 	json_object_set_new(root, "interval_ms", json_integer(cfg->interval_ms));
 	json_object_set_new(root, "grace", json_integer(cfg->grace_s));

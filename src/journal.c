@@ -352,20 +352,39 @@ static int remove_file(const char *path, struct nb_err *err)
 	return 0;
 }
 
-/* A journal whose restore failed stays on disk: the next `nicbench knobs restore` retries. */
-int nb_journal_finish(struct nb_journal *j, struct nb_err *err)
+int nb_journal_restore_keep(struct nb_journal *j, struct nb_err *err)
 {
 	int ret;
 
 	if (!j)
 		return 0;
 	ret = nb_journal_restore(j, err);
-	if (!ret)
-		ret = remove_file(j->path, err);
-	else
+	if (ret)
 		nb_err_prefix(err, "journal %s kept: ", j->path);
+	return ret;
+}
+
+int nb_journal_remove(struct nb_journal *j, struct nb_err *err)
+{
+	int ret;
+
+	if (!j)
+		return 0;
+	ret = remove_file(j->path, err);
 	journal_free(j);
 	return ret;
+}
+
+/* A journal whose restore failed stays on disk: the next `nicbench knobs restore` retries. */
+int nb_journal_finish(struct nb_journal *j, struct nb_err *err)
+{
+	int ret = nb_journal_restore_keep(j, err);
+
+	if (ret) {
+		journal_free(j);
+		return ret;
+	}
+	return nb_journal_remove(j, err);
 }
 
 void nb_journal_free(struct nb_journal *j)

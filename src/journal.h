@@ -39,6 +39,14 @@ int nb_journal_remember_current(struct nb_journal *j, const char *knob, struct n
  * when one fails; returns the first error. */
 int nb_journal_restore(struct nb_journal *j, struct nb_err *err);
 
+/* Restore and keep the file: for a caller that has more to make durable (the report from the
+ * run record the journal names) before the journal may go, so that a SIGKILL in between
+ * leaves a journal that `nicbench knobs restore` can finish from. On failure the message says
+ * the journal is kept. Safe with NULL. */
+int nb_journal_restore_keep(struct nb_journal *j, struct nb_err *err);
+/* Delete the file (its directory synced) and free. Safe with NULL. */
+int nb_journal_remove(struct nb_journal *j, struct nb_err *err);
+
 /* Restore, then delete the file and free. Safe with NULL. When a knob cannot be restored
  * the file is kept (the message says so) so that `nicbench knobs restore` can retry. */
 int nb_journal_finish(struct nb_journal *j, struct nb_err *err);

@@ -97,9 +97,10 @@ static int affinity_write(const struct knob_row *row, const struct nb_knob_targe
 static const char no_hw_coalesce[] = "driver has no hardware interrupt coalescing";
 
 static const struct knob_row knobs[] = {
-	NAPI_ROW("threaded", "threaded", NAPI_THREADED, 0, 1,
+	NAPI_ROW("threaded", "threaded", NAPI_THREADED, 0, 2,
 		 "device has no NAPI; veth has NAPI only while up with GRO on",
-		 "0 = NAPI polls in softirq context, 1 = in a napi/<iface>-<id> kernel thread (per NAPI on 6.17+)"),
+		 "0 = NAPI polls in softirq context, 1 = in a napi/<iface>-<id> kernel thread (per NAPI on 6.17+), "
+		 "2 = that thread also busy-polls (Linux 6.19+)"),
 	/* The kernel stores an unsigned long (6.18 takes 2^64-1 on x86_64) and
 	 * napi_defer_hard_irqs an int capped at S32_MAX. */
 	NAPI_ROW("gro_flush_timeout", "gro_flush_timeout", NAPI_GRO, 0, ULONG_MAX, NULL,
@@ -298,6 +299,20 @@ static const char *errno_hint(const struct knob_row *row, int code)
 	}
 }
 
+/* Threaded busy-poll (threaded=2) came in 6.19; older kernels refuse the value (6.18: napi-set
+ * ERANGE "integer out of range", sysfs EINVAL). That is a kernel without the feature, not a
+ * failed write: unsupported, with the reason. */
+static int busy_poll_refused(const struct knob_row *row, unsigned long long val, int code, struct nb_err *err)
+{
+	char kernel_said[sizeof(err->msg)];
+
+	if (row->napi != NAPI_THREADED || val != 2 || (code != -ERANGE && code != -EINVAL))
+		return code;
+	snprintf(kernel_said, sizeof(kernel_said), "%s", err->msg);
+	return nb_err_set(err, -EOPNOTSUPP, "%.400s; this kernel has no threaded busy-poll (threaded=2 needs Linux "
+			  "6.19+)", kernel_said);
+}
+
 /* "<what> on eth0: <strerror> (<where>: <hint>)" */
 static int knob_error(struct nb_err *err, int code, const char *what, const struct knob_row *row,
 		      const struct nb_knob_target *t, const char *where)
@@ -343,7 +358,7 @@ static int sysfs_write(const struct knob_row *row, const struct nb_knob_target *
 	if (ret == 0)
 		return 0;
 	snprintf(what, sizeof(what), "set %s=%s", row->name, value);
-	return knob_error(err, ret, what, row, t, path);
+	return busy_poll_refused(row, strtoull(value, NULL, 10), knob_error(err, ret, what, row, t, path), err);
 }
 
 /* ---- ethtool coalescing rows ---- */
@@ -751,7 +766,7 @@ static int napi_set_one(const struct knob_row *row, const struct nb_knob_target 
 	ret = nb_netdev_napi_set(&req, err);
 	if (ret)
 		nb_err_prefix(err, "set %s=%llu on %s NAPI %u: ", row->name, (unsigned long long)val, t->iface, id);
-	return ret;
+	return busy_poll_refused(row, val, ret, err);
 }
 
 static int napi_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
@@ -944,6 +959,15 @@ int nb_knob_find(const char *name)
 	const struct knob_row *row = find_row(name, NULL);
 
 	return row ? (int)(row - knobs) : -1;
+}
+
+bool nb_knob_value_number(const char *name, const char *value, unsigned long long *number)
+{
+	const struct knob_row *row = find_row(name, NULL);
+
+	/* 2^53: the largest whole number every JSON reader (jq's doubles) keeps exactly */
+	return row && row->syntax == KNOB_INTEGER && value && parse_decimal(value, strlen(value), number) == 0 &&
+	       *number <= (1ULL << 53);
 }
 
 static const struct knob_row *lookup(const struct nb_knob_target *t, const char *name,

@@ -31,6 +31,11 @@ int nb_knob_find(const char *name);
 /* One line for --help: what the knob is and which values it takes. */
 const char *nb_knob_help(int index);
 
+/* How a report writes a knob's value: true, with *number, for an integer knob's plain decimal
+ * value ("threaded": 1); false for text: irq_affinity's CPU lists and the "282=7777 283=0" of
+ * NAPIs that differ. Pure. */
+bool nb_knob_value_number(const char *name, const char *value, unsigned long long *number);
+
 /* Pure check of a value's syntax for a knob (config validation); no I/O. */
 int nb_knob_validate(const char *name, const char *value, struct nb_err *err);
 

@@ -32,6 +32,7 @@ void nb_qstats_snapshot(const struct nb_knob_target *t, struct nb_qstats_snap *s
 	int n;
 
 	s->present = false;
+	s->never = true;
 	s->n = 0;
 	s->why[0] = '\0';
 	/* The kernel's queues belong to the live system, never to a fixture tree. */
@@ -41,6 +42,7 @@ void nb_qstats_snapshot(const struct nb_knob_target *t, struct nb_qstats_snap *s
 	}
 	if (nb_netdev_probe(&caps, &err)) {
 		snprintf(s->why, sizeof(s->why), "%.190s", err.msg);
+		s->never = false;
 		return;
 	}
 	if (!caps.family || !caps.qstats_get) {
@@ -54,6 +56,7 @@ void nb_qstats_snapshot(const struct nb_knob_target *t, struct nb_qstats_snap *s
 			 t->iface, strerror(EOPNOTSUPP));
 		return;
 	}
+	s->never = false;
 	if (n < 0) {
 		snprintf(s->why, sizeof(s->why), "%.190s", err.msg);
 		return;

@@ -15,6 +15,7 @@
 
 struct nb_qstats_snap {
 	bool present;        /* false: why says why (no family, driver gives none, ...) */
+	bool never;          /* absent for good: the kernel or the driver has no qstats */
 	char why[192];
 	int n;
 	struct nb_qstats q[NB_QSTATS_QUEUES];
@@ -29,7 +30,8 @@ struct nb_qstats_delta {
 };
 
 /* Take a snapshot of t->iface's queues. Never fails: a kernel or driver without qstats
- * leaves present false and the reason in why. */
+ * leaves present false and the reason in why, and sets never: asking again is a netlink
+ * round trip (~150 us here) that cannot change the answer. */
 void nb_qstats_snapshot(const struct nb_knob_target *t, struct nb_qstats_snap *s);
 
 /* Pure: b - a per queue (matched by type and id) and in total. A counter that went backwards

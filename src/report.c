@@ -49,7 +49,6 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 	kernel = json_pack("{s:s, s:s, s:s}", "release", host->release, "version", host->version,
 			   "cmdline", cfg->redact ? NB_REDACTED : host->cmdline);
 	json_object_set_new(kernel, "config_hash", str_or_null(host->config_hash));
-	r->open_point = -1;
 	r->root = json_object();
 	json_object_set_new(r->root, "schema", json_string(NB_REPORT_SCHEMA));
 	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "nicbench", "version", NICBENCH_VERSION));
@@ -143,20 +142,48 @@ void nb_report_drop_record_file(struct nb_report *r)
 		nb_record_writer_unlink(r->rec);
 }
 
+/* The point's mark, grown on first use; NULL when out of memory. */
+static struct point_mark *mark_of(struct nb_report *r, int index)
+{
+	if (index >= r->nmarks) {
+		int n = index + 16;
+		struct point_mark *grown = realloc(r->marks, (size_t)n * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		memset(grown + r->nmarks, 0, (size_t)(n - r->nmarks) * sizeof(*grown));
+		r->marks = grown;
+		r->nmarks = n;
+	}
+	return &r->marks[index];
+}
+
+static bool point_begun(struct nb_report *r, int index)
+{
+	return index < r->nmarks && r->marks[index].begun;
+}
+
 int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
 	json_t *o = json_object();
 	json_t *knobs = json_object();
-	int rc = record_ready(r, err);
+	struct point_mark *mark = mark_of(r, p->index);
+	int rc = mark ? record_ready(r, err) : nb_err_set(err, -ENOMEM, "begin point %s: out of memory", p->id);
 
 	if (rc < 0) {
 		json_decref(o);
 		json_decref(knobs);
 		return rc;
 	}
-	for (int k = 0; k < pr->nknobs; k++)
-		json_object_set_new(knobs, pr->readback[k].name, json_string(pr->readback[k].value));
+	for (int k = 0; k < pr->nknobs; k++) {
+		const char *name = pr->readback[k].name, *value = pr->readback[k].value;
+		unsigned long long num;
+
+		/* numbers as numbers, so that jq 'select(.knobs.threaded == 1)' finds them */
+		json_object_set_new(knobs, name, nb_knob_value_number(name, value, &num) ? json_integer((json_int_t)num) :
+										       json_string(value));
+	}
 	json_object_set_new(o, "id", json_string(p->id));
 	json_object_set_new(o, "test", nb_report_test_json(p->test));
 	json_object_set_new(o, "knobs", knobs);
@@ -167,8 +194,8 @@ int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr,
 		json_object_set_new(o, "trace_unavailable", json_string(pr->trace_note));
 	if (pr->trace_detail[0])
 		json_object_set_new(o, "trace_notes", json_string(pr->trace_detail));
-	r->open_point = p->index;
-	r->runs_recorded = 0;
+	mark->begun = true;
+	mark->runs_recorded = 0;
 	return record_put(r, json_pack("{s:s, s:i, s:o}", "type", "point", "index", p->index, "point", o), err);
 }
 
@@ -176,14 +203,14 @@ int nb_report_add_run(struct nb_report *r, const struct nb_point_result *pr, int
 {
 	int rc = 0;
 
-	if (r->open_point != pr->point->index)
+	if (!point_begun(r, pr->point->index))
 		rc = nb_report_begin_point(r, pr, err);
 	if (rc < 0)
 		return rc;
 	rc = record_put(r, json_pack("{s:s, s:i, s:i, s:o}", "type", "run", "index", pr->point->index, "rep", rep,
 				     "run", nb_report_run_json(&pr->runs[rep], false)), err);
 	if (rc == 0)
-		r->runs_recorded = rep + 1;
+		r->marks[pr->point->index].runs_recorded = rep + 1;
 	return rc;
 }
 
@@ -192,7 +219,7 @@ int nb_report_add_diagnostics(struct nb_report *r, const struct nb_point_result 
 {
 	int rc = 0;
 
-	if (r->open_point != pr->point->index)
+	if (!point_begun(r, pr->point->index))
 		rc = nb_report_begin_point(r, pr, err);
 	if (rc < 0)
 		return rc;
@@ -214,7 +241,10 @@ static int add_table_row(struct nb_report *r, const struct nb_point_result *pr, 
 		.status = pr->status,
 		.window_s = p->test->duration_s,
 	};
+	bool skip_disturbed = nb_report_skips_disturbed(json_object_get(r->root, "config"));
 	struct nb_point_summary *s;
+	struct nb_table_row *row;
+	json_t *light;
 
 	if (r->nrows == r->cap) {
 		int cap = r->cap ? r->cap * 2 : 16;
@@ -228,13 +258,27 @@ static int add_table_row(struct nb_report *r, const struct nb_point_result *pr, 
 	s = malloc(sizeof(*s));
 	if (!s)
 		return nb_err_set(err, -ENOMEM, "add point %s to the report: out of memory", p->id);
+	light = json_array();
 	for (int i = 0; i < in.nruns; i++) {
-		runs[i].ok = pr->runs[i].status == NB_RUN_OK;
+		json_t *run = nb_report_run_json(&pr->runs[i], true);
+
+		/* under auto repetitions a disturbed run was repeated: it is not data */
+		runs[i].ok = skip_disturbed ? nb_report_run_is_clean(run) : pr->runs[i].status == NB_RUN_OK;
 		runs[i].metrics = &pr->runs[i].metrics;
+		json_array_append_new(light, run);
 	}
 	nb_report_head_facts(r->root, &in);
 	nb_point_summarize(&in, s);
-	nb_table_row_fill(&r->rows[r->nrows++], pr, s);
+	row = &r->rows[r->nrows++];
+	nb_table_row_fill(row, pr, s);
+	if (in.nruns > 0) {
+		row->has_prec = true;
+		json_decref(nb_report_precision_json(light, p->test->dir == NB_DIR_RX   ? "rx"
+							    : p->test->dir == NB_DIR_RR ? "rr"
+											: "tx",
+						     json_object_get(r->root, "config"), &row->prec));
+	}
+	json_decref(light);
 	free(s);
 	return 0;
 }
@@ -249,16 +293,31 @@ static json_t *profile_json(const struct nb_profile *prof)
 	return a;
 }
 
+int nb_report_add_round(struct nb_report *r, const struct nb_round_info *ri, struct nb_err *err)
+{
+	json_t *order = json_array();
+	int rc = record_ready(r, err);
+
+	if (rc < 0) {
+		json_decref(order);
+		return rc;
+	}
+	for (int i = 0; i < ri->npoints; i++)
+		json_array_append_new(order, json_integer(ri->order[i]));
+	return record_put(r, json_pack("{s:s, s:i, s:o, s:f, s:f}", "type", "round", "round", ri->round, "order", order,
+				       "knob_change_s", ri->knob_change_s, "seconds", ri->seconds), err);
+}
+
 int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
 	json_t *end;
 	int rc = 0;
 
-	if (r->open_point != p->index)
+	if (!point_begun(r, p->index))
 		rc = nb_report_begin_point(r, pr, err);
 	/* runs the caller did not record one by one */
-	for (int i = r->runs_recorded; rc == 0 && i < pr->nruns; i++)
+	for (int i = rc == 0 ? r->marks[p->index].runs_recorded : 0; rc == 0 && i < pr->nruns; i++)
 		rc = nb_report_add_run(r, pr, i, err);
 	if (rc < 0)
 		return rc;
@@ -278,7 +337,7 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 		json_object_set_new(end, "notes", notes);
 	}
 	rc = record_put(r, end, err);
-	r->open_point = -1;
+	r->marks[p->index].begun = false;
 	if (rc < 0)
 		return rc;
 	return add_table_row(r, pr, err);
@@ -374,6 +433,10 @@ static int assemble_to(struct nb_record_reader *rd, const char *path, struct nb_
 		unlink(tmp);
 		return nb_err_set(err, -e, "write report %s: rename from %s: %s", path, tmp, strerror(e));
 	}
+	/* the caller removes the run record next: the rename must be on disk before that */
+	rc = nb_fsync_parent(path);
+	if (rc < 0)
+		return nb_err_set(err, rc, "write report %s: sync its directory: %s", path, strerror(-rc));
 	return 0;
 }
 
@@ -463,6 +526,7 @@ void nb_report_free(struct nb_report *r)
 		return;
 	json_decref(r->root);
 	nb_record_writer_close(r->rec, false);
+	free(r->marks);
 	free(r->rows);
 	free(r);
 }

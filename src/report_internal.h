@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "report.h"
+#include "report_precision.h"
 #include "run_record.h"
 
 /* What the table shows of a point: a few figures of its summary, so memory stays flat however
@@ -25,6 +26,8 @@ struct nb_table_row {
 	enum nb_bn_code bottleneck;
 	char first_note[NB_POINT_NOTE_MAX];  /* the point's first note; "" none */
 	int nnotes;
+	bool has_prec;                /* prec computed (a point with runs) */
+	struct nb_precision_summary prec;
 };
 
 /* The report in memory is only its head (host, interface, config) and one table row per
@@ -34,8 +37,13 @@ struct nb_report {
 	int nrows, cap;
 	struct nb_table_row *rows;
 	struct nb_record_writer *rec;  /* opened by nb_report_open_record, or anonymous on first use */
-	int open_point;                /* index of the point begun in the record, -1: none */
-	int runs_recorded;             /* of the open point */
+	/* per point index: begun in the record, runs recorded one by one; interleaved rounds keep
+	 * several points open at once */
+	struct point_mark {
+		bool begun;
+		int runs_recorded;
+	} *marks;
+	int nmarks;
 	bool idle_warned;             /* the idle check before the first point found the machine busy */
 	double idle_busy_pct;
 };

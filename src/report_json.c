@@ -9,6 +9,7 @@
 #include "latency_hist.h"
 #include "report_internal.h"
 #include "report_napi.h"
+#include "report_precision.h"
 
 json_t *nb_report_test_json(const struct nb_test_spec *t)
 {
@@ -139,15 +140,48 @@ void nb_report_head_facts(const json_t *root, struct nb_summary_input *in)
 
 /* ---- assembly: run record -> report ---- */
 
+/* A point being gathered from the record; point NULL: none. */
+struct gathered {
+	json_t *point, *runs, *end, *diag;
+};
+
 struct assembly {
 	const json_t *root;
 	FILE *out;
-	int repetitions;
 	int npoints;
 	bool any_written;
-	json_t *point, *runs, *end, *diag;   /* the point being gathered; NULL: none */
+	/* by point index: a sequential sweep has one open at a time, interleaved rounds all of them */
+	struct gathered *open;
+	int nopen;
+	json_t *rounds;      /* the "round" lines of an interleaved sweep, in order */
 	struct nb_assembly_info *info;
 };
+
+static struct gathered *gathered_of(struct assembly *a, int index)
+{
+	if (index < 0 || index >= NB_MAX_POINTS)
+		return NULL;
+	if (index >= a->nopen) {
+		int n = index + 16;
+		struct gathered *grown = realloc(a->open, (size_t)n * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		memset(grown + a->nopen, 0, (size_t)(n - a->nopen) * sizeof(*grown));
+		a->open = grown;
+		a->nopen = n;
+	}
+	return &a->open[index];
+}
+
+static void gathered_release(struct gathered *g)
+{
+	json_decref(g->point);
+	json_decref(g->runs);
+	json_decref(g->end);
+	json_decref(g->diag);
+	memset(g, 0, sizeof(*g));
+}
 
 static bool run_is_ok(const json_t *run)
 {
@@ -178,11 +212,11 @@ static void metrics_from_json(const json_t *obj, struct nb_metric_set *set)
 }
 
 /* The gathered point's summary; -ENOMEM when its runs do not fit in memory. */
-static int summarize_gathered(const struct assembly *a, const char *status, struct nb_point_summary *s)
+static int summarize_gathered(const struct assembly *a, const struct gathered *g, const char *status, struct nb_point_summary *s)
 {
-	const json_t *test = json_object_get(a->point, "test");
+	const json_t *test = json_object_get(g->point, "test");
 	const char *direction = json_string_value(json_object_get(test, "direction"));
-	size_t nruns = json_array_size(a->runs);
+	size_t nruns = json_array_size(g->runs);
 	struct nb_metric_set *sets = calloc(nruns + 1, sizeof(*sets));
 	struct nb_summary_run *runs = calloc(nruns + 1, sizeof(*runs));
 	struct nb_summary_input in = {
@@ -193,20 +227,23 @@ static int summarize_gathered(const struct assembly *a, const char *status, stru
 		.window_s = (int)json_integer_value(json_object_get(test, "duration")),
 	};
 
+	bool skip_disturbed = nb_report_skips_disturbed(json_object_get(a->root, "config"));
+
 	if (!sets || !runs) {
 		free(sets);
 		free(runs);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nruns; i++) {
-		const json_t *run = json_array_get(a->runs, i);
+		const json_t *run = json_array_get(g->runs, i);
 
-		runs[i].ok = run_is_ok(run);
+		/* under auto repetitions a disturbed run was repeated: it is not data */
+		runs[i].ok = skip_disturbed ? nb_report_run_is_clean(run) : run_is_ok(run);
 		runs[i].metrics = &sets[i];
 		metrics_from_json(json_object_get(run, "metrics"), &sets[i]);
 	}
-	if (run_is_ok(a->diag)) {
-		metrics_from_json(json_object_get(a->diag, "metrics"), &sets[nruns]);
+	if (run_is_ok(g->diag)) {
+		metrics_from_json(json_object_get(g->diag, "metrics"), &sets[nruns]);
 		in.diag = &sets[nruns];
 	}
 	nb_report_head_facts(a->root, &in);
@@ -217,26 +254,33 @@ static int summarize_gathered(const struct assembly *a, const char *status, stru
 }
 
 /* The point's status and error: from its end line, or incomplete with how far it got. */
-static const char *gathered_status(struct assembly *a, json_t *o)
+static const char *gathered_status(struct assembly *a, const struct gathered *g, json_t *o)
 {
-	char error[160];
+	size_t runs = json_array_size(g->runs);
+	struct nb_adaptive_rule rule;
+	char error[200];
 	const char *status;
+	bool is_auto;
 	json_t *v;
 
-	if (a->end) {
-		status = json_string_value(json_object_get(a->end, "status"));
+	if (g->end) {
+		status = json_string_value(json_object_get(g->end, "status"));
 		status = status ? status : "failed";
 		json_object_set_new(o, "status", json_string(status));
-		if ((v = json_object_get(a->end, "error")))
+		if ((v = json_object_get(g->end, "error")))
 			json_object_set(o, "error", v);
 		return json_string_value(json_object_get(o, "status"));
 	}
-	if ((int)json_array_size(a->runs) >= a->repetitions)
-		snprintf(error, sizeof(error), "the run ended during this point's diagnostic repetition: all "
-			 "%d repetitions recorded", a->repetitions);
+	nb_report_rule_from_config(json_object_get(a->root, "config"), &rule, &is_auto);
+	if (!is_auto && (int)runs >= rule.max_runs)
+		snprintf(error, sizeof(error), "the run ended during this point's diagnostic repetition: all %d "
+			 "repetitions recorded", rule.max_runs);
+	else if (is_auto)
+		snprintf(error, sizeof(error), "the run ended before this point finished: %zu runs recorded (auto:%d-%d, "
+			 "precision not known to be reached)", runs, rule.min_runs, rule.max_runs);
 	else
-		snprintf(error, sizeof(error), "the run ended before this point finished: %zu of %d "
-			 "repetitions recorded", json_array_size(a->runs), a->repetitions);
+		snprintf(error, sizeof(error), "the run ended before this point finished: %zu of %d repetitions "
+			 "recorded", runs, rule.max_runs);
 	json_object_set_new(o, "status", json_string("incomplete"));
 	json_object_set_new(o, "error", json_string(error));
 	if (a->info)
@@ -245,37 +289,44 @@ static const char *gathered_status(struct assembly *a, json_t *o)
 }
 
 /* Write one gathered point: head + status + runs + summary, as the live run would have. */
-static int flush_point(struct assembly *a)
+static int flush_point(struct assembly *a, struct gathered *g)
 {
 	struct nb_point_summary *s;
 	const char *key, *status;
 	json_t *o, *v;
 	int rc;
 
-	if (!a->point)
+	if (!g->point)
 		return 0;
 	s = malloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	o = json_object();
-	json_object_set(o, "id", json_object_get(a->point, "id"));
-	json_object_set(o, "test", json_object_get(a->point, "test"));
-	json_object_set(o, "knobs", json_object_get(a->point, "knobs"));
+	json_object_set(o, "id", json_object_get(g->point, "id"));
+	json_object_set(o, "test", json_object_get(g->point, "test"));
+	json_object_set(o, "knobs", json_object_get(g->point, "knobs"));
 	/* the rest of the head as the live run wrote it (knob paths, NAPIs, ...) */
-	json_object_foreach(a->point, key, v) {
+	json_object_foreach(g->point, key, v) {
 		if (!json_object_get(o, key) && strcmp(key, "index") && strcmp(key, "capture") &&
 		    strcmp(key, "trace_unavailable") && strcmp(key, "trace_notes"))
 			json_object_set(o, key, v);
 	}
-	status = gathered_status(a, o);
-	json_object_set(o, "runs", a->runs);
-	rc = summarize_gathered(a, status, s);
+	status = gathered_status(a, g, o);
+	json_object_set(o, "runs", g->runs);
+	rc = summarize_gathered(a, g, status, s);
 	if (rc < 0) {
 		free(s);
 		json_decref(o);
 		return rc;
 	}
 	json_object_set_new(o, "metrics", summary_metrics_json(s));
+	if (json_array_size(g->runs) > 0) {
+		struct nb_precision_summary prec;
+		const char *direction = json_string_value(json_object_get(json_object_get(g->point, "test"), "direction"));
+
+		json_object_set_new(o, "precision", nb_report_precision_json(g->runs, direction,
+									     json_object_get(a->root, "config"), &prec));
+	}
 	json_object_set_new(o, "bottleneck", bottleneck_json(&s->bottleneck));
 	if (s->peer_bound)
 		json_object_set_new(o, "peer_bound", json_true());
@@ -284,33 +335,29 @@ static int flush_point(struct assembly *a)
 	if (s->disturbed_runs)
 		json_object_set_new(o, "disturbed_runs", json_integer(s->disturbed_runs));
 	free(s);
-	if ((v = json_object_get(a->point, "capture"))) {
+	if ((v = json_object_get(g->point, "capture"))) {
 		json_t *cap = json_deep_copy(v);
 
-		json_object_set_new(cap, "packets", json_integer(json_integer_value(json_object_get(a->end,
+		json_object_set_new(cap, "packets", json_integer(json_integer_value(json_object_get(g->end,
 											   "capture_packets"))));
 		json_object_set_new(o, "capture", cap);
 	}
-	if ((v = json_object_get(a->point, "trace_unavailable")))
+	if ((v = json_object_get(g->point, "trace_unavailable")))
 		json_object_set(o, "trace_unavailable", v);
-	if ((v = json_object_get(a->point, "trace_notes")))
+	if ((v = json_object_get(g->point, "trace_notes")))
 		json_object_set(o, "trace_notes", v);
-	if (a->end && (v = json_object_get(a->end, "notes")))
+	if (g->end && (v = json_object_get(g->end, "notes")))
 		json_object_set(o, "notes", v);
-	if (a->diag)
-		json_object_set(o, "diagnostics", a->diag);
-	if (a->end && (v = json_object_get(a->end, "profile")))
+	if (g->diag)
+		json_object_set(o, "diagnostics", g->diag);
+	if (g->end && (v = json_object_get(g->end, "profile")))
 		json_object_set(o, "profile", v);
 	fputs(a->any_written ? ",\n" : "\n", a->out);
 	rc = json_dumpf(o, a->out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(o);
 	a->any_written = true;
 	a->npoints++;
-	json_decref(a->point);
-	json_decref(a->runs);
-	json_decref(a->end);
-	json_decref(a->diag);
-	a->point = a->runs = a->end = a->diag = NULL;
+	gathered_release(g);
 	return rc < 0 ? -EIO : 0;
 }
 
@@ -318,28 +365,39 @@ static int assemble_line(struct assembly *a, json_t *line, struct nb_err *err)
 {
 	const char *type = json_string_value(json_object_get(line, "type"));
 	int index = (int)json_integer_value(json_object_get(line, "index"));
+	struct gathered *g;
 	int rc = 0;
 
 	if (!type)
 		return nb_err_set(err, -EINVAL, "record line without a type");
+	if (!strcmp(type, "round")) {
+		json_object_del(line, "type");
+		json_array_append(a->rounds, line);
+		return 0;
+	}
+	if (strcmp(type, "point") && strcmp(type, "run") && strcmp(type, "end") && strcmp(type, "diag"))
+		return 0; /* from a newer nicbench: not ours to judge */
+	g = gathered_of(a, index);
+	if (!g)
+		return nb_err_set(err, -EINVAL, "record line for point %d: no such point (or out of memory)", index + 1);
 	if (!strcmp(type, "point")) {
-		rc = flush_point(a);
-		a->point = json_incref(json_object_get(line, "point"));
-		json_object_set_new(a->point, "index", json_integer(index));
-		a->runs = json_array();
-	} else if (!strcmp(type, "run") || !strcmp(type, "end") || !strcmp(type, "diag")) {
-		if (!a->point || json_integer_value(json_object_get(a->point, "index")) != index)
-			return nb_err_set(err, -EINVAL, "record line for point %d outside that point", index + 1);
-		if (!strcmp(type, "run")) {
-			json_array_append(a->runs, json_object_get(line, "run"));
-		} else if (!strcmp(type, "diag")) {
-			json_decref(a->diag);
-			a->diag = json_incref(json_object_get(line, "run"));
-		} else {
-			a->end = json_incref(line);
-			rc = flush_point(a);
-		}
-	} /* other types are from a newer nicbench: not ours to judge */
+		rc = flush_point(a, g);
+		g->point = json_incref(json_object_get(line, "point"));
+		json_object_set_new(g->point, "index", json_integer(index));
+		g->runs = json_array();
+		return rc;
+	}
+	if (!g->point)
+		return nb_err_set(err, -EINVAL, "record line for point %d outside that point", index + 1);
+	if (!strcmp(type, "run")) {
+		json_array_append(g->runs, json_object_get(line, "run"));
+	} else if (!strcmp(type, "diag")) {
+		json_decref(g->diag);
+		g->diag = json_incref(json_object_get(line, "run"));
+	} else {
+		g->end = json_incref(line);
+		rc = flush_point(a, g);
+	}
 	return rc;
 }
 
@@ -347,7 +405,7 @@ static int assemble_line(struct assembly *a, json_t *line, struct nb_err *err)
 int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_assembly_info *info,
 			    struct nb_err *err)
 {
-	struct assembly a = { .out = out, .info = info };
+	struct assembly a = { .out = out, .info = info, .rounds = json_array() };
 	json_t *header = NULL, *line;
 	const char *text, *key;
 	json_t *value;
@@ -379,8 +437,6 @@ int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_as
 			}
 			header = line;
 			a.root = json_object_get(header, "report");
-			a.repetitions = (int)json_integer_value(json_object_get(json_object_get(a.root, "config"),
-										 "repetitions"));
 			if (info) {
 				const char *rp = json_string_value(json_object_get(header, "report_path"));
 
@@ -406,19 +462,25 @@ int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_as
 	}
 	if (rc == 0 && !header)
 		rc = nb_err_set(err, -EINVAL, "empty run record (no header line)");
-	if (rc == 0)
-		rc = flush_point(&a);
-	json_decref(a.point);
-	json_decref(a.runs);
-	json_decref(a.end);
-	json_decref(a.diag);
+	/* points begun and never ended, in plan order: incomplete */
+	for (int i = 0; rc == 0 && i < a.nopen; i++)
+		rc = flush_point(&a, &a.open[i]);
+	for (int i = 0; i < a.nopen; i++)
+		gathered_release(&a.open[i]);
+	free(a.open);
 	if (rc == 0) {
-		fputs(a.any_written ? "\n  ]\n}\n" : "]\n}\n", out);
+		fputs(a.any_written ? "\n  ]" : "]", out);
+		if (json_array_size(a.rounds) > 0) {
+			fputs(",\n  \"rounds\": ", out);
+			json_dumpf(a.rounds, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		}
+		fputs("\n}\n", out);
 		if (info) {
 			info->points = a.npoints;
 			info->torn = info->torn || nb_record_reader_torn(rd);
 		}
 	}
+	json_decref(a.rounds);
 	json_decref(header);
 	return rc < 0 ? rc : 0;
 }

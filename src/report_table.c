@@ -133,6 +133,49 @@ static void print_rr_table(const struct nb_report *r, int idw, FILE *out)
 	}
 }
 
+/* Which points never reached their precision, and the noisiest ones (widest interval). */
+static void print_precision_notes(const struct nb_report *r, FILE *out)
+{
+	const struct nb_table_row *noisy[3] = { NULL, NULL, NULL };
+	double precision = NB_DEFAULT_PRECISION_PCT;
+	int missed = 0, shown = 0;
+	struct nb_adaptive_rule rule;
+	bool is_auto;
+
+	nb_report_rule_from_config(json_object_get(r->root, "config"), &rule, &is_auto);
+	precision = rule.precision_pct;
+	for (int i = 0; i < r->nrows; i++) {
+		const struct nb_table_row *row = &r->rows[i];
+
+		if (!row->has_prec || row->prec.clean == 0)
+			continue;
+		missed += !row->prec.met;
+		for (int k = 0; k < 3 && isfinite(row->prec.worst_pct); k++) {
+			if (!noisy[k] || !(row->prec.worst_pct <= noisy[k]->prec.worst_pct)) {
+				memmove(&noisy[k + 1], &noisy[k], (size_t)(2 - k) * sizeof(noisy[0]));
+				noisy[k] = row;
+				break;
+			}
+		}
+	}
+	if (missed) {
+		fprintf(out, "precision not reached (+-%.3g%%%s) in %d point%s:", precision,
+			is_auto ? ", auto repetitions" : "", missed, missed == 1 ? "" : "s");
+		for (int i = 0; i < r->nrows; i++) {
+			if (r->rows[i].has_prec && r->rows[i].prec.clean > 0 && !r->rows[i].prec.met && shown++ < 8)
+				fprintf(out, " %s (%d runs)", r->rows[i].id, r->rows[i].prec.runs);
+		}
+		fprintf(out, "%s\n", shown > 8 ? " ..." : "");
+	}
+	if (noisy[0] && r->nrows > 1) {
+		fprintf(out, "noisiest:");
+		for (int k = 0; k < 3 && noisy[k]; k++)
+			fprintf(out, "%s %s +-%.1f%% (%s)", k ? "," : "", noisy[k]->id, noisy[k]->prec.worst_pct,
+				noisy[k]->prec.worst_metric ? noisy[k]->prec.worst_metric : "-");
+		fputc('\n', out);
+	}
+}
+
 /* Flags in the status column are explained once, below the table. */
 static void print_flag_notes(const struct nb_report *r, FILE *out)
 {
@@ -171,11 +214,11 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 
 		idw = w > idw ? w : idw;
 	}
-	fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s\n", idw, "test point", "throughput", "spread", "busy%",
-		"softirq%", "napi%", "bottleneck", "status");
+	fprintf(out, "%-*s  %14s  %8s  %8s  %4s  %6s  %8s  %6s  %-13s  %s\n", idw, "test point", "throughput", "spread",
+		"+-90%ci", "runs", "busy%", "softirq%", "napi%", "bottleneck", "status");
 	for (int i = 0; i < r->nrows; i++) {
 		const struct nb_table_row *row = &r->rows[i];
-		char tput[32] = "-", spread[16] = "-", busy[16], soft[16], napi[16];
+		char tput[32] = "-", spread[16] = "-", busy[16], soft[16], napi[16], ci[16] = "-", runs[16] = "-";
 
 		if (row->tput.n > 0) {
 			format_bps(row->tput.median, tput, sizeof(tput));
@@ -184,6 +227,11 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 				snprintf(spread, sizeof(spread), "%.1f%%",
 					 100.0 * (row->tput.max - row->tput.min) / row->tput.median);
 		}
+		if (row->has_prec) {
+			if (isfinite(row->prec.worst_pct))
+				snprintf(ci, sizeof(ci), "%.1f%%%s", row->prec.worst_pct, row->prec.met ? "" : "!");
+			snprintf(runs, sizeof(runs), "%d", row->prec.runs);
+		}
 		format_pct(row->busy, busy, sizeof(busy));
 		format_pct(row->softirq, soft, sizeof(soft));
 		format_pct(row->napi, napi, sizeof(napi));
@@ -191,12 +239,16 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 
 		if (row->disturbed_runs)
 			snprintf(disturbed, sizeof(disturbed), " (disturbed %d/%d)", row->disturbed_runs, row->ok_runs);
-		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s%s%s%s\n", idw, row->id, tput, spread, busy, soft, napi,
+		fprintf(out, "%-*s  %14s  %8s  %8s  %4s  %6s  %8s  %6s  %-13s  %s%s%s%s\n", idw, row->id, tput, spread, ci, runs,
+			busy, soft, napi,
 			nb_bn_code_name(row->bottleneck), nb_point_status_name(row->status),
 			row->peer_bound ? " (peer-bound?)" : "", row->sender_bound ? " (sender-bound?)" : "", disturbed);
 	}
 	fprintf(out, "throughput: median of the runs; spread: (max - min) / median of the runs' throughput; "
-		"busy%%, softirq%%, napi%%: medians, %% of all CPUs\n");
+		"busy%%, softirq%%, napi%%: medians, %% of all CPUs\n"
+		"+-90%%ci: half width of the 90%% interval of the median, %% of it (the wider of throughput and, "
+		"for rx tests, busy%%; ! = not within the precision asked for); runs: runs taken\n");
+	print_precision_notes(r, out);
 	print_flag_notes(r, out);
 	print_unaccounted_note(r, out);
 	print_missing_notes(r, out);

@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 #include "bottleneck.h"
-#include "compare.h"
-#include "compare_load.h"
+#include "compare/compare.h"
+#include "compare/compare_load.h"
 #include "nb_error.h"
 
 /* ---- extras read from the report file (jansson stays in report_view.c) ---- */

@@ -16,7 +16,7 @@ struct nb_record_writer {
 	char path[PATH_MAX];
 };
 
-static int fsync_parent(const char *path)
+int nb_fsync_parent(const char *path)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -73,7 +73,7 @@ int nb_record_create(const char *path, struct nb_record_writer **out, struct nb_
 		free(w);
 		return nb_err_set(err, ret, "create run record %s: %s", path, strerror(-ret));
 	}
-	ret = fsync_parent(path);
+	ret = nb_fsync_parent(path);
 	if (ret < 0) {
 		nb_record_writer_close(w, true);
 		return nb_err_set(err, ret, "create run record %s: sync its directory: %s", path, strerror(-ret));
@@ -130,7 +130,7 @@ long long nb_record_writer_bytes(const struct nb_record_writer *w)
 void nb_record_writer_unlink(struct nb_record_writer *w)
 {
 	if (w->path[0] && unlink(w->path) == 0)
-		fsync_parent(w->path);
+		nb_fsync_parent(w->path);
 	w->path[0] = '\0';
 }
 

@@ -38,4 +38,7 @@ int nb_record_next(struct nb_record_reader *r, const char **line, size_t *len, s
 bool nb_record_reader_torn(const struct nb_record_reader *r);
 void nb_record_reader_close(struct nb_record_reader *r);
 
+/* fsync the directory that holds path: a new, renamed or removed entry is durable only then. */
+int nb_fsync_parent(const char *path);
+
 #endif

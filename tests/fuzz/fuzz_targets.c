@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "config.h"
 #include "fuzz_targets.h"
 #include "iface_irqs.h"
@@ -17,7 +17,7 @@
 #include "kprofile.h"
 #include "nb_paths.h"
 #include "proc_parse.h"
-#include "run_options.h"
+#include "cli/run_options.h"
 
 volatile size_t nb_fuzz_sink; /* keeps reads the optimiser would drop */
 

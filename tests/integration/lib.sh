@@ -64,3 +64,17 @@ jsonschema.Draft202012Validator(schema).validate(report)
 PY
 	echo "ok: $1 matches schema/nicbench-report.schema.json"
 }
+
+# nb_merge_reports OUT IN...: one report with the runs and metric values of all inputs, per
+# point; the medians are dropped, compare takes the median of the merged values. Reports made
+# one repetition at a time, alternating between two sides, share the machine's drift.
+nb_merge_reports() {
+	local out=$1
+	shift
+	jq -s '.[0] + {results: ([.[].results[]] | group_by(.id) | map(.[0] + {
+		status: (if all(.[]; .status == "ok") then "ok" else (map(select(.status != "ok")) | .[0].status) end),
+		runs: [.[].runs[]?],
+		metrics: ([.[].metrics | to_entries[]] | group_by(.key)
+			| map({key: .[0].key, value: {values: [.[].value.values[]?]}}) | from_entries)}))}' \
+		"$@" >"$out"
+}

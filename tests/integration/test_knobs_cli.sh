@@ -81,13 +81,36 @@ in_a sh -c "echo 1 > /sys/class/net/$IF_A/threaded && echo 12345 > /sys/class/ne
 	    echo 3 > /sys/class/net/$IF_A/napi_defer_hard_irqs && echo 1400 > /sys/class/net/$IF_A/mtu" ||
 	fail "could not set the unusual values"
 expect_rc 0 "knobs show --json" in_a "$NB_BIN" knobs show -i "$IF_A" --json
-if jq -e --arg ifa "$IF_A" '.iface == $ifa and .knobs.threaded.value == "1" and
-	.knobs.gro_flush_timeout.value == "12345" and .knobs.napi_defer_hard_irqs.value == "3" and
-	.knobs.mtu.value == "1400" and .knobs["rx-usecs"].value == null and
+if jq -e --arg ifa "$IF_A" '.iface == $ifa and .knobs.threaded.value == 1 and
+	.knobs.gro_flush_timeout.value == 12345 and .knobs.napi_defer_hard_irqs.value == 3 and
+	.knobs.mtu.value == 1400 and .knobs["rx-usecs"].value == null and
 	(.knobs["rx-usecs"].unsupported | test("Operation not supported"))' "$TMP/out" >/dev/null; then
 	ok "JSON carries the values and null + reason for unsupported"
 else
 	fail "JSON does not match:"; sed 's/^/    /' "$TMP/out"
+fi
+if /usr/bin/python3 - "$TMP/out" "${NB_SRC:-$(dirname "$0")/../..}/schema/nicbench-knobs.schema.json" <<'PY'
+import json, sys
+import jsonschema
+doc, schema = (json.load(open(p)) for p in sys.argv[1:3])
+jsonschema.Draft202012Validator(schema).validate(doc)
+assert doc["napi"]["instances"], "veth with GRO on lists no NAPI"
+PY
+then
+	ok "JSON matches schema/nicbench-knobs.schema.json, with the veth's NAPIs"
+else
+	fail "JSON does not match schema/nicbench-knobs.schema.json:"; sed 's/^/    /' "$TMP/out"
+fi
+# One printer behind both: the table and the JSON give the same values and the same NAPI ids.
+jq -r '(.knobs | to_entries[] | select(.value.value != null) | "\(.key) \(.value.value)"),
+	(.napi.instances[] | "napi \(.id)")' "$TMP/out" >"$TMP/from-json"
+expect_rc 0 "knobs show (table) after the changes" in_a "$NB_BIN" knobs show -i "$IF_A"
+awk '/^NAPIs/ { napi = 1; next } napi && $1 ~ /^[0-9]+$/ { print "napi " $1; next }
+	!napi && /^  / && $2 != "unsupported:" && $2 != "error:" { print $1 " " $2 }' "$TMP/out" >"$TMP/from-text"
+if [ -s "$TMP/from-json" ] && diff "$TMP/from-json" "$TMP/from-text" >/dev/null; then
+	ok "table and JSON agree ($(wc -l <"$TMP/from-json") values and NAPIs)"
+else
+	fail "table and JSON differ:"; diff "$TMP/from-json" "$TMP/from-text" | sed 's/^/    /'
 fi
 
 echo "== restore --journal: a journal left by a killed run"

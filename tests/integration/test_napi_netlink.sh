@@ -83,9 +83,8 @@ expect "points ok" "$(jq '[.results[] | select(.status == "ok")] | length' "$r")
 expect "paths" "$(jq -r '[.results[].knob_paths[]] | unique | join(",")' "$r")" napi-netlink
 # each point's NAPI holds the point's values, read back per NAPI
 bad=$(jq -r '.results[] | .knobs as $k | .napi.instances[0] |
-	select((.gro_flush_timeout|tostring) != $k.gro_flush_timeout or
-	       (.napi_defer_hard_irqs|tostring) != $k.napi_defer_hard_irqs or
-	       (.irq_suspend_timeout|tostring) != $k.irq_suspend_timeout) | .id' "$r")
+	select(.gro_flush_timeout != $k.gro_flush_timeout or .napi_defer_hard_irqs != $k.napi_defer_hard_irqs or
+	       .irq_suspend_timeout != $k.irq_suspend_timeout) | .id' "$r")
 expect "points whose NAPI does not hold the point's values" "$bad" ""
 expect "a point's NAPI id" "$(jq -r '.results[3].napi.instances[0].id' "$r")" "$id"
 expect "suspend 2000000 read back" "$(jq -r '.results[3].knobs.irq_suspend_timeout' "$r")" 2000000
@@ -152,6 +151,20 @@ expect "exit code with threaded=1" "$?" 0
 expect "threaded path" "$(jq -r '.results[0].knob_paths.threaded' "$TMP/thr.json")" napi-netlink
 expect "NAPI thread listed" "$(jq -r '.results[0].napi.instances[0] | (.pid != null and .thread_cpu != null)' "$TMP/thr.json")" true
 expect "NAPI $id after the threaded run" "$(napi_line)" "$id 4444 3 1000 0"
+
+echo "== threaded=2 (busy-poll, Linux 6.19+): taken and read back, or unsupported with the reason"
+in_a "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --duration 1 --omit 0 --repetitions 1 \
+	--settle 0.2 --knob threaded=0,2 -o "$TMP/bp.json" --journal "$TMP/bp.journal" --no-raw >"$TMP/bp.out" 2>&1
+expect "exit code with threaded=0,2 (unsupported is no failure)" "$?" 0
+expect "threaded=0 point" "$(jq -r '.results[0].status' "$TMP/bp.json")" ok
+case "$(jq -r '.results[1].status' "$TMP/bp.json")" in
+ok) expect "threaded=2 read back (the kernel has busy-poll)" "$(jq -r '.results[1].knobs.threaded' "$TMP/bp.json")" 2 ;;
+unsupported)
+	grep -q "needs Linux 6.19+" "$TMP/bp.json" && ok "threaded=2 unsupported on $(uname -r): $(jq -r '.results[1].error' "$TMP/bp.json")" ||
+		fail "reason: $(jq -r '.results[1].error' "$TMP/bp.json")" ;;
+*) fail "threaded=2 point: $(jq -c '.results[1] | {status, error}' "$TMP/bp.json")" ;;
+esac
+expect "NAPI $id after the threaded=0,2 run" "$(napi_line)" "$id 4444 3 1000 0"
 
 [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
 echo PASS

@@ -50,7 +50,7 @@ cat "$work/base.out"
 expect "ok points" "$(jq '[.results[] | select(.status == "ok")] | length' "$work/base.json")" 4
 validate_report "$work/base.json"
 for m in rr_transactions_per_s rr_latency_p50_us rr_latency_p90_us rr_latency_p99_us rr_latency_p999_us \
-	rr_latency_max_us rr_latency_mean_us cpu_us_per_transaction; do
+	rr_latency_max_us rr_latency_mean_us cpu_us_per_transaction rr_client_cpu_us_per_transaction; do
 	expect "points with $m" "$(jq --arg m "$m" '[.results[] | select(.metrics[$m].n == 3)] | length' "$work/base.json")" 4
 done
 # from the tracepoints: in each point's diagnostic repetition, not the measured ones

@@ -33,7 +33,7 @@ expect "schema" "$(jq -r .schema "$r")" nicbench-report/1
 expect "interface driver" "$(jq -r .interface.driver "$r")" veth
 # knobs are recorded as read back, and they match what the id asked for
 expect "read-back knobs match the ids" \
-	"$(jq '[.results[] | (.id | split("/")[1:] | map(split("=") | {(.[0]): .[1]}) | add) == .knobs] | all' "$r")" true
+	"$(jq '[.results[] | (.id | split("/")[1:] | map(split("=") | {(.[0]): (.[1] | tonumber? // .)}) | add) == .knobs] | all' "$r")" true
 expect "throughput > 0 everywhere" "$(jq '[.results[].metrics.throughput_bps.median > 0] | all' "$r")" true
 expect "runs per point" "$(jq '[.results[].metrics.throughput_bps.n == 2] | all' "$r")" true
 for m in cpu_busy_pct softirq_pct irq_pct user_pct system_pct; do
@@ -43,7 +43,7 @@ expect "lost_percent on UDP points" "$(jq '[.results[] | select(.test.protocol =
 expect "no lost_percent on TCP points" "$(jq '[.results[] | select(.test.protocol == "tcp") | .metrics | has("lost_percent")] | any' "$r")" false
 # NAPI threads exist only in threaded mode: their CPU share is absent, not 0, without them
 expect "napi_thread_pct only with threaded=1" \
-	"$(jq '[.results[] | (.knobs.threaded == "1") == (.metrics | has("napi_thread_pct"))] | all' "$r")" true
+	"$(jq '[.results[] | (.knobs.threaded == 1) == (.metrics | has("napi_thread_pct"))] | all' "$r")" true
 expect "raw iperf JSON kept" "$(jq '[.results[].runs[].iperf.end | type == "object"] | all' "$r")" true
 expect "raw samples kept" "$(jq '[.results[].runs[].samples.t | length > 3] | all' "$r")" true
 # every series column has a number in each run; the napi/ threads' column only with threaded=1
@@ -51,7 +51,7 @@ for col in cpu_busy_pct softirq_pct irq_pct rx_packets_per_s tx_packets_per_s; d
 	expect "samples.$col measured" \
 		"$(jq --arg c "$col" '[.results[].runs[] | .samples[$c] // [] | map(numbers) | length > 0] | all' "$r")" true
 done
-expect "samples.napi_thread_pct only with threaded=1" "$(jq '[.results[] | (.knobs.threaded == "1") ==
+expect "samples.napi_thread_pct only with threaded=1" "$(jq '[.results[] | (.knobs.threaded == 1) ==
 	([.runs[] | .samples.napi_thread_pct // [] | map(numbers) | length > 0] | all)] | all' "$r")" true
 expect "tcp-tx samples see packets sent" \
 	"$(jq '[.results[] | select(.test.name == "tcp-tx") | .runs[].samples.tx_packets_per_s | max > 1000] | all' "$r")" true

@@ -162,7 +162,7 @@ check "napi polls on every point" '[.results[].diagnostics.metrics.napi_polls_pe
 check "1 <= packets per poll <= 64" \
 	'[.results[].diagnostics.metrics.napi_packets_per_poll | . >= 1 and . <= 64] | all'
 check "NET_RX softirq time falls with threaded NAPI" \
-	'[.results[] | {(.knobs.threaded): .diagnostics.metrics.net_rx_softirq_ns_per_s}] | add | .["1"] < .["0"]'
+	'[.results[] | {(.knobs.threaded | tostring): .diagnostics.metrics.net_rx_softirq_ns_per_s}] | add | .["1"] < .["0"]'
 check "hardirqs_per_s absent on veth" '[.results[].diagnostics.metrics | has("hardirqs_per_s")] | any | not'
 check "no tracepoint metric in the measured runs" \
 	'[.results[] | (.metrics, .runs[].metrics) | keys | map(select(test("napi_polls|softirq_ns|trace_lost"))) | length == 0] | all'

@@ -50,3 +50,38 @@ report, schema = (json.load(open(p)) for p in sys.argv[1:3])
 jsonschema.Draft202012Validator(schema).validate(report)
 PY
 }
+
+# lab_run_retrying LOG ART ARGS...: `scripts/lab run --artifacts ART ARGS`, its output in LOG, and once more when
+# the guest kernel crashed (a TCG guest of 6.12 panicked in interrupt context about once in five boots here: the
+# guest kernel's fault, not nicbench's). Prints the lab's own lines; sets lab_rc.
+lab_run_retrying() {
+	local log=$1 art=$2 attempt
+	shift 2
+	for attempt in 1 2; do
+		rm -rf "$art"
+		"$NB_SRC/scripts/lab" run --artifacts "$art" "$@" >"$log" 2>&1
+		lab_rc=$?
+		grep -Eq 'BUG:|Oops|Kernel panic' "$art/console.log" 2>/dev/null || break
+		echo "attempt $attempt: the guest kernel crashed:"
+		grep -E -A40 -m1 'BUG:|Oops|general protection' "$art/console.log" | head -n 50
+	done
+	grep '^lab: ' "$log"
+	[ "$lab_rc" -eq 0 ] || tail -n 30 "$log"
+}
+
+# check_virtio_qstats LABEL REPORT: the qstats deltas of a tcp-rx sweep on virtio-net. Every run has them, with
+# rx_packets > 0 (also as the point's metric); QEMU's virtio-net offers no device statistics
+# (VIRTIO_NET_F_DEVICE_STATS), so the hardware counters are not given: absent, never 0.
+check_virtio_qstats() {
+	local label=$1 report=$2 hw
+	check "$label: qstats present on every run ($(jq -r '.results[0].runs[0].qstats.unavailable // "present"' "$report"))" \
+		test "$(jq '[.results[].runs[] | select(.qstats.queues == null)] | length' "$report")" = 0
+	check "$label: qstats rx_packets delta > 0 on every tcp-rx run" \
+		test "$(jq '[.results[].runs[] | select((.qstats.total.rx_packets // 0) <= 0)] | length' "$report")" = 0
+	check "$label: qstats_rx_packets metric > 0 on every point" \
+		test "$(jq '[.results[] | select((.metrics.qstats_rx_packets.median // 0) <= 0)] | length' "$report")" = 0
+	hw=$(jq -r '[.results[].runs[].qstats | (.total, .queues[]) | keys[] | select(startswith("rx_hw_") or
+		startswith("tx_hw_"))] | unique | join(",")' "$report")
+	check "$label: hardware counters absent, not 0 (${hw:-none})" test -z "$hw"
+	echo "$label: qstats total of the first run: $(jq -c '.results[0].runs[0].qstats.total' "$report")"
+}

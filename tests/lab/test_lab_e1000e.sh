@@ -60,8 +60,8 @@ check "interrupts_per_s and hardirqs_per_s of the diagnostic repetition agree wi
 check "rx-usecs read back as 0 and 10000" \
 	test "$(j '[.results[].knobs["rx-usecs"]] | unique | join(",")')" = "0,10000"
 for t in 0 1; do
-	r0=$(j "[.results[] | select(.test.name == \"udp-rx\" and .knobs.threaded == \"$t\" and .knobs[\"rx-usecs\"] == \"0\")][0].metrics.interrupts_per_s.median")
-	r10000=$(j "[.results[] | select(.test.name == \"udp-rx\" and .knobs.threaded == \"$t\" and .knobs[\"rx-usecs\"] == \"10000\")][0].metrics.interrupts_per_s.median")
+	r0=$(j "[.results[] | select(.test.name == \"udp-rx\" and .knobs.threaded == $t and .knobs[\"rx-usecs\"] == 0)][0].metrics.interrupts_per_s.median")
+	r10000=$(j "[.results[] | select(.test.name == \"udp-rx\" and .knobs.threaded == $t and .knobs[\"rx-usecs\"] == 10000)][0].metrics.interrupts_per_s.median")
 	check "udp-rx threaded=$t: interrupts/s at rx-usecs 10000 ($r10000) below 0.5 x rx-usecs 0 ($r0)" \
 		awk -v a="$r10000" -v b="$r0" 'BEGIN { exit !(b > 0 && a < 0.5 * b) }'
 done
@@ -83,9 +83,9 @@ check "eth0-rx-0 interrupts during the sweep went to CPU 0 (CPU0 +$d0, CPU1 +$d1
 
 # 5. threaded=1 shows its NAPI thread.
 check "napi_thread_pct present on every threaded=1 point" \
-	test "$(j '[.results[] | select(.knobs.threaded == "1") | select(.metrics.napi_thread_pct == null)] | length')" = 0
+	test "$(j '[.results[] | select(.knobs.threaded == 1) | select(.metrics.napi_thread_pct == null)] | length')" = 0
 check "napi_thread_pct absent on threaded=0 points" \
-	test "$(j '[.results[] | select(.knobs.threaded == "0") | select(.metrics.napi_thread_pct != null)] | length')" = 0
+	test "$(j '[.results[] | select(.knobs.threaded == 0) | select(.metrics.napi_thread_pct != null)] | length')" = 0
 
 # 6. Metric parity with this host's kernel: the same tests on the veth test bed.
 host_report=$tmp/host.json

@@ -32,7 +32,7 @@ for m in softirq_pct time_squeeze udp_rcvbuf_errors interrupts_per_s; do
 	check "$m on every ok point" test "$(j "[.results[] | select(.status == \"ok\" and .metrics.$m == null)] | length")" = 0
 done
 check "napi_thread_pct on the ok threaded=1 points" \
-	test "$(j '[.results[] | select(.status == "ok" and .knobs.threaded == "1" and .metrics.napi_thread_pct == null)] | length')" = 0
+	test "$(j '[.results[] | select(.status == "ok" and .knobs.threaded == 1 and .metrics.napi_thread_pct == null)] | length')" = 0
 k() { jq -r ".knobs[\"$2\"].value" "$art/knobs-$1.json"; }
 for knob in threaded gro_flush_timeout napi_defer_hard_irqs rx-usecs; do
 	check "$knob restored ($(k before "$knob") -> $(k after "$knob"))" \

@@ -35,6 +35,11 @@ expect_usage "-o needs a path" run -- -o
 expect_usage "--config /nonexistent.json: cannot read it" run -- --config /nonexistent.json
 expect_usage "no such bzImage '/nonexistent/bzImage'" run --kernel /nonexistent/bzImage -- --tests tcp-rx
 expect_usage "-o is not taken" ab 6.1 6.12 -- -o x.json
+expect_usage "--netem 'delay 1ms; reboot'" run --netem 'delay 1ms; reboot' -- --tests tcp-rr
+expect_usage "--netem ''" run --netem '' -- --tests tcp-rr
+expect_usage "--nic 'rtl8139': e1000e or virtio-net" run --nic rtl8139
+expect_usage "--guest-bin '/nonexistent/tool': no such file" run --guest-bin /nonexistent/tool
+expect_usage "--setup '/nonexistent.sh': cannot read it" run --setup /nonexistent.sh
 "$NB_SRC/scripts/lab" --help >"$tmp/help" 2>&1
 check "--help exits 0 and describes run and ab" grep -q 'scripts/lab ab KERNEL_A KERNEL_B' "$tmp/help"
 # Nothing of a run was left behind by the refusals.

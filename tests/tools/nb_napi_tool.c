@@ -2,7 +2,8 @@
 /* Test helper: list or set an interface's NAPIs over netdev netlink, independently of
  * nicbench's knob code, so integration tests can pre-set and check per-NAPI values.
  * usage: nb_napi_tool list IFACE            -> "ID gro defer suspend threaded" per NAPI ("-": not given)
- *        nb_napi_tool set ID gro defer suspend */
+ *        nb_napi_tool set ID gro defer suspend
+ *        nb_napi_tool threaded ID value    (0 off, 1 on, 2 busy-poll: what the kernel accepts) */
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,18 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: nb_napi_tool list IFACE | set ID GRO DEFER SUSPEND\n");
+	if (argc == 4 && !strcmp(argv[1], "threaded")) {
+		struct nb_napi_set r = {
+			.id = (uint32_t)strtoul(argv[2], NULL, 10),
+			.set_threaded = true, .threaded = (uint32_t)strtoul(argv[3], NULL, 10),
+		};
+
+		if (nb_netdev_napi_set(&r, &err)) {
+			fprintf(stderr, "nb_napi_tool: %s\n", err.msg);
+			return 1;
+		}
+		return 0;
+	}
+	fprintf(stderr, "usage: nb_napi_tool list IFACE | set ID GRO DEFER SUSPEND | threaded ID VALUE\n");
 	return 2;
 }

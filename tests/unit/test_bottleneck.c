@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "bottleneck.h"
-#include "compare.h"
+#include "compare/compare.h"
 #include "nb_test.h"
 #include "report_view.h"
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests for compare and compare_load: seed 000 fixture reports, verdict rules, bad input, environment check. */
 #include <errno.h>
+#include <jansson.h>
 #include <stdbool.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "nb_test.h"
 
 static const struct nb_cmp_point_result *point_of(const struct nb_cmp_result *r, const char *id)
@@ -596,11 +597,44 @@ static const struct floor_case floor_cases[] = {
 	{ "bits: throughput's own floor is below the effect", "tcp-tx", "\"throughput_bps\":" V3(1e9, 1.001e9, 0.999e9),
 	  "\"throughput_bps\":" V3(0.7e9, 0.701e9, 0.699e9), "throughput_bps", NULL, NB_CMP_REGRESSED,
 	  NB_CMP_REASON_SUPPORTED, 1e7 },
-	{ "own CPU: 0.6 -> 0.9 ms/s", "tcp-tx", "\"nicbench_cpu_ms_per_s\":" V3(0.6, 0.61, 0.59),
-	  "\"nicbench_cpu_ms_per_s\":" V3(0.9, 0.91, 0.89), "nicbench_cpu_ms_per_s", NULL, NB_CMP_UNCHANGED,
-	  NB_CMP_REASON_WITHIN_FLOOR, 0.5 },
+	{ "own CPU: 5.2 -> 3.2 ms/s (an A/A pair on veth)", "tcp-rx", "\"nicbench_cpu_ms_per_s\":" V3(5.2, 5.3, 5.1),
+	  "\"nicbench_cpu_ms_per_s\":" V3(3.2, 3.3, 3.1), "nicbench_cpu_ms_per_s", NULL, NB_CMP_UNCHANGED,
+	  NB_CMP_REASON_WITHIN_FLOOR, 5 },
+	{ "own CPU: 3 -> 12 ms/s", "tcp-rx", "\"nicbench_cpu_ms_per_s\":" V3(3, 3.1, 2.9),
+	  "\"nicbench_cpu_ms_per_s\":" V3(12, 12.1, 11.9), "nicbench_cpu_ms_per_s", NULL, NB_CMP_CHANGED,
+	  NB_CMP_REASON_SUPPORTED, 5 },
 	{ "a floor for a metric the registry has none for", "tcp-tx", "\"frobs\":" V3(1, 1, 1), "\"frobs\":" V3(9, 9, 9),
 	  "frobs", "frobs=10", NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 10 },
+	/* the runs' spread: three runs each, separated by 5 points while a side spreads over 10 */
+	{ "spread: a gap narrower than a side's runs", "tcp-tx", "\"system_pct\":" V3(20, 30, 25),
+	  "\"system_pct\":" V3(35, 44, 40), "system_pct", NULL, NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_SPREAD, 3 },
+	{ "spread: the same gap, floors off, still too narrow", "tcp-tx", "\"system_pct\":" V3(20, 30, 25),
+	  "\"system_pct\":" V3(35, 44, 40), "system_pct", "none", NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_SPREAD, -1 },
+	{ "spread: throughput 3 runs of 8% spread, -30%", "tcp-rx", "\"throughput_bps\":" V3(9.6e8, 1e9, 1.04e9),
+	  "\"throughput_bps\":" V3(6.9e8, 7e8, 7.1e8), "throughput_bps", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED,
+	  1e7 },
+	{ "spread: throughput 3 runs of 40% spread, -30%", "tcp-rx", "\"throughput_bps\":" V3(8e8, 1e9, 1.2e9),
+	  "\"throughput_bps\":" V3(6.9e8, 7e8, 7.1e8), "throughput_bps", NULL, NB_CMP_INCONCLUSIVE,
+	  NB_CMP_REASON_NOISY_SPREAD, 1e7 },
+	/* from five runs, the range without the highest and the lowest: one odd run does not hide a change */
+	{ "spread: five runs, one odd", "tcp-tx", "\"system_pct\":{\"values\":[20,20.5,19.5,21,27]}",
+	  "\"system_pct\":{\"values\":[30,30.5,29.5,31,30.2]}", "system_pct", NULL, NB_CMP_REGRESSED,
+	  NB_CMP_REASON_SUPPORTED, 3 },
+	/* foreign load: a run with cpu_other_pct >= 10% on either side withholds the verdict */
+	{ "disturbed: new side loaded by other programs", "tcp-tx",
+	  "\"cpu_other_pct\":" V3(1, 2, 1.5) ",\"system_pct\":" V3(20, 20.5, 19.5),
+	  "\"cpu_other_pct\":" V3(2, 12, 3) ",\"system_pct\":" V3(30, 30.5, 29.5), "system_pct", NULL,
+	  NB_CMP_INCONCLUSIVE, NB_CMP_REASON_DISTURBED, 3 },
+	{ "disturbed: base side loaded", "tcp-rx",
+	  "\"cpu_other_pct\":" V3(30, 40, 35) ",\"throughput_bps\":" V3(5e8, 5.1e8, 4.9e8),
+	  "\"cpu_other_pct\":" V3(1, 2, 1.5) ",\"throughput_bps\":" V3(9e8, 9.1e8, 8.9e8), "throughput_bps", NULL,
+	  NB_CMP_INCONCLUSIVE, NB_CMP_REASON_DISTURBED, 5e6 },
+	{ "disturbed: cpu_other_pct itself is still judged", "tcp-tx", "\"cpu_other_pct\":" V3(1, 2, 1.5),
+	  "\"cpu_other_pct\":" V3(12, 14, 13), "cpu_other_pct", NULL, NB_CMP_CHANGED, NB_CMP_REASON_SUPPORTED, 3 },
+	{ "not disturbed: 9% of other load", "tcp-tx",
+	  "\"cpu_other_pct\":" V3(9, 8, 9.5) ",\"system_pct\":" V3(20, 20.5, 19.5),
+	  "\"cpu_other_pct\":" V3(9.9, 8, 9) ",\"system_pct\":" V3(30, 30.5, 29.5), "system_pct", NULL,
+	  NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 3 },
 };
 
 static void test_floors(void)
@@ -781,6 +815,59 @@ static void test_directions(void)
 		CHECK_MSG(nb_cmp_metric_direction(cases[i].name) == cases[i].d, "%s", cases[i].name);
 }
 
+/* Knob values were strings in reports before they became numbers: an old report and a new one
+ * of the same sweep (report/veth-sweep.json, and the same with numeric knobs) still match point
+ * by point, label their knobs alike and pass. */
+static void test_old_string_knobs(void)
+{
+	struct nb_cmp_report old, cur;
+	struct nb_cmp_result r;
+	struct nb_cmp_options opt;
+	struct nb_err err = { 0 };
+	json_error_t jerr;
+	json_t *root = json_load_file(nb_test_fixture("report/veth-sweep.json"), 0, &jerr);
+	json_t *res;
+	size_t i, strings = 0;
+	char *text;
+
+	CHECK_MSG(root != NULL, "load report/veth-sweep.json: %s", jerr.text);
+	if (!root)
+		return;
+	json_array_foreach(json_object_get(root, "results"), i, res) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(json_object_get(res, "knobs"), key, v) {
+			strings += json_is_string(v);
+			json_object_set_new(json_object_get(res, "knobs"), key,
+					    json_integer(strtoll(json_string_value(v), NULL, 10)));
+		}
+	}
+	CHECK(strings >= 16 * 3); /* the fixture is an old report: every knob a string */
+	text = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	if (compare_fixtures("report/veth-sweep.json", "report/veth-sweep.json", NULL, &old, &cur, &r, &opt)) {
+		free(text);
+		return;
+	}
+	nb_cmp_result_free(&r);
+	nb_cmp_report_free(&cur);
+	CHECK_MSG(nb_cmp_report_parse(text, strlen(text), "numeric knobs", &cur, &err) == 0, "%s", err.msg);
+	free(text);
+	CHECK(nb_cmp_run(&old, &cur, &opt, &r, &err) == 0);
+	CHECK(r.n_points == old.n_points && cur.n_points == old.n_points);
+	for (int p = 0; p < r.n_points; p++) {
+		const struct nb_cmp_point_result *pr = &r.points[p];
+
+		CHECK_MSG(pr->base && pr->new, "%s matched in both", pr->id);
+		if (pr->base && pr->new)
+			CHECK_STR(pr->new->knobs, pr->base->knobs);
+	}
+	CHECK_STR(old.points[4].knobs, "threaded=0 gro_flush_timeout=20000 napi_defer_hard_irqs=1");
+	CHECK(r.verdict == NB_CMP_PASS);
+	release(&old, &cur, &r);
+}
+
 int main(void)
 {
 	test_g2ul();
@@ -797,5 +884,6 @@ int main(void)
 	test_floors();
 	test_floor_parse();
 	test_missing_gated();
+	test_old_string_knobs();
 	return nb_test_done("test_compare");
 }

@@ -5,8 +5,9 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "compare.h"
+#include "cli/commands.h"
+#include "compare/compare.h"
+#include "nb_print.h"
 #include "nb_test.h"
 
 enum fmt { TEXT, JSON, JUNIT, MARKDOWN };
@@ -169,7 +170,7 @@ static const struct md_case md_cases[] = {
 	  "- TCP RX: +34% bandwidth (400.00 Mbit/s -> 536.00 Mbit/s), similar CPU (90.0% -> 90.0%)\n"
 	  "  - new: peer CPU 98% of a core: the peer may have set this figure (peer-bound)\n" },
 	{ "compare/g2ul-base.json", "compare/g2ul-new-loaded.json",
-	  "- TCP TX: +6% bandwidth (500.00 Mbit/s -> 530.00 Mbit/s), similar CPU (70.0% -> 70.0%)\n"
+	  "- TCP TX: +6% bandwidth (500.00 Mbit/s -> 530.00 Mbit/s) (inconclusive), similar CPU (70.0% -> 70.0%)\n"
 	  "  - new: sender CPU 99% of a core: the tool may have set this figure (sender-bound)\n" },
 	{ "compare/g2ul-base.json", "compare/g2ul-new-loaded.json",
 	  "foreign load differs: other programs took up to not measured -> 45% of the CPU (cpu_other_pct)\n" },
@@ -304,6 +305,9 @@ static void test_sender_bound_and_load(void)
 	CHECK(strstr(text, "new: sender CPU 99% of a core") != NULL);
 	CHECK_MSG(strstr(text, "foreign load differs: other programs took up to not measured -> 45% of the CPU") != NULL,
 		  "%s", text);
+	/* The +34% of tcp-rx is not told from the load: inconclusive, and the reason says so. */
+	CHECK_MSG(strstr(text, "+34.0%  inconclusive (disturbed: other programs took up to 45% of the CPU in a run "
+			       "(cpu_other_pct))") != NULL, "%s", text);
 	free(text);
 	text = render_fixtures("compare/g2ul-base.json", "compare/g2ul-new.json", TEXT);
 	CHECK(text && count(text, "(sender-bound)") == 0 && !strstr(text, "foreign load"));
@@ -596,6 +600,147 @@ static void test_cli(void)
 	unlink(out_path);
 }
 
+/* Render two inline reports (caller frees). */
+static char *render_texts(const char *btext, const char *ntext, enum fmt f)
+{
+	struct nb_cmp_report base, new;
+	struct nb_cmp_options opt;
+	struct nb_cmp_result r;
+	struct nb_cmp_render_opts ro = { .color = false };
+	struct nb_err err = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	nb_cmp_options_init(&opt);
+	if (nb_cmp_report_parse(btext, strlen(btext), "base", &base, &err))
+		return NULL;
+	if (nb_cmp_report_parse(ntext, strlen(ntext), "new", &new, &err)) {
+		nb_cmp_report_free(&base);
+		return NULL;
+	}
+	if (!nb_cmp_run(&base, &new, &opt, &r, &err)) {
+		out = open_memstream(&text, &len);
+		if (out) {
+			CHECK((f == JSON ? nb_cmp_render_json(out, &r) : f == JUNIT ? nb_cmp_render_junit(out, &r)
+			       : f == MARKDOWN ? nb_cmp_render_markdown(out, &r) : nb_cmp_render_text(out, &r, &ro)) == 0);
+			fclose(out);
+		}
+		nb_cmp_result_free(&r);
+	}
+	nb_cmp_report_free(&new);
+	nb_cmp_report_free(&base);
+	return text;
+}
+
+/* A point the run was killed in ("incomplete") is compared on its finished runs, and every
+ * format says which side it was, with the report's reason. */
+static void test_incomplete(void)
+{
+	static const char fmt[] =
+		"{\"schema\": \"nicbench-report/1\", \"results\": [{\"id\": \"tcp-rx\", \"status\": \"%s\",%s"
+		" \"test\": {\"name\": \"tcp-rx\", \"direction\": \"rx\"}, \"knobs\": {},"
+		" \"metrics\": {\"throughput_bps\": {\"median\": %g, \"values\": [%g, %g]}}}]}";
+	static const char why[] = " \"error\": \"the run ended before this point finished: 2 of 3 repetitions recorded\",";
+	char ok[1024], cut[1024], slower[1024];
+	struct { const char *base, *new, *side; } cases[] = {
+		{ ok, cut, "new" }, { cut, ok, "base" }, { ok, slower, NULL },
+	};
+
+	snprintf(ok, sizeof(ok), fmt, "ok", "", 1e9, 1e9, 1.01e9);
+	snprintf(cut, sizeof(cut), fmt, "incomplete", why, 1e9, 1e9, 1.01e9);
+	/* incomplete and regressed: the note comes with the failure */
+	snprintf(slower, sizeof(slower), fmt, "incomplete", why, 5e8, 5e8, 5.05e8);
+	cases[2].new = slower;
+	cases[2].side = "new";
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char note[160], *json = render_texts(cases[i].base, cases[i].new, JSON);
+		char *junit = render_texts(cases[i].base, cases[i].new, JUNIT);
+		char *md = render_texts(cases[i].base, cases[i].new, MARKDOWN);
+		char *text = render_texts(cases[i].base, cases[i].new, TEXT);
+		json_t *root = json ? json_loads(json, 0, NULL) : NULL;
+		json_t *pt = json_array_get(json_object_get(root, "points"), 0);
+		bool base_cut = !strcmp(cases[i].side, "base");
+
+		snprintf(note, sizeof(note), "%s incomplete (compared on its finished runs): the run ended before this "
+			 "point finished: 2 of 3 repetitions recorded", cases[i].side);
+		CHECK_MSG(root && pt, "case %zu: compare JSON does not parse: %s", i, json ? json : "(none)");
+		CHECK_MSG(json_is_true(json_object_get(pt, base_cut ? "base_incomplete" : "new_incomplete")) &&
+			  json_is_false(json_object_get(pt, base_cut ? "new_incomplete" : "base_incomplete")),
+			  "case %zu: %s", i, json ? json : "");
+		CHECK_MSG(junit && strstr(junit, note) && count(junit, "<system-out>") == 1 &&
+			  count(junit, "<testcase ") == count(junit, "</testcase>"), "case %zu: %s", i, junit ? junit : "");
+		CHECK_MSG(md && strstr(md, "\n  - ") && strstr(md, note), "case %zu: %s", i, md ? md : "");
+		CHECK_MSG(text && strstr(text, note), "case %zu: %s", i, text ? text : "");
+		if (i == 2)
+			CHECK_MSG(junit && strstr(junit, "\"/>\n      <system-out>new incomplete"), "%s", junit ? junit : "");
+		json_decref(root);
+		free(json);
+		free(junit);
+		free(md);
+		free(text);
+	}
+}
+
+/* Every byte of a file name reaches the output (a path on the command line need not be UTF-8),
+ * and a kernel release could hold anything: JSON and JUnit stay valid UTF-8 all the same. */
+static bool valid_utf8(const char *s)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u;) {
+		size_t n = nb_utf8_seq_len(u);
+
+		if (!n)
+			return false;
+		u += n;
+	}
+	return true;
+}
+
+static void test_odd_bytes(void)
+{
+	struct nb_cmp_report base, new;
+	struct nb_cmp_result r;
+	struct nb_cmp_options opt;
+	struct nb_err err = { 0 };
+	char path[1024];
+
+	nb_cmp_options_init(&opt);
+	snprintf(path, sizeof(path), "%s", nb_test_fixture("compare/g2ul-base.json"));
+	CHECK(nb_cmp_report_load(path, &base, &err) == 0);
+	snprintf(path, sizeof(path), "%s", nb_test_fixture("compare/g2ul-new.json"));
+	CHECK(nb_cmp_report_load(path, &new, &err) == 0);
+	base.path = "base-\xff\xfe.json";
+	new.path = "new-\xc3\xa9-\xed\xa0\x80-\x1b[31m.json";
+	base.kernel_release = "6.1\x80<cut\xe2\x82";
+	CHECK(nb_cmp_run(&base, &new, &opt, &r, &err) == 0);
+	for (int f = JSON; f <= JUNIT; f++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+
+		CHECK(out && (f == JSON ? nb_cmp_render_json(out, &r) : nb_cmp_render_junit(out, &r)) == 0);
+		fclose(out);
+		CHECK_MSG(valid_utf8(text), "%s output is not valid UTF-8", f == JSON ? "JSON" : "JUnit");
+		if (f == JSON) {
+			json_error_t jerr;
+			json_t *root = json_loads(text, 0, &jerr);
+
+			CHECK_MSG(root != NULL, "JSON with odd bytes: %s", jerr.text);
+			CHECK_STR(json_string_value(json_object_get(json_object_get(root, "base"), "path")),
+				  "base-\xef\xbf\xbd\xef\xbf\xbd.json");
+			CHECK_STR(json_string_value(json_object_get(json_object_get(root, "new"), "path")),
+				  "new-\xc3\xa9-\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd-\x1b[31m.json");
+			json_decref(root);
+		} else {
+			CHECK(strstr(text, "6.1\xef\xbf\xbd&lt;cut\xef\xbf\xbd\xef\xbf\xbd -&gt;") != NULL);
+		}
+		free(text);
+	}
+	nb_cmp_result_free(&r);
+	nb_cmp_report_free(&new);
+	nb_cmp_report_free(&base);
+}
+
 int main(void)
 {
 	test_json();
@@ -609,5 +754,7 @@ int main(void)
 	test_number_text();
 	test_number_render();
 	test_cli();
+	test_incomplete();
+	test_odd_bytes();
 	return nb_test_done("test_compare_render");
 }

@@ -2,7 +2,7 @@
 /* Unit tests for compare_stats: medians, exact and approximate Mann-Whitney p-values, bounded changes. */
 #include <stdbool.h>
 
-#include "compare_stats.h"
+#include "compare/compare_stats.h"
 #include "nb_test.h"
 
 struct mw_case {

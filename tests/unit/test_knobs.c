@@ -67,7 +67,7 @@ struct validate_case {
 };
 
 static const struct validate_case validate_cases[] = {
-	{ "threaded", "0", 0 }, { "threaded", "1", 0 }, { "threaded", "2", -ERANGE },
+	{ "threaded", "0", 0 }, { "threaded", "1", 0 }, { "threaded", "2", 0 }, { "threaded", "3", -ERANGE },
 	{ "threaded", "-1", -EINVAL }, { "threaded", "", -EINVAL }, { "threaded", "1 ", -EINVAL },
 	{ "threaded", "0x1", -EINVAL }, { "threaded", "+1", -EINVAL },
 	{ "gro_flush_timeout", "20000", 0 }, { "gro_flush_timeout", "0", 0 },
@@ -275,9 +275,42 @@ static void test_coalesce_rows(void)
 	nb_coalesce_set_ops(NULL);
 }
 
+/* The report's type for each value: numbers for the numeric knobs, text for lists and mixes. */
+static void test_value_number(void)
+{
+	static const struct {
+		const char *knob, *value;
+		bool number;
+		unsigned long long want;
+	} cases[] = {
+		{ "threaded", "1", true, 1 },
+		{ "gro_flush_timeout", "20000", true, 20000 },
+		{ "gro_flush_timeout@napi282", "7777", true, 7777 },
+		{ "napi_defer_hard_irqs@queue0", "2", true, 2 },
+		{ "mtu", "1500", true, 1500 },
+		{ "rx-usecs", "0", true, 0 },
+		{ "gro_flush_timeout", "282=7777 283=0", false, 0 }, /* NAPIs that differ */
+		{ "irq_affinity", "0", false, 0 },                   /* a CPU list, even of one CPU */
+		{ "irq_affinity", "0-1", false, 0 },
+		{ "threaded", "", false, 0 },
+		{ "threaded", "-1", false, 0 },
+		{ "gro_flush_timeout", "18446744073709551615", false, 0 }, /* past what JSON readers keep exactly */
+		{ "warp_speed", "1", false, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned long long num = 0;
+		bool got = nb_knob_value_number(cases[i].knob, cases[i].value, &num);
+
+		CHECK_MSG(got == cases[i].number && (!got || num == cases[i].want), "%s=%s", cases[i].knob,
+			  cases[i].value);
+	}
+}
+
 int main(void)
 {
 	test_table();
+	test_value_number();
 	test_validate();
 	if (setup_tree()) {
 		fprintf(stderr, "cannot copy the fixture tree\n");

@@ -30,6 +30,7 @@ struct kernel {
 	int nqs;
 	struct nb_qstats qs[4];
 	int sets;          /* napi-set calls */
+	bool no_busy_poll; /* threaded=2 refused as 6.18 does (ERANGE) */
 };
 
 static struct kernel k;
@@ -57,6 +58,9 @@ static int k_napi_set(void *ctx, const struct nb_napi_set *req, struct nb_err *e
 	k.sets++;
 	if (!k.caps.napi_set)
 		return nb_err_set(err, -EOPNOTSUPP, "napi-set: Operation not supported");
+	if (k.no_busy_poll && req->set_threaded && req->threaded > 1)
+		return nb_err_set(err, -ERANGE, "napi-set on NAPI %u: Numerical result out of range (kernel: integer "
+				  "out of range)", req->id);
 	for (int i = 0; i < k.n; i++) {
 		if (k.napi[i].id != req->id)
 			continue;
@@ -275,6 +279,23 @@ static void test_618(void)
 
 	/* a NAPI map may only name this interface's NAPIs */
 	CHECK(nb_knob_write(&eth0, "napi_defer_hard_irqs", "513=3 600=1", &err) == -EPERM);
+
+	/* threaded busy-poll (2): taken where the kernel has it, "unsupported" with the reason
+	 * where it refuses the value as 6.18 does; a busy-poll original goes back as 2 */
+	CHECK(nb_knob_validate("threaded", "2", &err) == 0 && nb_knob_validate("threaded", "3", &err) == -ERANGE);
+	CHECK(nb_knob_apply(&eth0, "threaded", "2", v, sizeof(v), &err) == 0);
+	CHECK_STR(v, "2");
+	CHECK(nb_knob_write(&eth0, "threaded@napi514", "0", &err) == 0);
+	CHECK(nb_journal_create(jpath, &eth0, &j, &err) == 0);
+	CHECK(nb_journal_remember_current(j, "threaded", &err) == 0);
+	CHECK(nb_knob_write(&eth0, "threaded", "1", &err) == 0);
+	CHECK(nb_journal_finish(j, &err) == 0);
+	CHECK(k.napi[0].threaded == 2 && k.napi[1].threaded == 0);
+	k.no_busy_poll = true;
+	CHECK(nb_knob_write(&eth0, "threaded", "2", &err) == -EOPNOTSUPP);
+	CHECK(nb_knob_unsupported(err.code));
+	CHECK_MSG(strstr(err.msg, "integer out of range") && strstr(err.msg, "needs Linux 6.19+"), "why: %s", err.msg);
+	CHECK(nb_knob_write(&eth0, "threaded", "1", &err) == 0);
 }
 
 /* ---- parsers and the qstats delta ---- */

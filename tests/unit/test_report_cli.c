@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 #include "nb_test.h"
 
 struct cli_case {

@@ -3,7 +3,7 @@
  * effective config in the report. */
 #include "config.h"
 #include "plan.h"
-#include "run_options.h"
+#include "cli/run_options.h"
 
 #include <errno.h>
 #include <unistd.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "config.h"
 #include "journal.h"
 #include "nb_test.h"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "compare.h"
+#include "compare/compare.h"
 #include "report_view.h"
 
 enum compare_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_MARKDOWN, FORMAT_HTML, FORMAT_KCIDB };
@@ -44,6 +44,11 @@ static void compare_usage(FILE *out)
 	      "loss, packets for drop counters, events/s for rates, us for latencies, ms for jitter, a\n"
 	      "share of the point's throughput for bit and byte rates): a change must clear the floor\n"
 	      "too, and a move inside it is unchanged however wide the interval (--list-floors).\n"
+	      "Small samples: the interval must also clear the runs' own spread (the larger side's\n"
+	      "range; from 5 runs without the highest and lowest): 3 runs of noise separate from 3\n"
+	      "others one time in ten. Foreign load: a point where a run on either side had\n"
+	      "cpu_other_pct >= 10% (other programs' CPU; the report marks it disturbed) gets no\n"
+	      "regressed/improved, only inconclusive (disturbed).\n"
 	      "Derived: bits_per_cpu_second = throughput / (cpu_busy_pct x cpus / 100), per run.\n"
 	      "\n"
 	      "options:\n"

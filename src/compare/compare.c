@@ -32,7 +32,7 @@ struct direction_rule {
 #define FLOOR_LATENCY_US { "latency", NB_CMP_FLOOR_ABS, 10, "microseconds" }
 #define FLOOR_RATES { "rates", NB_CMP_FLOOR_ABS, 1000, "events per second" }
 #define FLOOR_SOFTIRQ_TIME { "softirq_time", NB_CMP_FLOOR_ABS, 2e7, "ns per second (1e9: one CPU)" }
-#define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 0.5, "ms of CPU per second" }
+#define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 5, "ms of CPU per second" }
 #define FLOOR_BATCH { "batching", NB_CMP_FLOOR_ABS, 5, "packets per NAPI poll" }
 #define FLOOR_CPU_PER_TRANSACTION { "cpu_per_transaction", NB_CMP_FLOOR_ABS, 2, "us of busy CPU per transaction" }
 #define FLOOR_BUDGET { "budget", NB_CMP_FLOOR_ABS, 5, "percentage points of the NAPI polls" }
@@ -66,6 +66,7 @@ static const struct direction_rule direction_rules[] = {
 	{ "rr_late_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "rr_unsent_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
 	{ "cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER, FLOOR_CPU_PER_TRANSACTION },
+	{ "rr_client_cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER, FLOOR_CPU_PER_TRANSACTION },
 	/* Which CPU carried the work is placement, not cost: the scheduler moves the traffic
 	 * process between CPUs from one run to the next (an A/A pair showed cpu0_user_pct
 	 * 26% -> 77% and cpu1_user_pct 65% -> 16%). The machine-wide shares carry the cost.
@@ -446,6 +447,7 @@ struct cmp_ctx {
 	struct nb_cmp_metric_result *pool;  /* one block for the metrics of all points */
 	bool has_throughput;                /* the current point's base throughput, for share floors */
 	double throughput_bps;
+	double other_pct;                   /* the current point's worst cpu_other_pct (point_other_pct) */
 	size_t pool_used, pool_cap;
 	struct metric_traits traits[TRAITS_SLOTS];
 };
@@ -560,6 +562,61 @@ static bool resolve_floor(const struct cmp_ctx *ctx, const struct metric_traits 
 	}
 }
 
+/* How far apart one side's runs lie: their range, or from five runs on the range without the
+ * highest and the lowest run (the one odd run that the rank test shrugs off). */
+static double run_spread(const struct side *s)
+{
+	double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+	int trim = s->n >= 5;
+
+	if (s->n < 2)
+		return 0;
+	for (int i = 0; i < s->n; i++) {
+		double v = s->values[i];
+
+		if (v < lo[0]) {
+			lo[1] = lo[0];
+			lo[0] = v;
+		} else if (v < lo[1]) {
+			lo[1] = v;
+		}
+		if (v > hi[0]) {
+			hi[1] = hi[0];
+			hi[0] = v;
+		} else if (v > hi[1]) {
+			hi[1] = v;
+		}
+	}
+	return hi[trim] - lo[trim];
+}
+
+/* A change the interval supports, and what may still hold it back: runs on a side that lie
+ * further apart than the two sides do, or other programs' load on either side. At three
+ * runs a side the 90% interval is the range of the nine differences and p cannot go below
+ * 0.10, so any three runs that all lie above three others pass the test: by chance one
+ * metric in ten, a dozen in a compare of a hundred metrics. Only a gap wider than the runs'
+ * own spread is told from that (docs/compare.md, "Small samples"). */
+static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, double lo, double hi)
+{
+	bool up = lo > 0;
+
+	m->verdict = NB_CMP_INCONCLUSIVE;
+	if ((up ? lo : -hi) <= m->spread) {
+		m->reason = NB_CMP_REASON_NOISY_SPREAD;
+		return;
+	}
+	/* Other programs' CPU moves every figure of the point; cpu_other_pct itself says how much. */
+	if (ctx->other_pct >= NB_FOREIGN_LOAD_PCT && strcmp(m->name, "cpu_other_pct")) {
+		m->reason = NB_CMP_REASON_DISTURBED;
+		return;
+	}
+	m->reason = NB_CMP_REASON_SUPPORTED;
+	if (m->direction == NB_CMP_NEUTRAL)
+		m->verdict = NB_CMP_CHANGED;
+	else
+		m->verdict = up == (m->direction == NB_CMP_HIGHER_BETTER) ? NB_CMP_IMPROVED : NB_CMP_REGRESSED;
+}
+
 /* The verdict needs the whole (1 - alpha) interval of the change beyond the minimum
  * effect, not just a significant difference: noise that happens to separate two
  * small samples by less than the minimum effect then cannot fail CI. */
@@ -594,6 +651,7 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 		m->ci_lo_pct = shift_pct(lo, b->median, opt->change_cap_pct);
 		m->ci_hi_pct = shift_pct(hi, b->median, opt->change_cap_pct);
 		m->has_ci = true;
+		m->spread = fmax(run_spread(b), run_spread(n));
 	}
 	if (!m->has_ci) {
 		m->verdict = NB_CMP_INCONCLUSIVE;
@@ -609,12 +667,7 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 									   : NB_CMP_REASON_NOISY;
 		return;
 	}
-	m->reason = NB_CMP_REASON_SUPPORTED;
-	if (m->direction == NB_CMP_NEUTRAL) {
-		m->verdict = NB_CMP_CHANGED;
-		return;
-	}
-	m->verdict = up == (m->direction == NB_CMP_HIGHER_BETTER) ? NB_CMP_IMPROVED : NB_CMP_REGRESSED;
+	judge_supported(ctx, m, lo, hi);
 }
 
 /* Judge metric `name` into *m, the pos-th metric of its point. */
@@ -640,6 +693,7 @@ static void judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, co
 	m->new = n->median;
 	m->n_base = b->n;
 	m->n_new = n->n;
+	m->other_pct = ctx->other_pct;
 	if (b->present && n->present) {
 		m->change_pct = nb_stats_change_pct(b->median, n->median, opt->change_cap_pct, &m->change_capped);
 		m->has_change = true;
@@ -809,6 +863,23 @@ static bool name_listed(const struct nb_cmp_point *p, int upto, const char *name
 	return false;
 }
 
+/* The largest cpu_other_pct of any run of the point on either side; NAN when neither has it. */
+static double point_other_pct(const struct nb_cmp_point *b, const struct nb_cmp_point *n)
+{
+	const struct nb_cmp_point *sides[2] = { b, n };
+	double worst = NAN;
+
+	for (int i = 0; i < 2; i++) {
+		const struct nb_cmp_samples *s = sides[i] ? nb_cmp_point_metric(sides[i], "cpu_other_pct") : NULL;
+
+		for (int j = 0; s && j < s->n; j++)
+			worst = isnan(worst) ? s->values[j] : fmax(worst, s->values[j]);
+		if (s && !s->n)
+			worst = isnan(worst) ? s->median : fmax(worst, s->median);
+	}
+	return worst;
+}
+
 static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, const struct nb_cmp_point *n,
 			 struct nb_cmp_point_result *pr)
 {
@@ -828,6 +899,7 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 		ctx->has_throughput = thr && (thr->n > 0 || thr->median != 0);
 		ctx->throughput_bps = ctx->has_throughput ? thr->median : 0;
 	}
+	ctx->other_pct = point_other_pct(b, n);
 	if (ctx->pool_used + (size_t)cap > ctx->pool_cap)
 		return -ENOMEM; /* nb_cmp_run sized the pool for every metric of both reports */
 	pr->metrics = ctx->pool + ctx->pool_used;

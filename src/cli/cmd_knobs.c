@@ -12,7 +12,12 @@
 #include "commands.h"
 #include "journal.h"
 #include "napi_knobs.h"
+#include "nb_print.h"
 #include "report.h"
+#include "run_record.h"
+
+/* `knobs show --json` says what it is: the shape below may grow keys, never change them. */
+#define NB_KNOBS_SCHEMA "nicbench-knobs/1"
 
 struct knobs_options {
 	const char *action;   /* "show" or "restore" */
@@ -38,12 +43,24 @@ static void print_help(FILE *out)
 		"         in its restore journal, check each by reading it back, and delete the journal.\n"
 		"         When the journal names the run's record (REPORT.record), also write the report\n"
 		"         from it: every repetition that finished, the point cut short as \"incomplete\".\n"
+		"         The journal goes last: a restore that is itself killed can be run again.\n"
 		"\n"
 		"options:\n"
 		"  -i, --iface IFACE    the network interface (in the current network namespace)\n"
 		"  -j, --journal PATH   restore from this journal instead of the default one\n"
-		"      --json           show: print one JSON object instead of a table\n"
+		"      --json           show: print one JSON object instead of the table (below)\n"
 		"  -h, --help           this text\n"
+		"\n"
+		"show --json (schema/nicbench-knobs.schema.json; keys may be added, never renamed):\n"
+		"  {\"schema\": \"nicbench-knobs/1\", \"iface\": IFACE,\n"
+		"   \"knobs\": {NAME: {\"value\": V} or {\"value\": null, \"unsupported\" or \"error\": WHY}},\n"
+		"   \"napi\": {\"listed\": BOOL, \"per_napi_set\": BOOL, \"note\"?: TEXT, \"error\"?: TEXT,\n"
+		"            \"instances\": [{\"id\", \"irq\", \"irq_cpus\", \"pid\", \"thread_cpu\", \"threaded\",\n"
+		"                           \"gro_flush_timeout\", \"napi_defer_hard_irqs\", \"irq_suspend_timeout\",\n"
+		"                           \"rx_queues\": [N], \"tx_queues\": [N]}]}}\n"
+		"  V is a number for the numeric knobs (\"threaded\": 1), text for irq_affinity's CPU list and\n"
+		"  for NAPIs that differ (\"282=7777 283=0\"); a figure the kernel does not give is null, not 0.\n"
+		"  Exit 1 (with the JSON still whole) when a knob or the NAPI list could not be read.\n"
 		"\n"
 		"knobs:\n");
 	for (int i = 0; i < nb_knob_count(); i++)
@@ -122,38 +139,6 @@ static int parse_options(int argc, char **argv, struct knobs_options *o)
 	return 0;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
-/* One knob as a JSON member: value, or null with the reason ("missing is not zero"). */
-static void print_knob_json(FILE *out, const char *name, int rc, const char *value, const struct nb_err *err,
-			    int first)
-{
-	fprintf(out, "%s\n    ", first ? "" : ",");
-	json_string(out, name);
-	fprintf(out, ": {\"value\": ");
-	if (rc == 0) {
-		json_string(out, value);
-	} else {
-		fprintf(out, "null, \"%s\": ", nb_knob_unsupported(rc) ? "unsupported" : "error");
-		json_string(out, err->msg);
-	}
-	fputc('}', out);
-}
-
 /* In the table the knob and interface are already on the line: drop "read K on IF: ". */
 static const char *reason_only(const struct nb_err *err, const char *knob, const char *iface)
 {
@@ -175,95 +160,121 @@ static int check_iface(const char *iface, const char *what)
 	return 0;
 }
 
-static void print_napis_text(const struct nb_napi_table *tab)
+/* A knob's value: a number where the knob is numeric, as in the report; lists stay text. */
+static void show_value(struct nb_print *p, const char *name, const char *value)
 {
-	if (!tab->listed) {
-		printf("NAPIs: not listed: %s\n", tab->why);
+	unsigned long long num;
+
+	if (nb_knob_value_number(name, value, &num))
+		nb_print_uint(p, NB_PRINT_JSON, "value", NULL, num);
+	else
+		nb_print_string(p, NB_PRINT_JSON, "value", NULL, value);
+	nb_print_plain(p, "%s\n", value);
+}
+
+/* One knob: its value, or null with the reason ("missing is not zero"). 1 when reading failed. */
+static int show_knob(struct nb_print *p, const struct nb_knob_target *t, const char *name)
+{
+	char value[NB_KNOB_VALUE_MAX];
+	struct nb_err err = { 0 };
+	int rc = nb_knob_read(t, name, value, sizeof(value), &err);
+	const char *why = nb_knob_unsupported(rc) ? "unsupported" : "error";
+
+	nb_print_open_object(p, name);
+	nb_print_plain(p, "  %-21s ", name);
+	if (rc == 0) {
+		show_value(p, name, value);
+	} else {
+		nb_print_null(p, NB_PRINT_JSON, "value", NULL, NULL);
+		nb_print_string(p, NB_PRINT_JSON, why, NULL, err.msg);
+		nb_print_plain(p, "%s: ", why);
+		nb_print_plain(p, "%s\n", reason_only(&err, name, t->iface));
+	}
+	nb_print_close_object(p);
+	return rc && !nb_knob_unsupported(rc);
+}
+
+/* A column of the NAPI table: the number, or null / "-" when the kernel did not give it. */
+static void napi_column(struct nb_print *p, const char *key, int width, bool has, unsigned long long v)
+{
+	char fmt[16];
+
+	if (has) {
+		snprintf(fmt, sizeof(fmt), "%%-%dllu ", width);
+		nb_print_uint(p, NB_PRINT_ANY, key, fmt, v);
+	} else {
+		snprintf(fmt, sizeof(fmt), "%%-%ds ", width);
+		nb_print_null(p, NB_PRINT_ANY, key, fmt, "-");
+	}
+}
+
+static void napi_queues(struct nb_print *p, const char *key, const char *prefix, const uint32_t *q, int n,
+			bool first)
+{
+	nb_print_open_array(p, key);
+	for (int i = 0; i < n; i++) {
+		nb_print_uint(p, NB_PRINT_JSON, NULL, NULL, q[i]);
+		nb_print_plain(p, first && i == 0 ? "%s" : ",%s", prefix);
+		nb_print_plain(p, "%u", q[i]);
+	}
+	nb_print_close_array(p);
+}
+
+static void show_napi(struct nb_print *p, const struct nb_napi_info *ni)
+{
+	nb_print_open_object(p, NULL);
+	nb_print_uint(p, NB_PRINT_ANY, "id", "  %-8llu ", ni->n.id);
+	napi_column(p, "irq", 6, ni->n.has_irq, ni->n.irq);
+	if (ni->irq_cpus[0])
+		nb_print_string(p, NB_PRINT_ANY, "irq_cpus", "%-9s ", ni->irq_cpus);
+	else
+		nb_print_null(p, NB_PRINT_ANY, "irq_cpus", "%-9s ", "-");
+	napi_column(p, "pid", 8, ni->n.has_pid, ni->n.pid);
+	napi_column(p, "thread_cpu", 6, ni->thread_cpu >= 0, (unsigned long long)ni->thread_cpu);
+	napi_column(p, "threaded", 8, ni->n.has_threaded, ni->n.threaded);
+	napi_column(p, "gro_flush_timeout", 10, ni->n.has_gro, ni->n.gro_flush_timeout);
+	napi_column(p, "napi_defer_hard_irqs", 6, ni->n.has_defer, ni->n.defer_hard_irqs);
+	napi_column(p, "irq_suspend_timeout", 10, ni->n.has_suspend, ni->n.irq_suspend_timeout);
+	napi_queues(p, "rx_queues", "rx", ni->rx_queues, ni->nrx, true);
+	napi_queues(p, "tx_queues", "tx", ni->tx_queues, ni->ntx, ni->nrx == 0);
+	nb_print_plain(p, "%s\n", ni->nrx + ni->ntx ? "" : "-");
+	nb_print_close_object(p);
+}
+
+/* The NAPIs as napi-get lists them; in JSON always an object, with "error" when reading failed. */
+static void show_napis(struct nb_print *p, const struct nb_napi_table *tab, const struct nb_err *err)
+{
+	nb_print_open_object(p, "napi");
+	if (err) {
+		nb_print_bool(p, NB_PRINT_JSON, "listed", NULL, false);
+		nb_print_string(p, NB_PRINT_ANY, "error", "NAPIs: error: %s\n", err->msg);
+		nb_print_open_array(p, "instances");
+		nb_print_close_array(p);
+		nb_print_close_object(p);
 		return;
 	}
-	printf("NAPIs (napi-get; knobs set %s):\n", tab->per_napi_set ? "per NAPI with napi-set" :
-	       "through sysfs, device-wide");
-	if (!tab->per_napi_set && tab->why[0])
-		printf("  (%s)\n", tab->why);
-	if (tab->n == 0)
-		printf("  none (veth has NAPI only while up with GRO on)\n");
-	else
-		printf("  %-8s %-6s %-9s %-8s %-6s %-8s %-10s %-6s %-10s %s\n", "id", "irq", "irq-cpus", "pid",
-		       "cpu", "threaded", "gro-flush", "defer", "irq-susp", "queues");
-	for (int i = 0; i < tab->n; i++) {
-		const struct nb_napi_info *ni = &tab->napi[i];
-		char irq[16] = "-", pid[16] = "-", cpu[16] = "-", thr[16] = "-", gro[24] = "-", defer[16] = "-",
-		     susp[24] = "-", queues[128] = "";
-		size_t used = 0;
-
-		if (ni->n.has_irq)
-			snprintf(irq, sizeof(irq), "%u", ni->n.irq);
-		if (ni->n.has_pid)
-			snprintf(pid, sizeof(pid), "%u", ni->n.pid);
-		if (ni->thread_cpu >= 0)
-			snprintf(cpu, sizeof(cpu), "%d", ni->thread_cpu);
-		if (ni->n.has_threaded)
-			snprintf(thr, sizeof(thr), "%u", ni->n.threaded);
-		if (ni->n.has_gro)
-			snprintf(gro, sizeof(gro), "%llu", (unsigned long long)ni->n.gro_flush_timeout);
-		if (ni->n.has_defer)
-			snprintf(defer, sizeof(defer), "%u", ni->n.defer_hard_irqs);
-		if (ni->n.has_suspend)
-			snprintf(susp, sizeof(susp), "%llu", (unsigned long long)ni->n.irq_suspend_timeout);
-		for (int q = 0; q < ni->nrx && used < sizeof(queues) - 16; q++)
-			used += (size_t)snprintf(queues + used, sizeof(queues) - used, "%srx%u", used ? "," : "",
-						 ni->rx_queues[q]);
-		for (int q = 0; q < ni->ntx && used < sizeof(queues) - 16; q++)
-			used += (size_t)snprintf(queues + used, sizeof(queues) - used, "%stx%u", used ? "," : "",
-						 ni->tx_queues[q]);
-		printf("  %-8u %-6s %-9s %-8s %-6s %-8s %-10s %-6s %-10s %s\n", ni->n.id, irq,
-		       ni->irq_cpus[0] ? ni->irq_cpus : "-", pid, cpu, thr, gro, defer, susp, used ? queues : "-");
-	}
-}
-
-static void json_uint_or_null(FILE *out, const char *key, bool has, unsigned long long v, bool last)
-{
-	if (has)
-		fprintf(out, "\"%s\": %llu%s", key, v, last ? "" : ", ");
-	else
-		fprintf(out, "\"%s\": null%s", key, last ? "" : ", ");
-}
-
-static void print_napis_json(const struct nb_napi_table *tab)
-{
-	printf(",\n  \"napi\": {\"listed\": %s, \"per_napi_set\": %s", tab->listed ? "true" : "false",
-	       tab->per_napi_set ? "true" : "false");
-	if (tab->why[0]) {
-		printf(", \"note\": ");
-		json_string(stdout, tab->why);
-	}
-	printf(", \"instances\": [");
-	for (int i = 0; i < tab->n; i++) {
-		const struct nb_napi_info *ni = &tab->napi[i];
-
-		printf("%s\n    {\"id\": %u, ", i ? "," : "", ni->n.id);
-		json_uint_or_null(stdout, "irq", ni->n.has_irq, ni->n.irq, false);
-		printf("\"irq_cpus\": ");
-		if (ni->irq_cpus[0])
-			json_string(stdout, ni->irq_cpus);
+	nb_print_bool(p, NB_PRINT_JSON, "listed", NULL, tab->listed);
+	nb_print_bool(p, NB_PRINT_JSON, "per_napi_set", NULL, tab->per_napi_set);
+	if (tab->why[0])
+		nb_print_string(p, NB_PRINT_JSON, "note", NULL, tab->why);
+	if (!tab->listed) {
+		nb_print_plain(p, "NAPIs: not listed: %s\n", tab->why);
+	} else {
+		nb_print_plain(p, "NAPIs (napi-get; knobs set %s):\n",
+				tab->per_napi_set ? "per NAPI with napi-set" : "through sysfs, device-wide");
+		if (!tab->per_napi_set && tab->why[0])
+			nb_print_plain(p, "  (%s)\n", tab->why);
+		if (tab->n == 0)
+			nb_print_plain(p, "  none (veth has NAPI only while up with GRO on)\n");
 		else
-			printf("null");
-		printf(", ");
-		json_uint_or_null(stdout, "pid", ni->n.has_pid, ni->n.pid, false);
-		json_uint_or_null(stdout, "thread_cpu", ni->thread_cpu >= 0, (unsigned long long)ni->thread_cpu, false);
-		json_uint_or_null(stdout, "threaded", ni->n.has_threaded, ni->n.threaded, false);
-		json_uint_or_null(stdout, "gro_flush_timeout", ni->n.has_gro, ni->n.gro_flush_timeout, false);
-		json_uint_or_null(stdout, "napi_defer_hard_irqs", ni->n.has_defer, ni->n.defer_hard_irqs, false);
-		json_uint_or_null(stdout, "irq_suspend_timeout", ni->n.has_suspend, ni->n.irq_suspend_timeout, false);
-		printf("\"rx_queues\": [");
-		for (int q = 0; q < ni->nrx; q++)
-			printf("%s%u", q ? ", " : "", ni->rx_queues[q]);
-		printf("], \"tx_queues\": [");
-		for (int q = 0; q < ni->ntx; q++)
-			printf("%s%u", q ? ", " : "", ni->tx_queues[q]);
-		printf("]}");
+			nb_print_plain(p, "  %-8s %-6s %-9s %-8s %-6s %-8s %-10s %-6s %-10s %s\n", "id", "irq",
+					   "irq-cpus", "pid", "cpu", "threaded", "gro-flush", "defer", "irq-susp", "queues");
 	}
-	printf("]}");
+	nb_print_open_array(p, "instances");
+	for (int i = 0; i < tab->n; i++)
+		show_napi(p, &tab->napi[i]);
+	nb_print_close_array(p);
+	nb_print_close_object(p);
 }
 
 static int knobs_show(const struct knobs_options *o)
@@ -271,49 +282,35 @@ static int knobs_show(const struct knobs_options *o)
 	struct nb_napi_table *tab;
 	struct nb_err nerr = { 0 };
 	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = o->iface };
-	int failures = 0;
+	struct nb_print p;
+	int failures = 0, ret;
 
 	if (!o->iface)
 		return usage_error("%s", "show needs -i IFACE");
 	if (check_iface(o->iface, "show"))
 		return NB_EXIT_USAGE;
-	if (o->json) {
-		printf("{\n  \"iface\": ");
-		json_string(stdout, o->iface);
-		printf(",\n  \"knobs\": {");
-	} else {
-		printf("knobs of %s:\n", o->iface);
-	}
-	for (int i = 0; i < nb_knob_count(); i++) {
-		const char *name = nb_knob_name(i);
-		char value[NB_KNOB_VALUE_MAX];
-		struct nb_err err = { 0 };
-		int rc = nb_knob_read(&t, name, value, sizeof(value), &err);
-
-		if (rc && !nb_knob_unsupported(rc))
-			failures++;
-		if (o->json)
-			print_knob_json(stdout, name, rc, value, &err, i == 0);
-		else if (rc == 0)
-			printf("  %-21s %s\n", name, value);
-		else
-			printf("  %-21s %s: %s\n", name, nb_knob_unsupported(rc) ? "unsupported" : "error",
-			       reason_only(&err, name, o->iface));
-	}
+	nb_print_init(&p, stdout, o->json ? NB_PRINT_JSON_PRETTY : NB_PRINT_PLAIN);
+	nb_print_open_object(&p, NULL);
+	nb_print_string(&p, NB_PRINT_JSON, "schema", NULL, NB_KNOBS_SCHEMA);
+	nb_print_string(&p, NB_PRINT_ANY, "iface", "knobs of %s:\n", o->iface);
+	nb_print_open_object(&p, "knobs");
+	for (int i = 0; i < nb_knob_count(); i++)
+		failures += show_knob(&p, &t, nb_knob_name(i));
+	nb_print_close_object(&p);
 	tab = malloc(sizeof(*tab));
-	if (!tab || nb_napi_table_read(&t, tab, &nerr) < 0) {
-		if (!o->json)
-			printf("NAPIs: error: %s\n", tab ? nerr.msg : "out of memory");
-		failures++;
-	} else if (o->json) {
-		printf("\n  }");
-		print_napis_json(tab);
-	} else {
-		print_napis_text(tab);
-	}
-	if (o->json)
-		printf("%s\n}\n", tab && !nerr.code ? "" : "\n  }");
+	if (!tab)
+		nb_err_set(&nerr, -ENOMEM, "list the NAPIs of %s: out of memory", o->iface);
+	else if (nb_napi_table_read(&t, tab, &nerr) >= 0)
+		nerr.code = 0;
+	failures += nerr.code != 0;
+	show_napis(&p, tab, nerr.code ? &nerr : NULL);
+	nb_print_close_object(&p);
 	free(tab);
+	ret = nb_print_finish(&p);
+	if (ret) {
+		fprintf(stderr, "nicbench knobs: show %s: write the output: %s\n", o->iface, strerror(-ret));
+		return NB_EXIT_FAIL;
+	}
 	return failures ? NB_EXIT_FAIL : NB_EXIT_OK;
 }
 
@@ -334,6 +331,8 @@ static int assemble_record(const char *record)
 	       info.points == 1 ? "" : "s", info.incomplete, info.torn ? "; a record the kill cut short was dropped" : "");
 	if (unlink(record) < 0)
 		fprintf(stderr, "nicbench knobs: restore: remove %s: %s\n", record, strerror(errno));
+	else
+		nb_fsync_parent(record);
 	return 0;
 }
 
@@ -380,14 +379,28 @@ static int knobs_restore(const struct knobs_options *o)
 	}
 	fflush(stdout);
 	snprintf(record, sizeof(record), "%s", nb_journal_record(j) ? nb_journal_record(j) : "");
-	if (nb_journal_finish(j, &err)) {
+	if (nb_journal_restore_keep(j, &err)) {
 		fprintf(stderr, "nicbench knobs: restore %s: %s\n", iface, err.msg);
+		nb_journal_free(j);
 		/* the knobs come first; the report is still worth writing */
 		assemble_record(record);
 		return NB_EXIT_FAIL;
 	}
+	/* The journal goes last: killed before the report is durable, this command can be run
+	 * again and finds the record through it. */
+	if (assemble_record(record)) {
+		nb_journal_free(j);
+		printf("restored %d knob%s on %s; kept %s: it names the record, so this command can try again "
+		       "(remove both to give up on that report)\n", n, n == 1 ? "" : "s", iface,
+		       path);
+		return NB_EXIT_FAIL;
+	}
+	if (nb_journal_remove(j, &err)) {
+		fprintf(stderr, "nicbench knobs: restore %s: %s\n", iface, err.msg);
+		return NB_EXIT_FAIL;
+	}
 	printf("restored %d knob%s on %s; removed %s\n", n, n == 1 ? "" : "s", iface, path);
-	return assemble_record(record) ? NB_EXIT_FAIL : NB_EXIT_OK;
+	return NB_EXIT_OK;
 }
 
 int cmd_knobs(int argc, char **argv)

@@ -126,6 +126,8 @@ enum nb_cmp_reason {
 	NB_CMP_REASON_ONLY_NEW,
 	NB_CMP_REASON_WITHIN_FLOOR,  /* the medians differ by no more than the metric's floor */
 	NB_CMP_REASON_NOISY_FLOOR,   /* beyond the minimum effect, but the interval reaches within the floor */
+	NB_CMP_REASON_NOISY_SPREAD,  /* beyond effect and floor, but by less than the runs of a side spread */
+	NB_CMP_REASON_DISTURBED,     /* a supported change, but other programs loaded a side (cpu_other_pct) */
 };
 
 struct nb_cmp_metric_result {
@@ -143,6 +145,8 @@ struct nb_cmp_metric_result {
 	bool has_floor;
 	double floor;            /* absolute, in the metric's unit, as applied to this point */
 	const char *floor_family;
+	double spread;           /* the larger side's spread of runs (run_spread), in the metric's unit */
+	double other_pct;        /* the worse side's largest cpu_other_pct of the point; NAN when absent */
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
 };

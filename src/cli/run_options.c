@@ -16,6 +16,7 @@ enum {
 	OPT_CONNECT_TIMEOUT, OPT_NO_TRACE, OPT_NO_PROFILE, OPT_DESCRIPTION, OPT_PROMISC, OPT_CAPTURE,
 	OPT_SNAPLEN, OPT_RR_FLOWS, OPT_RR_REQUEST, OPT_RR_RESPONSE, OPT_RR_RATE, OPT_RR_TIMEOUT, OPT_RR_PORT,
 	OPT_PEER_LOCAL, OPT_IDLE_CHECK, OPT_REDACT,
+	OPT_PRECISION, OPT_INTERLEAVE, OPT_SHUFFLE, /* repetitions until the answer is known */
 };
 
 static const struct option long_options[] = {
@@ -53,6 +54,9 @@ static const struct option long_options[] = {
 	{ "peer-local", no_argument, NULL, OPT_PEER_LOCAL },
 	{ "idle-check", required_argument, NULL, OPT_IDLE_CHECK },
 	{ "redact", no_argument, NULL, OPT_REDACT },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "interleave", no_argument, NULL, OPT_INTERLEAVE },
+	{ "shuffle", required_argument, NULL, OPT_SHUFFLE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -83,6 +87,15 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"      --rate RATE         UDP target rate, e.g. 500M; 0 = unlimited, like iperf3 -b0 (default 0)\n"
 		"      --length BYTES      UDP datagram length (default 1448: the MSS at MTU 1500)\n"
 		"      --repetitions N     runs per test point; compare needs >= 3 (default 3)\n"
+		"      --repetitions auto[:MIN-MAX]  repeat each point until the 90%% interval of its median\n"
+		"                          throughput (and cpu_busy_pct for rx tests) lies within +-precision\n"
+		"                          of the median, at least MIN and at most MAX runs (default 3-10); a run\n"
+		"                          disturbed by foreign load is repeated, not counted\n"
+		"      --precision PCT     the precision auto repetitions aim for, %% of the median (default 2)\n"
+		"      --interleave        run in rounds, one repetition of every point per round, so drift\n"
+		"                          over time lands on every setting alike; with auto a precise point\n"
+		"                          leaves the rounds (knobs are applied again at every visit)\n"
+		"      --shuffle SEED      interleave, each round in an order drawn from SEED (recorded)\n"
 		"      --settle S          pause after applying knobs and before each run (default 2)\n"
 		"      --interval MS       sampling period while traffic flows (default 100)\n"
 		"      --grace S           past duration + omit + grace a run is killed: timeout (default 5)\n"
@@ -215,9 +228,32 @@ static int apply_option(struct nb_config *cfg, int opt, const char *arg, struct 
 			nb_config_set_test_field(cfg, NB_FIELD_LENGTH, (uint64_t)n);
 		break;
 	case OPT_REPS:
-		rc = parse_int("--repetitions", arg, 1, NB_MAX_REPETITIONS, &n, err);
-		cfg->repetitions = (int)n;
+		rc = nb_config_set_repetitions(cfg, arg, err);
+		if (rc < 0)
+			nb_err_prefix(err, "--repetitions ");
 		break;
+	case OPT_PRECISION: {
+		char *end;
+		double pct = strtod(arg, &end);
+
+		if (*arg == '\0' || *end != '\0' || !(pct > 0 && pct <= 100))
+			return nb_err_set(err, -EINVAL, "--precision '%s': expected a percentage above 0, at most 100", arg);
+		cfg->precision_pct = pct;
+		break;
+	}
+	case OPT_INTERLEAVE: cfg->interleave = true; break;
+	case OPT_SHUFFLE: {
+		char *end;
+		unsigned long long seed;
+
+		errno = 0;
+		seed = strtoull(arg, &end, 0);
+		if (*arg == '\0' || *arg == '-' || *end != '\0' || errno)
+			return nb_err_set(err, -EINVAL, "--shuffle '%s': expected a seed, a whole number >= 0", arg);
+		cfg->shuffle = cfg->interleave = true;
+		cfg->shuffle_seed = seed;
+		break;
+	}
 	case OPT_SETTLE: rc = parse_seconds("--settle", arg, 600, &cfg->settle_s, err); break;
 	case OPT_INTERVAL:
 		rc = parse_int("--interval", arg, 10, 10000, &n, err);
