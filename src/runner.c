@@ -416,7 +416,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	nb_metrics_merge(&run->metrics, &res.metrics);
 	/* needs iperf3's view of the peer's CPU, so only after the merge */
 	nb_metrics_put_cpu_other(&run->metrics, rn->snap_now->ncpus_online, cfg->peer_local);
-	if (!cfg->no_raw && res.raw_json) {
+	if (cfg->raw && res.raw_json) {
 		run->iperf_json = res.raw_json;
 		res.raw_json = NULL;
 	}
