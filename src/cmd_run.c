@@ -171,9 +171,17 @@ int cmd_run(int argc, char **argv)
 		free(cfg);
 		return usage_error(err.msg);
 	}
-	fprintf(stderr, "nicbench %s: %s (%s) -> %s:%d, %d points x %d repetitions, about %.0f s; kernel %s\n",
-		NICBENCH_VERSION, cfg->iface, iface.driver[0] ? iface.driver : "unknown driver", cfg->peer_host,
-		cfg->peer_port, plan.npoints, cfg->repetitions, nb_plan_estimate_s(cfg, &plan), host.release);
+	if (cfg->reps_auto)
+		fprintf(stderr, "nicbench %s: %s (%s) -> %s:%d, %d points x auto %d-%d repetitions (+-%.3g%%)%s, "
+			"%.0f-%.0f s; kernel %s\n", NICBENCH_VERSION, cfg->iface,
+			iface.driver[0] ? iface.driver : "unknown driver", cfg->peer_host, cfg->peer_port, plan.npoints,
+			cfg->reps_min, cfg->repetitions, cfg->precision_pct, cfg->interleave ? ", interleaved" : "",
+			nb_plan_estimate_min_s(cfg, &plan), nb_plan_estimate_s(cfg, &plan), host.release);
+	else
+		fprintf(stderr, "nicbench %s: %s (%s) -> %s:%d, %d points x %d repetitions%s, about %.0f s; kernel %s\n",
+			NICBENCH_VERSION, cfg->iface, iface.driver[0] ? iface.driver : "unknown driver", cfg->peer_host,
+			cfg->peer_port, plan.npoints, cfg->repetitions, cfg->interleave ? " interleaved" : "",
+			nb_plan_estimate_s(cfg, &plan), host.release);
 	idle_check(cfg, report);
 
 	nb_runner_install_signals();

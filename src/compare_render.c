@@ -452,6 +452,52 @@ static void put_bound_warnings(struct sbuf *out, const char *lead, const char *s
 			  lead, side, host->median);
 }
 
+/* The runs each side of a point has (its best-measured metric): with auto repetitions they
+ * differ from point to point and side to side. */
+static void point_runs(const struct nb_cmp_point_result *pr, int *nb, int *nn)
+{
+	*nb = *nn = 0;
+	for (int i = 0; i < pr->n_metrics; i++) {
+		*nb = pr->metrics[i].n_base > *nb ? pr->metrics[i].n_base : *nb;
+		*nn = pr->metrics[i].n_new > *nn ? pr->metrics[i].n_new : *nn;
+	}
+}
+
+/* Once per point: the runs compared, and the side that had too few for a verdict. */
+static void put_point_runs(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt)
+{
+	int nb, nn;
+
+	point_runs(pr, &nb, &nn);
+	if (!pr->base || !pr->new || (nb == nn && nb >= opt->min_runs))
+		return;
+	sb_printf(out, "    runs: %d base, %d new", nb, nn);
+	if (nb < opt->min_runs || nn < opt->min_runs)
+		sb_printf(out, "; too few on the %s side for a verdict (%d needed)",
+			  nb < opt->min_runs && nn < opt->min_runs ? "base and the new" : nb < opt->min_runs ? "base" : "new",
+			  opt->min_runs);
+	sb_putc(out, '\n');
+}
+
+/* Above the points: how many had too few runs on each side. */
+static void put_few_runs(struct sbuf *out, const struct nb_cmp_result *r)
+{
+	int few_base = 0, few_new = 0;
+
+	for (int i = 0; i < r->n_points; i++) {
+		int nb, nn;
+
+		if (!r->points[i].base || !r->points[i].new)
+			continue;
+		point_runs(&r->points[i], &nb, &nn);
+		few_base += nb < r->opt->min_runs;
+		few_new += nn < r->opt->min_runs;
+	}
+	if (few_base || few_new)
+		sb_printf(out, "  too few runs (< %d) on a side: base in %d point(s), new in %d: those are inconclusive\n",
+			  r->opt->min_runs, few_base, few_new);
+}
+
 static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt,
 		       const struct nb_cmp_render_opts *ro)
 {
@@ -473,6 +519,7 @@ static void text_point(struct sbuf *out, const struct nb_cmp_point_result *pr, c
 			  pr->new->error ? pr->new->error : "");
 	put_bound_warnings(out, "    ", "base", pr->base);
 	put_bound_warnings(out, "    ", "new", pr->new);
+	put_point_runs(out, pr, opt);
 	for (int i = 0; i < pr->n_metrics; i++) {
 		const struct nb_cmp_metric_result *m = &pr->metrics[i];
 
@@ -548,6 +595,7 @@ static void text_body(struct sbuf *out, const struct nb_cmp_result *r, const str
 		sb_printf(out, "  environment differs: test settings of %d point(s), e.g. %s\n", r->n_test_diffs,
 			r->test_diff_id);
 	put_foreign_load(out, "  ", r);
+	put_few_runs(out, r);
 	for (int i = 0; i < r->n_points; i++) {
 		text_point(out, &r->points[i], opt, ro);
 		sb_drain(out);

@@ -27,10 +27,38 @@ void nb_config_defaults(struct nb_config *cfg)
 	for (int i = 0; i < t->nrows; i++)
 		if (t->rows[i].flags & NB_OPT_TEST_FIELD)
 			nb_opt_store_number(&t->rows[i], &cfg->test_defaults, t->rows[i].def);
+	cfg->reps_min = NB_AUTO_REPS_MIN;  /* part of the repetitions row's "auto:MIN-MAX" value */
 	for (size_t i = 0; i < sizeof(known_tests) / sizeof(known_tests[0]); i++)
 		nb_test_from_name(&cfg->tests[cfg->ntests++], known_tests[i]);
 	for (int i = 0; i < cfg->ntests; i++)
 		test_take_defaults(cfg, &cfg->tests[i]);
+}
+
+int nb_config_set_repetitions(struct nb_config *cfg, const char *text, struct nb_err *err)
+{
+	int min = NB_AUTO_REPS_MIN, max = NB_AUTO_REPS_MAX, used = 0;
+	char *end;
+	long n;
+
+	if (!strncmp(text, "auto", 4)) {
+		if (text[4] == ':' && (sscanf(text + 5, "%d-%d%n", &min, &max, &used) != 2 || text[5 + used] != '\0'))
+			used = -1;
+		if ((text[4] != '\0' && text[4] != ':') || used < 0 || min < 1 || max < min || max > NB_MAX_REPETITIONS)
+			return nb_err_set(err, -EINVAL, "'%s': expected auto or auto:MIN-MAX with 1 <= MIN <= MAX <= %d",
+					  text, NB_MAX_REPETITIONS);
+		cfg->reps_auto = true;
+		cfg->reps_min = min;
+		cfg->repetitions = max;
+		return 0;
+	}
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (*text == '\0' || *end != '\0' || errno || n < 1 || n > NB_MAX_REPETITIONS)
+		return nb_err_set(err, -EINVAL, "'%s': expected a number of runs 1..%d, auto or auto:MIN-MAX", text,
+				  NB_MAX_REPETITIONS);
+	cfg->reps_auto = false;
+	cfg->repetitions = (int)n;
+	return 0;
 }
 
 int nb_test_from_name(struct nb_test_spec *t, const char *name)
@@ -345,6 +373,11 @@ static int load_row(const struct key_ctx *k, const struct nb_opt *o, void *base,
 	nb_opt_range_text(o, range, sizeof(range));
 	switch (o->type) {
 	case NB_OPT_INT:
+		if (o->parse && json_is_string(v)) {  /* the row's words: "auto:3-10" */
+			if (o->parse(base, o, json_string_value(v), k->err) < 0)
+				return bad_key(k, key, k->err->msg);
+			return 0;
+		}
 		if (!json_is_integer(v))
 			return bad_key(k, key, "expected an integer");
 		if (!nb_opt_in_range(o, (double)json_integer_value(v))) {
@@ -354,10 +387,14 @@ static int load_row(const struct key_ctx *k, const struct nb_opt *o, void *base,
 		nb_opt_store_number(o, base, (double)json_integer_value(v));
 		return 0;
 	case NB_OPT_SECONDS:
+	case NB_OPT_NUMBER:
 		if (!json_is_number(v) || !nb_opt_in_range(o, json_number_value(v))) {
-			snprintf(why, sizeof(why), "expected seconds, %s", range);
+			snprintf(why, sizeof(why), "expected %s, %s", o->type == NB_OPT_SECONDS ? "seconds" : "a number", range);
 			return bad_key(k, key, why);
 		}
+		snprintf(text, sizeof(text), "%.17g", json_number_value(v));
+		if (o->parse && o->parse(base, o, text, k->err) < 0)
+			return bad_key(k, key, k->err->msg);
 		nb_opt_store_number(o, base, json_number_value(v));
 		return 0;
 	case NB_OPT_FLAG:
@@ -381,9 +418,13 @@ static int load_row(const struct key_ctx *k, const struct nb_opt *o, void *base,
 			return bad_key(k, key, k->err->msg);
 		return 0;
 	case NB_OPT_CUSTOM:
-		if (!json_is_string(v))
+		if (json_is_integer(v))  /* a number given as one: "shuffle": 42 */
+			snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(v));
+		else if (json_is_string(v))
+			snprintf(text, sizeof(text), "%s", json_string_value(v));
+		else
 			return bad_key(k, key, "expected a string");
-		if (o->parse(base, o, json_string_value(v), k->err) < 0)
+		if (o->parse(base, o, text, k->err) < 0)
 			return bad_key(k, key, k->err->msg);
 		return 0;
 	case NB_OPT_ARG:
@@ -717,7 +758,7 @@ static int check_range(const struct nb_opt *o, const void *base, const char *wha
 	char range[64];
 	double v = nb_opt_load_number(o, base);
 
-	if (o->type != NB_OPT_INT && o->type != NB_OPT_SECONDS && o->type != NB_OPT_RATE)
+	if (o->type != NB_OPT_INT && o->type != NB_OPT_SECONDS && o->type != NB_OPT_NUMBER && o->type != NB_OPT_RATE)
 		return 0;
 	if (nb_opt_in_range(o, v))
 		return 0;
@@ -760,6 +801,9 @@ int nb_config_validate(const struct nb_config *cfg, struct nb_err *err)
 				return err->code;
 		}
 	}
+	if (cfg->reps_auto && (cfg->reps_min < 1 || cfg->reps_min > cfg->repetitions))
+		return nb_err_set(err, -EINVAL, "repetitions auto:%d-%d: the minimum must be 1..the maximum",
+				  cfg->reps_min, cfg->repetitions);
 	for (int i = 0; i < cfg->ntests; i++)  /* the same test twice would give two points with one id */
 		for (int j = 0; j < i; j++)
 			if (!strcmp(cfg->tests[j].name, cfg->tests[i].name))
@@ -810,8 +854,15 @@ static json_t *row_to_json(const struct nb_opt *o, const struct nb_config *cfg)
 	const char *field = (const char *)cfg + o->offset;
 
 	switch (o->type) {
-	case NB_OPT_INT: return json_integer(*(const int *)field);
-	case NB_OPT_SECONDS: return json_real(*(const double *)field);
+	case NB_OPT_INT:
+		if (!strcmp(o->key, "repetitions") && cfg->reps_auto) {  /* the file's own words back */
+			char reps[32];
+
+			snprintf(reps, sizeof(reps), "auto:%d-%d", cfg->reps_min, cfg->repetitions);
+			return json_string(reps);
+		}
+		return json_integer(*(const int *)field);
+	case NB_OPT_SECONDS: case NB_OPT_NUMBER: return json_real(*(const double *)field);
 	case NB_OPT_FLAG: return json_boolean(*(const bool *)field);
 	case NB_OPT_RATE: return json_integer((json_int_t)*(const uint64_t *)field);  /* whole units, as parsed */
 	case NB_OPT_STRING: return field[0] ? json_string(field) : NULL;
@@ -823,6 +874,8 @@ static json_t *row_to_json(const struct nb_opt *o, const struct nb_config *cfg)
 				json_array_append_new(tests, test_to_json(&cfg->tests[i]));
 			return tests;
 		}
+		if (!strcmp(o->key, "shuffle"))
+			return cfg->shuffle ? json_integer((json_int_t)cfg->shuffle_seed) : NULL;
 		return !strcmp(o->key, "knobs") ? knobs_to_json(cfg) : NULL;
 	case NB_OPT_ARG: break;
 	}

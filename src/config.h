@@ -61,7 +61,14 @@ struct nb_config {
 	struct nb_test_spec test_defaults; /* what a test named without options gets */
 	int ntests;
 	struct nb_test_spec tests[NB_MAX_TESTS];
-	int repetitions;
+	int repetitions;         /* with reps_auto: the most runs a point may take */
+	/* repetitions until the answer is known, and rounds (--repetitions auto, --interleave) */
+	bool reps_auto;          /* repeat until the median is known to +-precision_pct (src/adaptive.h) */
+	int reps_min;            /* auto: clean runs before a point may stop */
+	double precision_pct;    /* auto: half width of the 90% interval of the median, % of it */
+	bool interleave;         /* rounds: one repetition of every unfinished point per round */
+	bool shuffle;            /* interleave: each round in an order drawn from shuffle_seed */
+	uint64_t shuffle_seed;
 	double settle_s;         /* pause after applying knobs and before each run */
 	int interval_ms;         /* sampler period while traffic flows */
 	int grace_s;             /* past duration + omit + grace a run is killed (timeout) */
@@ -100,6 +107,13 @@ extern const struct nb_opt_table nb_config_table;
 int nb_config_set_tests(struct nb_config *cfg, const char *list, struct nb_err *err);   /* "tcp-tx,udp-rx" */
 int nb_config_add_knob_axis(struct nb_config *cfg, const char *spec, struct nb_err *err); /* "threaded=0,1" */
 int nb_config_set_peer(struct nb_config *cfg, const char *hostport, struct nb_err *err); /* HOST[:PORT], [v6]:PORT */
+
+/* --repetitions / "repetitions": "N", "auto" (3-10) or "auto:MIN-MAX". -EINVAL with the reason
+ * (the caller names the flag or key). */
+int nb_config_set_repetitions(struct nb_config *cfg, const char *text, struct nb_err *err);
+#define NB_AUTO_REPS_MIN 3
+#define NB_AUTO_REPS_MAX 10
+#define NB_DEFAULT_PRECISION_PCT 2.0
 
 /* The checks across settings once everything is merged: interface and peer given, every value
  * inside its row's range (for values set by code), no test twice. */

@@ -4,6 +4,7 @@
  * --help text and configs/README.md's key table are printed from it. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "config.h"
 #include "napi_knobs.h"
@@ -33,6 +34,42 @@ CONFIG_PARSER(parse_peer, nb_config_set_peer)
 CONFIG_PARSER(parse_tests, nb_config_set_tests)
 CONFIG_PARSER(parse_knob, nb_config_add_knob_axis)
 CONFIG_PARSER(parse_config, nb_config_load_file)
+
+static int parse_repetitions(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	int rc = nb_config_set_repetitions(obj, text, err);
+
+	if (rc < 0)
+		nb_err_prefix(err, "--%s ", o->name);
+	return rc;
+}
+
+/* 0 % is inside the row's range 0..100 but asks for the impossible */
+static int parse_precision(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	double pct = strtod(text, NULL);
+
+	if (!(pct > 0))
+		return nb_err_set(err, -EINVAL, "--%s '%s': expected a percentage above 0, at most 100", o->name, text);
+	nb_opt_store_number(o, obj, pct);
+	return 0;
+}
+
+/* A seed implies rounds: shuffling only means something between rounds. */
+static int parse_shuffle(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	struct nb_config *cfg = obj;
+	unsigned long long seed;
+	char *end;
+
+	errno = 0;
+	seed = strtoull(text, &end, 0);
+	if (*text == '\0' || *text == '-' || *end != '\0' || errno)
+		return nb_err_set(err, -EINVAL, "--%s '%s': expected a seed, a whole number >= 0", o->name, text);
+	cfg->shuffle = cfg->interleave = true;
+	cfg->shuffle_seed = seed;
+	return 0;
+}
 
 /* A flag sets a test default and every test already listed, so it wins over the file. */
 static void store_test_field(void *obj, const struct nb_opt *o, double v)
@@ -89,8 +126,31 @@ static const struct nb_opt rows[] = {
 	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500",
 	  .doc = "UDP datagram length (iperf3 `-l`); 1448 is the TCP MSS at MTU 1500, what the iperf3 CLI picks" },
 	{ .name = "repetitions", .key = "repetitions", .type = NB_OPT_INT, .offset = CFG(repetitions), .min = 1,
-	  .max = NB_MAX_REPETITIONS, .def = 3, .metavar = "N", .help = "runs per test point; compare needs >= 3",
-	  .doc = "runs per test point; `nicbench compare` needs at least 3 per side for a verdict" },
+	  .max = NB_MAX_REPETITIONS, .def = 3, .metavar = "N", .parse = parse_repetitions,
+	  .help = "runs per test point; compare needs >= 3. N may be auto[:MIN-MAX]:\n"
+		  "repeat each point until the 90% interval of its median throughput\n"
+		  "(and cpu_busy_pct for rx tests) lies within +-precision of the\n"
+		  "median, at least MIN and at most MAX runs (auto: 3-10); a run\n"
+		  "disturbed by foreign load is repeated, not counted",
+	  .doc_type = "integer 1..100, `\"auto\"` or `\"auto:MIN-MAX\"`",
+	  .doc = "runs per test point; `nicbench compare` needs at least 3 per side for a verdict. `\"auto\"` (3-10): "
+		 "repeat each point until the 90% interval of its median throughput (and of `cpu_busy_pct` for rx tests) "
+		 "lies within +-`precision` of the median, or MAX runs; a run disturbed by foreign load is repeated, "
+		 "not counted" },
+	{ .name = "precision", .key = "precision", .type = NB_OPT_NUMBER, .offset = CFG(precision_pct), .min = 0,
+	  .max = 100, .def = NB_DEFAULT_PRECISION_PCT, .metavar = "PCT", .parse = parse_precision,
+	  .help = "the precision auto repetitions aim for, % of the median, above 0",
+	  .doc = "with auto repetitions: the half width of the median's 90% interval to reach, % of the median; above 0" },
+	{ .name = "interleave", .key = "interleave", .type = NB_OPT_FLAG, .offset = CFG(interleave),
+	  .help = "run in rounds, one repetition of every point per round, so drift\n"
+		  "over time lands on every setting alike; with auto a precise point\n"
+		  "leaves the rounds (knobs are applied again at every visit)",
+	  .doc = "run in rounds, one repetition of every unfinished point per round (drift lands on every setting "
+		 "alike; knobs are applied again at each visit)" },
+	{ .name = "shuffle", .key = "shuffle", .type = NB_OPT_CUSTOM, .parse = parse_shuffle, .metavar = "SEED",
+	  .help = "interleave, each round in an order drawn from SEED (recorded)",
+	  .doc_type = "integer seed", .doc_default = "(plan order)",
+	  .doc = "with `interleave` (implied): each round's order drawn from this seed, recorded in the report" },
 	{ .name = "settle", .key = "settle", .type = NB_OPT_SECONDS, .offset = CFG(settle_s), .min = 0, .max = 600,
 	  .def = 2, .metavar = "S", .help = "pause after applying knobs and before each run",
 	  .doc = "pause after applying knobs and before each run (lets the server clean up and knobs take hold)" },

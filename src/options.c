@@ -66,7 +66,7 @@ void nb_opt_store_number(const struct nb_opt *o, void *base, double v)
 
 	switch (o->type) {
 	case NB_OPT_INT: *(int *)field = (int)v; break;
-	case NB_OPT_SECONDS: *(double *)field = v; break;
+	case NB_OPT_SECONDS: case NB_OPT_NUMBER: *(double *)field = v; break;
 	case NB_OPT_FLAG: *(bool *)field = v != 0; break;
 	case NB_OPT_RATE: *(uint64_t *)field = (uint64_t)llround(v); break;
 	default: break;
@@ -79,7 +79,7 @@ double nb_opt_load_number(const struct nb_opt *o, const void *base)
 
 	switch (o->type) {
 	case NB_OPT_INT: return *(const int *)field;
-	case NB_OPT_SECONDS: return *(const double *)field;
+	case NB_OPT_SECONDS: case NB_OPT_NUMBER: return *(const double *)field;
 	case NB_OPT_FLAG: return *(const bool *)field;
 	case NB_OPT_RATE: return (double)*(const uint64_t *)field;
 	default: return 0;
@@ -124,6 +124,8 @@ static int apply_row(const struct nb_opt_table *t, const struct nb_opt *o, void 
 		store(t, o, obj, (double)rate);
 		return 0;
 	case NB_OPT_INT:
+		if (o->parse)  /* it takes words too ("auto:3-10") */
+			return o->parse(obj, o, text, err);
 		errno = 0;
 		v = (double)strtol(text, &end, 10);
 		if (*text == '\0' || *end != '\0' || errno || !nb_opt_in_range(o, v))
@@ -131,10 +133,12 @@ static int apply_row(const struct nb_opt_table *t, const struct nb_opt *o, void 
 		store(t, o, obj, v);
 		return 0;
 	case NB_OPT_SECONDS:
+	case NB_OPT_NUMBER:
 		errno = 0;
 		v = strtod(text, &end);
 		if (*text == '\0' || *end != '\0' || errno || !nb_opt_in_range(o, v))
-			return nb_err_set(err, -EINVAL, "%s '%s': expected seconds %s", flag, text, range);
+			return nb_err_set(err, -EINVAL, "%s '%s': expected %s %s", flag, text,
+					  o->type == NB_OPT_SECONDS ? "seconds" : "a number", range);
 		if (o->parse)  /* a further rule (a gap in the range) */
 			return o->parse(obj, o, text, err);
 		store(t, o, obj, v);
@@ -153,7 +157,8 @@ void nb_opts_defaults(const struct nb_opt_table *t, void *obj)
 	for (int i = 0; i < t->nrows; i++) {
 		const struct nb_opt *o = &t->rows[i];
 
-		if (o->type == NB_OPT_INT || o->type == NB_OPT_SECONDS || o->type == NB_OPT_FLAG || o->type == NB_OPT_RATE)
+		if (o->type == NB_OPT_INT || o->type == NB_OPT_SECONDS || o->type == NB_OPT_NUMBER ||
+		    o->type == NB_OPT_FLAG || o->type == NB_OPT_RATE)
 			if (!(o->flags & NB_OPT_TEST_FIELD))
 				nb_opt_store_number(o, obj, o->def);
 	}
@@ -270,7 +275,8 @@ bool nb_opts_done(int rc, const char *command, const struct nb_err *err, void (*
 
 static bool shows_default(const struct nb_opt *o)
 {
-	return (o->type == NB_OPT_INT || o->type == NB_OPT_SECONDS || o->type == NB_OPT_RATE) && !o->doc_default;
+	return (o->type == NB_OPT_INT || o->type == NB_OPT_SECONDS || o->type == NB_OPT_NUMBER ||
+		o->type == NB_OPT_RATE) && !o->doc_default;
 }
 
 void nb_opts_help(FILE *out, const struct nb_opt_table *t, const char *first, const char *last)
@@ -324,7 +330,7 @@ void nb_opts_help(FILE *out, const struct nb_opt_table *t, const char *first, co
 static const char *unit_of(const struct nb_opt *o)
 {
 	static const struct { const char *metavar, *unit; } units[] = {
-		{ "S", " s" }, { "MS", " ms" }, { "BYTES", " bytes" }, { "US", " us" },
+		{ "S", " s" }, { "MS", " ms" }, { "BYTES", " bytes" }, { "US", " us" }, { "PCT", " %" },
 	};
 
 	for (size_t i = 0; o->metavar && i < sizeof(units) / sizeof(units[0]); i++)
@@ -342,8 +348,8 @@ static void doc_type(const struct nb_opt *o, char *buf, size_t len)
 		snprintf(buf, len, "%s", o->doc_type);
 	else if (o->type == NB_OPT_INT)
 		snprintf(buf, len, "integer%s %s", unit_of(o), range);
-	else if (o->type == NB_OPT_SECONDS)
-		snprintf(buf, len, "number s, %s", range);
+	else if (o->type == NB_OPT_SECONDS || o->type == NB_OPT_NUMBER)
+		snprintf(buf, len, "number%s, %s", unit_of(o), range);
 	else if (o->type == NB_OPT_FLAG)
 		snprintf(buf, len, "bool");
 	else if (o->type == NB_OPT_RATE)
@@ -360,7 +366,7 @@ static void doc_default(const struct nb_opt *o, char *buf, size_t len)
 		snprintf(buf, len, "%s", o->def ? "true" : "false");
 	else if (o->type == NB_OPT_RATE)
 		snprintf(buf, len, "`\"%g\"`", o->def);
-	else if (o->type == NB_OPT_INT || o->type == NB_OPT_SECONDS)
+	else if (o->type == NB_OPT_INT || o->type == NB_OPT_SECONDS || o->type == NB_OPT_NUMBER)
 		snprintf(buf, len, "%g", o->def);
 	else
 		buf[0] = '\0';

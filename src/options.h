@@ -14,7 +14,8 @@
 
 enum nb_opt_type {
 	NB_OPT_INT,      /* whole number min..max into an int */
-	NB_OPT_SECONDS,  /* number min..max into a double */
+	NB_OPT_SECONDS,  /* number of seconds min..max into a double */
+	NB_OPT_NUMBER,   /* any other number min..max into a double (a percentage) */
 	NB_OPT_FLAG,     /* no argument: sets a bool (NB_OPT_INVERT: clears it) */
 	NB_OPT_STRING,   /* copied into a char[size] */
 	NB_OPT_ARG,      /* the argument itself, kept as a const char * (argv outlives the parse) */
@@ -53,7 +54,8 @@ struct nb_opt {
 	const char *doc_default; /* the docs' default column, when the number alone says too little */
 	const char *doc;         /* configs/README.md's meaning column; NULL: the help text */
 	const char *expect;      /* RATE: what a bad value should have been ("transactions per second ...") */
-	nb_opt_parse_fn parse;   /* CUSTOM; also checks SECONDS rows whose range has a gap */
+	nb_opt_parse_fn parse;   /* CUSTOM; INT: the forms other than a number ("auto");
+				  * SECONDS, NUMBER: a rule past the range (a gap, 0 excluded) */
 };
 
 struct nb_opt_table {

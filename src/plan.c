@@ -80,16 +80,27 @@ void nb_plan_free(struct nb_plan *plan)
 	plan->npoints = 0;
 }
 
-double nb_point_estimate_s(const struct nb_config *cfg, const struct nb_point *p)
+double nb_run_estimate_s(const struct nb_config *cfg, const struct nb_point *p)
 {
 	double run = cfg->settle_s + p->test->omit_s + p->test->duration_s + NB_RUN_OVERHEAD_S;
 
 	/* tcp-rr/udp-rr wait up to one rr timeout after the window for answers in flight */
 	if (p->test->dir == NB_DIR_RR)
 		run += cfg->rr.timeout_ms / 1000.0;
+	return run;
+}
 
+double nb_point_estimate_s(const struct nb_config *cfg, const struct nb_point *p)
+{
 	/* with tracing on, one diagnostic repetition follows the measured ones (runner.c) */
-	return run * (cfg->repetitions + (cfg->trace ? 1 : 0));
+	return nb_run_estimate_s(cfg, p) * (cfg->repetitions + (cfg->trace ? 1 : 0));
+}
+
+double nb_point_estimate_min_s(const struct nb_config *cfg, const struct nb_point *p)
+{
+	int reps = cfg->reps_auto ? cfg->reps_min : cfg->repetitions;
+
+	return nb_run_estimate_s(cfg, p) * (reps + (cfg->trace ? 1 : 0));
 }
 
 double nb_plan_estimate_s(const struct nb_config *cfg, const struct nb_plan *plan)
@@ -98,6 +109,15 @@ double nb_plan_estimate_s(const struct nb_config *cfg, const struct nb_plan *pla
 
 	for (int i = 0; i < plan->npoints; i++)
 		total += nb_point_estimate_s(cfg, &plan->points[i]);
+	return total;
+}
+
+double nb_plan_estimate_min_s(const struct nb_config *cfg, const struct nb_plan *plan)
+{
+	double total = 0;
+
+	for (int i = 0; i < plan->npoints; i++)
+		total += nb_point_estimate_min_s(cfg, &plan->points[i]);
 	return total;
 }
 

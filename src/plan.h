@@ -32,9 +32,13 @@ struct nb_plan {
 int nb_plan_build(const struct nb_config *cfg, struct nb_plan *plan, struct nb_err *err);
 void nb_plan_free(struct nb_plan *plan);
 
-/* Estimated wall time of one point (all repetitions) and of the whole plan, in seconds. */
+/* Estimated wall time of one point (all repetitions; with auto repetitions the most they may
+ * take) and of the whole plan, in seconds; one repetition; the least (auto: MIN runs each). */
 double nb_point_estimate_s(const struct nb_config *cfg, const struct nb_point *p);
 double nb_plan_estimate_s(const struct nb_config *cfg, const struct nb_plan *plan);
+double nb_run_estimate_s(const struct nb_config *cfg, const struct nb_point *p);
+double nb_point_estimate_min_s(const struct nb_config *cfg, const struct nb_point *p);
+double nb_plan_estimate_min_s(const struct nb_config *cfg, const struct nb_plan *plan);
 
 /* Value of a knob in a point, or NULL when the point does not set it. */
 const char *nb_point_knob(const struct nb_point *p, const char *name);

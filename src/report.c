@@ -15,6 +15,7 @@
 #include "bottleneck.h"
 #include "run_record.h"
 #include "report_napi.h"
+#include "report_precision.h"
 #include "stats.h"
 
 struct table_row {
@@ -30,6 +31,8 @@ struct table_row {
 	double rr_tps, rr_p50, rr_p90, rr_p99, rr_p999;  /* medians; NAN when absent */
 	double unaccounted;           /* median cpu_unaccounted_pct; NAN when absent */
 	enum nb_bn_code bottleneck;
+	bool has_prec;                /* prec computed (a point with runs) */
+	struct nb_precision_summary prec;
 };
 
 /* Above this, the table warns that busy % is a lower bound (see cpu_unaccounted_pct). */
@@ -45,8 +48,13 @@ struct nb_report {
 	int nrows, cap;
 	struct table_row *rows;
 	struct nb_record_writer *rec;  /* opened by nb_report_open_record, or anonymous on first use */
-	int open_point;                /* index of the point begun in the record, -1: none */
-	int runs_recorded;             /* of the open point */
+	/* per point index: begun in the record, runs recorded one by one; interleaved rounds keep
+	 * several points open at once */
+	struct point_mark {
+		bool begun;
+		int runs_recorded;
+	} *marks;
+	int nmarks;
 	bool idle_warned;             /* the idle check before the first point found the machine busy */
 	double idle_busy_pct;
 };
@@ -142,7 +150,6 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 	kernel = json_pack("{s:s, s:s, s:s}", "release", host->release, "version", host->version,
 			   "cmdline", cfg->redact ? NB_REDACTED : host->cmdline);
 	json_object_set_new(kernel, "config_hash", str_or_null(host->config_hash));
-	r->open_point = -1;
 	r->root = json_object();
 	json_object_set_new(r->root, "schema", json_string(NB_REPORT_SCHEMA));
 	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "nicbench", "version", NICBENCH_VERSION));
@@ -168,11 +175,16 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 	return 0;
 }
 
+static const char *test_direction_name(enum nb_direction dir)
+{
+	return dir == NB_DIR_TX ? "tx" : dir == NB_DIR_RX ? "rx" : "rr";
+}
+
 static json_t *test_json(const struct nb_test_spec *t)
 {
 	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:I, s:i, s:i}", "name", t->name,
 			 "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
-			 "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
+			 "direction", test_direction_name(t->dir),
 			 "duration", t->duration_s,
 			 "omit", t->omit_s, "rate", (json_int_t)t->rate_bps, "length", t->length,
 			 "streams", t->streams);
@@ -267,7 +279,17 @@ static bool run_is_ok(const json_t *run)
 
 /* Every metric that appears in an ok run, aggregated over the ok runs that have it. Works on
  * the runs' JSON so that the live table and a report assembled from a record agree. */
-static json_t *aggregate_json(const json_t *runs, bool tx, struct table_row *row)
+/* Under auto repetitions a disturbed run was repeated: it is not data (src/adaptive.h). */
+static bool skips_disturbed(const json_t *config)
+{
+	struct nb_adaptive_rule rule;
+	bool is_auto;
+
+	nb_report_rule_from_config(config, &rule, &is_auto);
+	return is_auto;
+}
+
+static json_t *aggregate_json(const json_t *runs, bool tx, bool skip_disturbed, struct table_row *row)
 {
 	json_t *agg = json_object();
 	double values[NB_MAX_REPETITIONS];
@@ -290,6 +312,8 @@ static json_t *aggregate_json(const json_t *runs, bool tx, struct table_row *row
 			if (!(json_number_value(other) <= row->other))
 				row->other = json_number_value(other);
 		}
+		if (skip_disturbed && !nb_report_run_is_clean(run))
+			continue;
 		json_object_foreach(json_object_get(run, "metrics"), name, value) {
 			struct nb_stats st;
 			json_t *vals;
@@ -300,7 +324,8 @@ static json_t *aggregate_json(const json_t *runs, bool tx, struct table_row *row
 			json_array_foreach(runs, r2, run2) {
 				json_t *v = json_object_get(json_object_get(run2, "metrics"), name);
 
-				if (n < NB_MAX_REPETITIONS && json_is_number(v) && run_is_ok(run2))
+				if (n < NB_MAX_REPETITIONS && json_is_number(v) && run_is_ok(run2) &&
+				    (!skip_disturbed || nb_report_run_is_clean(run2)))
 					values[n++] = json_number_value(v);
 			}
 			(void)value;
@@ -453,12 +478,34 @@ void nb_report_drop_record_file(struct nb_report *r)
 		nb_record_writer_unlink(r->rec);
 }
 
+/* The point's mark, grown on first use; NULL when out of memory. */
+static struct point_mark *mark_of(struct nb_report *r, int index)
+{
+	if (index >= r->nmarks) {
+		int n = index + 16;
+		struct point_mark *grown = realloc(r->marks, (size_t)n * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		memset(grown + r->nmarks, 0, (size_t)(n - r->nmarks) * sizeof(*grown));
+		r->marks = grown;
+		r->nmarks = n;
+	}
+	return &r->marks[index];
+}
+
+static bool point_begun(struct nb_report *r, int index)
+{
+	return index < r->nmarks && r->marks[index].begun;
+}
+
 int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
 	json_t *o = json_object();
 	json_t *knobs = json_object();
-	int rc = record_ready(r, err);
+	struct point_mark *mark = mark_of(r, pr->point->index);
+	int rc = mark ? record_ready(r, err) : nb_err_set(err, -ENOMEM, "begin point %s: out of memory", pr->point->id);
 
 	if (rc < 0) {
 		json_decref(o);
@@ -477,8 +524,8 @@ int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr,
 		json_object_set_new(o, "trace_unavailable", json_string(pr->trace_note));
 	if (pr->trace_detail[0])
 		json_object_set_new(o, "trace_notes", json_string(pr->trace_detail));
-	r->open_point = p->index;
-	r->runs_recorded = 0;
+	mark->begun = true;
+	mark->runs_recorded = 0;
 	return record_put(r, json_pack("{s:s, s:i, s:o}", "type", "point", "index", p->index, "point", o), err);
 }
 
@@ -486,14 +533,14 @@ int nb_report_add_run(struct nb_report *r, const struct nb_point_result *pr, int
 {
 	int rc = 0;
 
-	if (r->open_point != pr->point->index)
+	if (!point_begun(r, pr->point->index))
 		rc = nb_report_begin_point(r, pr, err);
 	if (rc < 0)
 		return rc;
 	rc = record_put(r, json_pack("{s:s, s:i, s:i, s:o}", "type", "run", "index", pr->point->index, "rep", rep,
 				     "run", run_json(&pr->runs[rep])), err);
 	if (rc == 0)
-		r->runs_recorded = rep + 1;
+		r->marks[pr->point->index].runs_recorded = rep + 1;
 	return rc;
 }
 
@@ -503,7 +550,7 @@ int nb_report_add_diagnostics(struct nb_report *r, const struct nb_point_result 
 	struct nb_run_record bare = *run;
 	int rc = 0;
 
-	if (r->open_point != pr->point->index)
+	if (!point_begun(r, pr->point->index))
 		rc = nb_report_begin_point(r, pr, err);
 	if (rc < 0)
 		return rc;
@@ -516,6 +563,21 @@ int nb_report_add_diagnostics(struct nb_report *r, const struct nb_point_result 
 				       run_json(&bare)), err);
 }
 
+int nb_report_add_round(struct nb_report *r, const struct nb_round_info *ri, struct nb_err *err)
+{
+	json_t *order = json_array();
+	int rc = record_ready(r, err);
+
+	if (rc < 0) {
+		json_decref(order);
+		return rc;
+	}
+	for (int i = 0; i < ri->npoints; i++)
+		json_array_append_new(order, json_integer(ri->order[i]));
+	return record_put(r, json_pack("{s:s, s:i, s:o, s:f, s:f}", "type", "round", "round", ri->round, "order", order,
+				       "knob_change_s", ri->knob_change_s, "seconds", ri->seconds), err);
+}
+
 int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
@@ -523,10 +585,10 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 	struct table_row *row;
 	int rc = 0;
 
-	if (r->open_point != p->index)
+	if (!point_begun(r, p->index))
 		rc = nb_report_begin_point(r, pr, err);
 	/* runs the caller did not record one by one */
-	for (int i = r->runs_recorded; rc == 0 && i < pr->nruns; i++)
+	for (int i = rc == 0 ? r->marks[p->index].runs_recorded : 0; rc == 0 && i < pr->nruns; i++)
 		rc = nb_report_add_run(r, pr, i, err);
 	if (rc < 0)
 		return rc;
@@ -554,7 +616,7 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 		json_object_set_new(end, "profile", prof);
 	}
 	rc = record_put(r, end, err);
-	r->open_point = -1;
+	r->marks[p->index].begun = false;
 	if (rc < 0)
 		return rc;
 
@@ -574,7 +636,12 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 		bare.rr_hist = NULL;
 		json_array_append_new(light, run_json(&bare));
 	}
-	agg = aggregate_json(light, p->test->dir == NB_DIR_TX, row);
+	agg = aggregate_json(light, p->test->dir == NB_DIR_TX, skips_disturbed(json_object_get(r->root, "config")), row);
+	if (pr->nruns > 0) {
+		row->has_prec = true;
+		json_decref(nb_report_precision_json(light, test_direction_name(p->test->dir),
+						     json_object_get(r->root, "config"), &row->prec));
+	}
 	diag = NULL;
 	if (pr->has_diag) {
 		diag = json_object();
@@ -590,98 +657,145 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 
 /* ---- assembly: run record -> report ---- */
 
+/* A point being gathered from the record; point NULL: none. */
+struct gathered {
+	json_t *point, *runs, *end, *diag;
+};
+
 struct assembly {
 	const json_t *root;
 	FILE *out;
-	int repetitions;
 	int npoints;
 	bool any_written;
-	json_t *point, *runs, *end, *diag;   /* the point being gathered; NULL: none */
+	/* by point index: a sequential sweep has one open at a time, interleaved rounds all of them */
+	struct gathered *open;
+	int nopen;
+	json_t *rounds;      /* the "round" lines of an interleaved sweep, in order */
 	struct nb_assembly_info *info;
 };
 
+static struct gathered *gathered_of(struct assembly *a, int index)
+{
+	if (index < 0 || index >= NB_MAX_POINTS)
+		return NULL;
+	if (index >= a->nopen) {
+		int n = index + 16;
+		struct gathered *grown = realloc(a->open, (size_t)n * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		memset(grown + a->nopen, 0, (size_t)(n - a->nopen) * sizeof(*grown));
+		a->open = grown;
+		a->nopen = n;
+	}
+	return &a->open[index];
+}
+
+static void gathered_release(struct gathered *g)
+{
+	json_decref(g->point);
+	json_decref(g->runs);
+	json_decref(g->end);
+	json_decref(g->diag);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Why a point without its "end" line is incomplete. */
+static void incomplete_reason(const struct assembly *a, const struct gathered *g, char *buf, size_t len)
+{
+	struct nb_adaptive_rule rule;
+	bool is_auto;
+	size_t runs = json_array_size(g->runs);
+
+	nb_report_rule_from_config(json_object_get(a->root, "config"), &rule, &is_auto);
+	if (!is_auto && (int)runs >= rule.max_runs)
+		snprintf(buf, len, "the run ended during this point's diagnostic repetition: all %d repetitions "
+			 "recorded", rule.max_runs);
+	else if (is_auto)
+		snprintf(buf, len, "the run ended before this point finished: %zu runs recorded (auto:%d-%d, "
+			 "precision not known to be reached)", runs, rule.min_runs, rule.max_runs);
+	else
+		snprintf(buf, len, "the run ended before this point finished: %zu of %d repetitions recorded", runs,
+			 rule.max_runs);
+}
+
 /* Write one gathered point: head + status + runs + aggregates, as the live run would have. */
-static int flush_point(struct assembly *a)
+static int flush_point(struct assembly *a, struct gathered *g)
 {
 	json_t *o, *agg, *v;
 	const char *key, *direction;
 	struct table_row row;
 	const char *status;
-	char error[160];
+	char error[200];
 	int rc;
 
-	if (!a->point)
+	if (!g->point)
 		return 0;
 	memset(&row, 0, sizeof(row));
 	o = json_object();
-	json_object_set(o, "id", json_object_get(a->point, "id"));
-	json_object_set(o, "test", json_object_get(a->point, "test"));
-	json_object_set(o, "knobs", json_object_get(a->point, "knobs"));
+	json_object_set(o, "id", json_object_get(g->point, "id"));
+	json_object_set(o, "test", json_object_get(g->point, "test"));
+	json_object_set(o, "knobs", json_object_get(g->point, "knobs"));
 	/* the rest of the head as the live run wrote it (knob paths, NAPIs, ...) */
-	json_object_foreach(a->point, key, v) {
+	json_object_foreach(g->point, key, v) {
 		if (!json_object_get(o, key) && strcmp(key, "index") && strcmp(key, "capture") &&
 		    strcmp(key, "trace_unavailable") && strcmp(key, "trace_notes"))
 			json_object_set(o, key, v);
 	}
-	if (a->end) {
-		status = json_string_value(json_object_get(a->end, "status"));
+	if (g->end) {
+		status = json_string_value(json_object_get(g->end, "status"));
 		json_object_set_new(o, "status", json_string(status ? status : "failed"));
-		if ((v = json_object_get(a->end, "error")))
+		if ((v = json_object_get(g->end, "error")))
 			json_object_set(o, "error", v);
 	} else {
 		status = "incomplete";
-		if ((int)json_array_size(a->runs) >= a->repetitions)
-			snprintf(error, sizeof(error), "the run ended during this point's diagnostic repetition: all "
-				 "%d repetitions recorded", a->repetitions);
-		else
-			snprintf(error, sizeof(error), "the run ended before this point finished: %zu of %d "
-				 "repetitions recorded", json_array_size(a->runs), a->repetitions);
+		incomplete_reason(a, g, error, sizeof(error));
 		json_object_set_new(o, "status", json_string(status));
 		json_object_set_new(o, "error", json_string(error));
 		if (a->info)
 			a->info->incomplete++;
 	}
-	json_object_set(o, "runs", a->runs);
-	direction = json_string_value(json_object_get(json_object_get(a->point, "test"), "direction"));
-	agg = aggregate_json(a->runs, direction && !strcmp(direction, "tx"), &row);
+	json_object_set(o, "runs", g->runs);
+	direction = json_string_value(json_object_get(json_object_get(g->point, "test"), "direction"));
+	agg = aggregate_json(g->runs, direction && !strcmp(direction, "tx"),
+			     skips_disturbed(json_object_get(a->root, "config")), &row);
 	json_object_set_new(o, "metrics", agg);
+	if (json_array_size(g->runs) > 0)
+		json_object_set_new(o, "precision", nb_report_precision_json(g->runs, direction, json_object_get(
+										     a->root, "config"), &row.prec));
 	/* an incomplete point's finished runs are measurements: judged like an ok point's */
 	json_object_set_new(o, "bottleneck",
 			    bottleneck_json(a->root, (int)json_integer_value(json_object_get(json_object_get(
-						    a->point, "test"), "duration")),
+						    g->point, "test"), "duration")),
 					    !strcmp(status, "ok") || (!strcmp(status, "incomplete") && row.tput.n > 0),
-					    agg, run_is_ok(a->diag) ? json_object_get(a->diag, "metrics") : NULL, &row));
+					    agg, run_is_ok(g->diag) ? json_object_get(g->diag, "metrics") : NULL, &row));
 	if (row.peer_bound)
 		json_object_set_new(o, "peer_bound", json_true());
 	if (row.sender_bound)
 		json_object_set_new(o, "sender_bound", json_true());
 	if (row.disturbed_runs)
 		json_object_set_new(o, "disturbed_runs", json_integer(row.disturbed_runs));
-	if ((v = json_object_get(a->point, "capture"))) {
+	if ((v = json_object_get(g->point, "capture"))) {
 		json_t *cap = json_deep_copy(v);
 
-		json_object_set_new(cap, "packets", json_integer(json_integer_value(json_object_get(a->end,
+		json_object_set_new(cap, "packets", json_integer(json_integer_value(json_object_get(g->end,
 											   "capture_packets"))));
 		json_object_set_new(o, "capture", cap);
 	}
-	if ((v = json_object_get(a->point, "trace_unavailable")))
+	if ((v = json_object_get(g->point, "trace_unavailable")))
 		json_object_set(o, "trace_unavailable", v);
-	if ((v = json_object_get(a->point, "trace_notes")))
+	if ((v = json_object_get(g->point, "trace_notes")))
 		json_object_set(o, "trace_notes", v);
-	if (a->diag)
-		json_object_set(o, "diagnostics", a->diag);
-	if (a->end && (v = json_object_get(a->end, "profile")))
+	if (g->diag)
+		json_object_set(o, "diagnostics", g->diag);
+	if (g->end && (v = json_object_get(g->end, "profile")))
 		json_object_set(o, "profile", v);
 	fputs(a->any_written ? ",\n" : "\n", a->out);
 	rc = json_dumpf(o, a->out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(o);
 	a->any_written = true;
 	a->npoints++;
-	json_decref(a->point);
-	json_decref(a->runs);
-	json_decref(a->end);
-	json_decref(a->diag);
-	a->point = a->runs = a->end = a->diag = NULL;
+	gathered_release(g);
 	return rc < 0 ? -EIO : 0;
 }
 
@@ -689,35 +803,46 @@ static int assemble_line(struct assembly *a, json_t *line, struct nb_err *err)
 {
 	const char *type = json_string_value(json_object_get(line, "type"));
 	int index = (int)json_integer_value(json_object_get(line, "index"));
+	struct gathered *g;
 	int rc = 0;
 
 	if (!type)
 		return nb_err_set(err, -EINVAL, "record line without a type");
+	if (!strcmp(type, "round")) {
+		json_object_del(line, "type");
+		json_array_append(a->rounds, line);
+		return 0;
+	}
+	if (strcmp(type, "point") && strcmp(type, "run") && strcmp(type, "end") && strcmp(type, "diag"))
+		return 0; /* from a newer nicbench: not ours to judge */
+	g = gathered_of(a, index);
+	if (!g)
+		return nb_err_set(err, -EINVAL, "record line for point %d: no such point (or out of memory)", index + 1);
 	if (!strcmp(type, "point")) {
-		rc = flush_point(a);
-		a->point = json_incref(json_object_get(line, "point"));
-		json_object_set_new(a->point, "index", json_integer(index));
-		a->runs = json_array();
-	} else if (!strcmp(type, "run") || !strcmp(type, "end") || !strcmp(type, "diag")) {
-		if (!a->point || json_integer_value(json_object_get(a->point, "index")) != index)
-			return nb_err_set(err, -EINVAL, "record line for point %d outside that point", index + 1);
-		if (!strcmp(type, "run")) {
-			json_array_append(a->runs, json_object_get(line, "run"));
-		} else if (!strcmp(type, "diag")) {
-			json_decref(a->diag);
-			a->diag = json_incref(json_object_get(line, "run"));
-		} else {
-			a->end = json_incref(line);
-			rc = flush_point(a);
-		}
-	} /* other types are from a newer nicbench: not ours to judge */
+		rc = flush_point(a, g);
+		g->point = json_incref(json_object_get(line, "point"));
+		json_object_set_new(g->point, "index", json_integer(index));
+		g->runs = json_array();
+		return rc;
+	}
+	if (!g->point)
+		return nb_err_set(err, -EINVAL, "record line for point %d outside that point", index + 1);
+	if (!strcmp(type, "run")) {
+		json_array_append(g->runs, json_object_get(line, "run"));
+	} else if (!strcmp(type, "diag")) {
+		json_decref(g->diag);
+		g->diag = json_incref(json_object_get(line, "run"));
+	} else {
+		g->end = json_incref(line);
+		rc = flush_point(a, g);
+	}
 	return rc;
 }
 
 /* The report's head keys, then "results" streamed a point at a time. */
 static int assemble(struct nb_record_reader *rd, FILE *out, struct nb_assembly_info *info, struct nb_err *err)
 {
-	struct assembly a = { .out = out, .info = info };
+	struct assembly a = { .out = out, .info = info, .rounds = json_array() };
 	json_t *header = NULL, *line;
 	const char *text, *key;
 	json_t *value;
@@ -749,8 +874,6 @@ static int assemble(struct nb_record_reader *rd, FILE *out, struct nb_assembly_i
 			}
 			header = line;
 			a.root = json_object_get(header, "report");
-			a.repetitions = (int)json_integer_value(json_object_get(json_object_get(a.root, "config"),
-										 "repetitions"));
 			if (info) {
 				const char *rp = json_string_value(json_object_get(header, "report_path"));
 
@@ -776,19 +899,25 @@ static int assemble(struct nb_record_reader *rd, FILE *out, struct nb_assembly_i
 	}
 	if (rc == 0 && !header)
 		rc = nb_err_set(err, -EINVAL, "empty run record (no header line)");
-	if (rc == 0)
-		rc = flush_point(&a);
-	json_decref(a.point);
-	json_decref(a.runs);
-	json_decref(a.end);
-	json_decref(a.diag);
+	/* points begun and never ended, in plan order: incomplete */
+	for (int i = 0; rc == 0 && i < a.nopen; i++)
+		rc = flush_point(&a, &a.open[i]);
+	for (int i = 0; i < a.nopen; i++)
+		gathered_release(&a.open[i]);
+	free(a.open);
 	if (rc == 0) {
-		fputs(a.any_written ? "\n  ]\n}\n" : "]\n}\n", out);
+		fputs(a.any_written ? "\n  ]" : "]", out);
+		if (json_array_size(a.rounds) > 0) {
+			fputs(",\n  \"rounds\": ", out);
+			json_dumpf(a.rounds, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		}
+		fputs("\n}\n", out);
 		if (info) {
 			info->points = a.npoints;
 			info->torn = info->torn || nb_record_reader_torn(rd);
 		}
 	}
+	json_decref(a.rounds);
 	json_decref(header);
 	return rc < 0 ? rc : 0;
 }
@@ -1010,6 +1139,49 @@ static void print_rr_table(const struct nb_report *r, int idw, FILE *out)
 	}
 }
 
+/* Which points never reached their precision, and the noisiest ones (widest interval). */
+static void print_precision_notes(const struct nb_report *r, FILE *out)
+{
+	const struct table_row *noisy[3] = { NULL, NULL, NULL };
+	double precision = NB_DEFAULT_PRECISION_PCT;
+	int missed = 0, shown = 0;
+	struct nb_adaptive_rule rule;
+	bool is_auto;
+
+	nb_report_rule_from_config(json_object_get(r->root, "config"), &rule, &is_auto);
+	precision = rule.precision_pct;
+	for (int i = 0; i < r->nrows; i++) {
+		const struct table_row *row = &r->rows[i];
+
+		if (!row->has_prec || row->prec.clean == 0)
+			continue;
+		missed += !row->prec.met;
+		for (int k = 0; k < 3 && isfinite(row->prec.worst_pct); k++) {
+			if (!noisy[k] || !(row->prec.worst_pct <= noisy[k]->prec.worst_pct)) {
+				memmove(&noisy[k + 1], &noisy[k], (size_t)(2 - k) * sizeof(noisy[0]));
+				noisy[k] = row;
+				break;
+			}
+		}
+	}
+	if (missed) {
+		fprintf(out, "precision not reached (+-%.3g%%%s) in %d point%s:", precision,
+			is_auto ? ", auto repetitions" : "", missed, missed == 1 ? "" : "s");
+		for (int i = 0; i < r->nrows; i++) {
+			if (r->rows[i].has_prec && r->rows[i].prec.clean > 0 && !r->rows[i].prec.met && shown++ < 8)
+				fprintf(out, " %s (%d runs)", r->rows[i].id, r->rows[i].prec.runs);
+		}
+		fprintf(out, "%s\n", shown > 8 ? " ..." : "");
+	}
+	if (noisy[0] && r->nrows > 1) {
+		fprintf(out, "noisiest:");
+		for (int k = 0; k < 3 && noisy[k]; k++)
+			fprintf(out, "%s %s +-%.1f%% (%s)", k ? "," : "", noisy[k]->id, noisy[k]->prec.worst_pct,
+				noisy[k]->prec.worst_metric ? noisy[k]->prec.worst_metric : "-");
+		fputc('\n', out);
+	}
+}
+
 /* Flags in the status column are explained once, below the table. */
 static void print_flag_notes(const struct nb_report *r, FILE *out)
 {
@@ -1062,11 +1234,11 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 
 		idw = w > idw ? w : idw;
 	}
-	fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s\n", idw, "test point", "throughput", "spread", "busy%",
-		"softirq%", "napi%", "bottleneck", "status");
+	fprintf(out, "%-*s  %14s  %8s  %8s  %4s  %6s  %8s  %6s  %-13s  %s\n", idw, "test point", "throughput", "spread",
+		"+-90%ci", "runs", "busy%", "softirq%", "napi%", "bottleneck", "status");
 	for (int i = 0; i < r->nrows; i++) {
 		const struct table_row *row = &r->rows[i];
-		char tput[32] = "-", spread[16] = "-", busy[16], soft[16], napi[16];
+		char tput[32] = "-", spread[16] = "-", busy[16], soft[16], napi[16], ci[16] = "-", runs[16] = "-";
 
 		if (row->tput.n > 0) {
 			format_bps(row->tput.median, tput, sizeof(tput));
@@ -1075,6 +1247,11 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 				snprintf(spread, sizeof(spread), "%.1f%%",
 					 100.0 * (row->tput.max - row->tput.min) / row->tput.median);
 		}
+		if (row->has_prec) {
+			if (isfinite(row->prec.worst_pct))
+				snprintf(ci, sizeof(ci), "%.1f%%%s", row->prec.worst_pct, row->prec.met ? "" : "!");
+			snprintf(runs, sizeof(runs), "%d", row->prec.runs);
+		}
 		format_pct(row->busy, busy, sizeof(busy));
 		format_pct(row->softirq, soft, sizeof(soft));
 		format_pct(row->napi, napi, sizeof(napi));
@@ -1082,12 +1259,16 @@ void nb_report_print_table(const struct nb_report *r, FILE *out)
 
 		if (row->disturbed_runs)
 			snprintf(disturbed, sizeof(disturbed), " (disturbed %d/%d)", row->disturbed_runs, row->ok_runs);
-		fprintf(out, "%-*s  %14s  %8s  %6s  %8s  %6s  %-13s  %s%s%s%s\n", idw, row->id, tput, spread, busy, soft, napi,
+		fprintf(out, "%-*s  %14s  %8s  %8s  %4s  %6s  %8s  %6s  %-13s  %s%s%s%s\n", idw, row->id, tput, spread, ci, runs,
+			busy, soft, napi,
 			nb_bn_code_name(row->bottleneck), nb_point_status_name(row->status),
 			row->peer_bound ? " (peer-bound?)" : "", row->sender_bound ? " (sender-bound?)" : "", disturbed);
 	}
 	fprintf(out, "throughput: median of the runs; spread: (max - min) / median of the runs' throughput; "
-		"busy%%, softirq%%, napi%%: medians, %% of all CPUs\n");
+		"busy%%, softirq%%, napi%%: medians, %% of all CPUs\n"
+		"+-90%%ci: half width of the 90%% interval of the median, %% of it (the wider of throughput and, "
+		"for rx tests, busy%%; ! = not within the precision asked for); runs: runs taken\n");
+	print_precision_notes(r, out);
 	print_flag_notes(r, out);
 	print_unaccounted_note(r, out);
 	print_rr_table(r, idw, out);
@@ -1111,6 +1292,7 @@ void nb_report_free(struct nb_report *r)
 		return;
 	json_decref(r->root);
 	nb_record_writer_close(r->rec, false);
+	free(r->marks);
 	free(r->rows);
 	free(r);
 }

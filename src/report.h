@@ -93,6 +93,15 @@ int nb_report_add_run(struct nb_report *r, const struct nb_point_result *pr, int
  * "diagnostics", never in its medians. */
 int nb_report_add_diagnostics(struct nb_report *r, const struct nb_point_result *pr, const struct nb_run_record *run,
 			      struct nb_err *err);
+/* One round of an interleaved sweep: the points it visited in order (plan indices), the time
+ * spent applying their knobs and the round's wall time (the report's "rounds"). */
+struct nb_round_info {
+	int round;
+	int npoints;
+	const int *order;
+	double knob_change_s, seconds;
+};
+int nb_report_add_round(struct nb_report *r, const struct nb_round_info *ri, struct nb_err *err);
 /* End a finished point: records any runs not recorded yet and its status; keeps its table row. */
 int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err);
 /* Can a report be written at path? Creates and removes the temporary file nb_report_write

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adaptive.h"
 #include "capture.h"
 #include "cpu_sampler.h"
 #include "iperf_driver.h"
@@ -21,6 +22,7 @@
 #include "napi_trace.h"
 #include "nb_time.h"
 #include "qstats.h"
+#include "rounds.h"
 #include "rr_client.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -460,27 +462,20 @@ static void progress(struct runner *rn, const struct nb_point *p, int rep, const
 
 		snprintf(figure + used, sizeof(figure) - used, ", busy %.1f%%", busy);
 	}
-	fprintf(o->progress, "%s[%d/%d] %s rep %d/%d: %s | ETA %s%s", o->progress_tty ? "\r\033[K" : "",
-		p->index + 1, o->plan->npoints, p->id, rep + 1, o->cfg->repetitions, figure, eta,
-		o->progress_tty ? "" : "\n");
+	if (o->cfg->reps_auto)
+		fprintf(o->progress, "%s[%d/%d] %s rep %d (auto %d-%d): %s | ETA <= %s%s",
+			o->progress_tty ? "\r\033[K" : "", p->index + 1, o->plan->npoints, p->id, rep + 1,
+			o->cfg->reps_min, o->cfg->repetitions, figure, eta, o->progress_tty ? "" : "\n");
+	else
+		fprintf(o->progress, "%s[%d/%d] %s rep %d/%d: %s | ETA %s%s", o->progress_tty ? "\r\033[K" : "",
+			p->index + 1, o->plan->npoints, p->id, rep + 1, o->cfg->repetitions, figure, eta,
+			o->progress_tty ? "" : "\n");
 	if (run->status != NB_RUN_OK)
 		fprintf(o->progress, "%s  %s\n", o->progress_tty ? "\n" : "", run->error);
 	fflush(o->progress);
 }
 
 /* ---- the sweep ---- */
-
-static double remaining_after(const struct runner *rn, int point, int reps_done)
-{
-	const struct nb_config *cfg = rn->o->cfg;
-	const struct nb_plan *plan = rn->o->plan;
-	double left = 0;
-
-	for (int i = point; i < plan->npoints; i++)
-		left += nb_point_estimate_s(cfg, &plan->points[i]);
-	left -= nb_point_estimate_s(cfg, &plan->points[point]) * reps_done / cfg->repetitions;
-	return left;
-}
 
 /* reports/demo.json -> reports/demo.p3.pcap for the third point */
 static void capture_path(const char *report, int index, char *buf, size_t len)
@@ -538,25 +533,53 @@ static int run_diagnostics(struct runner *rn, const struct nb_point *p, struct n
 	return rc;
 }
 
-static int run_point(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr, struct nb_err *rerr)
+/* Where a point stands in the sweep. Sequential: one point at a time to its end; interleaved:
+ * every point one repetition per round. */
+struct point_state {
+	struct nb_point_result pr;
+	bool started;  /* knobs applied once and the point begun in the record */
+	bool done;     /* no more repetitions: enough of them, precise, failed or unsupported */
+	bool ended;    /* its end is in the record */
+};
+
+/* Seconds left at most: every unfinished point up to its maximum (auto) or its repetitions. */
+static double remaining_estimate(const struct runner *rn, const struct point_state *st)
 {
 	const struct nb_config *cfg = rn->o->cfg;
-	struct nb_err err = { 0 };
-	int rc;
+	double left = 0;
+
+	for (int i = 0; i < rn->o->plan->npoints; i++) {
+		const struct nb_point *p = &rn->o->plan->points[i];
+
+		if (st[i].done)
+			continue;
+		left += nb_run_estimate_s(cfg, p) * (cfg->repetitions - st[i].pr.nruns + (cfg->trace ? 1 : 0));
+	}
+	return left;
+}
+
+/* Its knobs applied, the point is ready for repetitions: returns false when it cannot run. */
+static bool start_point(struct runner *rn, const struct nb_point *p, struct point_state *ps, double *knob_s,
+			struct nb_err *rerr, int *rc)
+{
+	const struct nb_config *cfg = rn->o->cfg;
+	struct nb_point_result *pr = &ps->pr;
+	double t0 = nb_monotonic_s();
 
 	memset(pr, 0, sizeof(*pr));
 	pr->point = p;
+	ps->started = true;
 	apply_point_knobs(rn, p, pr);
+	*knob_s += nb_monotonic_s() - t0;
 	if (pr->status == NB_POINT_UNSUPPORTED || pr->status == NB_POINT_FAILED) {
 		if (rn->o->progress)
 			fprintf(rn->o->progress, "%s[%d/%d] %s: %s: %s\n", rn->o->progress_tty ? "\r\033[K" : "",
 				p->index + 1, rn->o->plan->npoints, p->id, nb_point_status_name(pr->status), pr->error);
-		return 0;
+		ps->done = true;
+		return false;
 	}
 	if (cfg->capture_packets > 0 && rn->capture)
 		capture_path(rn->o->report_path, p->index, pr->capture_file, sizeof(pr->capture_file));
-	/* threaded=1 creates napi/ threads; find them before sampling */
-	nb_sampler_rescan(rn->sampler, &err);
 	if (rn->trace && nb_trace_unavailable_reason(rn->trace)) {
 		snprintf(pr->trace_note, sizeof(pr->trace_note), "%s", nb_trace_unavailable_reason(rn->trace));
 	} else if (rn->trace) {
@@ -570,24 +593,218 @@ static int run_point(struct runner *rn, const struct nb_point *p, struct nb_poin
 	if (!pr->runs) {
 		pr->status = NB_POINT_FAILED;
 		snprintf(pr->error, sizeof(pr->error), "allocate %d runs: out of memory", cfg->repetitions);
+		ps->done = true;
+		return false;
+	}
+	*rc = nb_report_begin_point(rn->report, pr, rerr);
+	return *rc == 0;
+}
+
+/* An interleaved point's knobs again, at a later visit (the journal already has the originals).
+ * The readback of the first visit stays the point's; a knob that no longer applies fails it. */
+static void reapply_point_knobs(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr)
+{
+	struct nb_point_result *again = calloc(1, sizeof(*again));
+
+	if (!again) {
+		pr->status = NB_POINT_FAILED;
+		snprintf(pr->error, sizeof(pr->error), "apply knobs again: out of memory");
+		return;
+	}
+	apply_point_knobs(rn, p, again);
+	if (again->status == NB_POINT_UNSUPPORTED || again->status == NB_POINT_FAILED) {
+		pr->status = NB_POINT_FAILED;
+		snprintf(pr->error, sizeof(pr->error), "apply knobs again (interleaved): %.470s", again->error);
+	}
+	free(again->napis);
+	free(again);
+}
+
+/* Watched metrics of the clean runs (ok, no foreign load) into the rule: is the point done? */
+static bool point_is_done(const struct nb_config *cfg, const struct nb_point_result *pr)
+{
+	const char *names[NB_ADAPTIVE_MAX_WATCHED];
+	struct nb_adaptive_interval iv[NB_ADAPTIVE_MAX_WATCHED];
+	struct nb_adaptive_rule rule;
+	int nw = nb_adaptive_watched(pr->point->test->dir, names);
+	double values[NB_MAX_REPETITIONS];
+
+	if (!cfg->reps_auto)
+		return pr->nruns >= cfg->repetitions;
+	/* a failed run fails the point whatever follows: more runs would not change that */
+	if (pr->nruns > 0 && pr->runs[pr->nruns - 1].status != NB_RUN_OK)
+		return true;
+	nb_adaptive_rule_from_config(cfg, &rule);
+	for (int w = 0; w < nw; w++) {
+		int n = 0;
+
+		for (int i = 0; i < pr->nruns; i++) {
+			const struct nb_run_record *run = &pr->runs[i];
+			double v, other;
+
+			if (run->status != NB_RUN_OK || !nb_metrics_get(&run->metrics, names[w], &v))
+				continue;
+			if (nb_metrics_get(&run->metrics, "cpu_other_pct", &other) && other >= NB_FOREIGN_LOAD_PCT)
+				continue; /* disturbed by foreign load: a reason to repeat, not data */
+			values[n++] = v;
+		}
+		nb_adaptive_interval(names[w], values, n, rule.precision_pct, &iv[w]);
+	}
+	return nb_adaptive_decide(&rule, pr->nruns, iv, nw) != NB_ADAPTIVE_MORE;
+}
+
+/* One repetition of a started point: settle, run, record, and the rule's answer. */
+static int point_repetition(struct runner *rn, struct point_state *st, int index, struct nb_err *rerr)
+{
+	struct point_state *ps = &st[index];
+	struct nb_point_result *pr = &ps->pr;
+	const struct nb_point *p = pr->point;
+	struct nb_err err = { 0 };
+	int rep = pr->nruns;
+
+	/* threaded=1 creates napi/ threads; find them before sampling */
+	nb_sampler_rescan(rn->sampler, &err);
+	/* settle: let the previous test's server clean up and the knobs take hold */
+	if (!sleep_unless_stopped(rn->o->cfg->settle_s))
 		return 0;
+	run_once(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0], false);
+	pr->nruns++;
+	/* the repetition a signal cut short is not a measurement: it is not recorded */
+	if (stop_signal)
+		return 0;
+	ps->done = point_is_done(rn->o->cfg, pr);
+	progress(rn, p, rep, &pr->runs[rep], remaining_estimate(rn, st));
+	return record_run(rn, pr, rep, rerr);
+}
+
+/* A point with all its repetitions: the diagnostic one (its knobs applied again when the
+ * rounds moved on), then its end in the record. After a signal only a point that was done
+ * ends (end_done_if_stopped: interleaved points that left the rounds); the others stay
+ * incomplete in the record. */
+static int end_point(struct runner *rn, struct point_state *ps, bool knobs_current, bool end_done_if_stopped,
+		     struct nb_err *rerr)
+{
+	bool ends;
+	struct nb_point_result *pr = &ps->pr;
+	int rc = 0;
+
+	if (pr->status != NB_POINT_UNSUPPORTED && pr->status != NB_POINT_FAILED && pr->nruns > 0 && !stop_signal) {
+		if (!knobs_current && rn->trace && !nb_trace_unavailable_reason(rn->trace)) {
+			reapply_point_knobs(rn, pr->point, pr);
+			nb_sampler_rescan(rn->sampler, &(struct nb_err){ 0 });
+		}
+		if (pr->status != NB_POINT_FAILED)
+			rc = run_diagnostics(rn, pr->point, pr, rerr);
 	}
-	rc = nb_report_begin_point(rn->report, pr, rerr);
-	for (int rep = 0; rc == 0 && rep < cfg->repetitions; rep++) {
-		/* settle: let the previous test's server clean up and the knobs take hold */
-		if (!sleep_unless_stopped(cfg->settle_s))
-			break;
-		run_once(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0], false);
-		pr->nruns++;
-		/* the repetition a signal cut short is not a measurement: it is not recorded */
-		if (stop_signal)
-			break;
-		progress(rn, p, rep, &pr->runs[rep], remaining_after(rn, p->index, rep + 1));
-		rc = record_run(rn, pr, rep, rerr);
-	}
-	if (rc == 0 && !stop_signal && pr->nruns == cfg->repetitions)
-		rc = run_diagnostics(rn, p, pr, rerr);
 	nb_point_result_settle(pr);
+	/* a point a signal cut short keeps its finished runs in the record: the report
+	 * shows it as incomplete */
+	ends = !stop_signal || (end_done_if_stopped && ps->done);
+	if (rc == 0 && ends)
+		rc = nb_report_add_point(rn->report, pr, rerr);
+	ps->ended = rc == 0 && ends;
+	return rc;
+}
+
+static int run_sequential(struct runner *rn, struct point_state *st, struct nb_err *err)
+{
+	double knob_s = 0;
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < rn->o->plan->npoints && !stop_signal; i++) {
+		if (start_point(rn, &rn->o->plan->points[i], &st[i], &knob_s, err, &rc))
+			while (rc == 0 && !st[i].done && !stop_signal)
+				rc = point_repetition(rn, st, i, err);
+		if (rc == 0)
+			rc = end_point(rn, &st[i], true, false, err);
+		/* what a finished point holds is in the record: memory stays flat over the sweep */
+		nb_point_result_release(&st[i].pr);
+	}
+	return rc;
+}
+
+/*
+ * Rounds: every unfinished point gets one repetition per round, in plan order or shuffled, so
+ * drift over time (heat, the peer, other load) lands on every setting alike. Applying a
+ * point's knobs at every visit is the price: each round records what it cost.
+ */
+static int run_interleaved(struct runner *rn, struct point_state *st, struct nb_err *err)
+{
+	const struct nb_config *cfg = rn->o->cfg;
+	int npoints = rn->o->plan->npoints, rc = 0;
+	int *order = calloc((size_t)npoints, sizeof(*order));
+	int *visited = calloc((size_t)npoints, sizeof(*visited));
+	struct nb_rounds rounds;
+	int last = -1;
+
+	if (!order || !visited) {
+		free(order);
+		free(visited);
+		return nb_err_set(err, -ENOMEM, "plan %d interleaved points: out of memory", npoints);
+	}
+	nb_rounds_init(&rounds, cfg->shuffle, cfg->shuffle_seed);
+	for (int round = 0; rc == 0 && round < cfg->repetitions && !stop_signal; round++) {
+		struct nb_round_info ri = { .round = round + 1, .order = visited };
+		double round_start = nb_monotonic_s();
+		bool any = false;
+
+		nb_rounds_next_order(&rounds, npoints, order);
+		for (int k = 0; rc == 0 && k < npoints && !stop_signal; k++) {
+			int i = order[k];
+			struct point_state *ps = &st[i];
+			double t0;
+
+			if (ps->done)
+				continue;
+			any = true;
+			if (!ps->started) {
+				if (!start_point(rn, &rn->o->plan->points[i], ps, &ri.knob_change_s, err, &rc))
+					continue;
+			} else if (last != i) {
+				t0 = nb_monotonic_s();
+				reapply_point_knobs(rn, ps->pr.point, &ps->pr);
+				ri.knob_change_s += nb_monotonic_s() - t0;
+				if (ps->pr.status == NB_POINT_FAILED) {
+					ps->done = true;
+					continue;
+				}
+			}
+			visited[ri.npoints++] = i;
+			last = i;
+			rc = point_repetition(rn, st, i, err);
+		}
+		if (!any)
+			break;
+		ri.seconds = nb_monotonic_s() - round_start;
+		if (rc == 0 && ri.npoints > 0)
+			rc = nb_report_add_round(rn->report, &ri, err);
+	}
+	/* in plan order: the diagnostic repetition of each point, then its end */
+	for (int i = 0; rc == 0 && i < npoints; i++) {
+		if (st[i].started && !st[i].ended) {
+			st[i].done = st[i].done || st[i].pr.nruns >= cfg->repetitions;
+			rc = end_point(rn, &st[i], last == i, true, err);
+			last = -1;
+		}
+	}
+	free(order);
+	free(visited);
+	return rc;
+}
+
+static int run_plan(struct runner *rn, struct nb_err *err)
+{
+	int npoints = rn->o->plan->npoints;
+	struct point_state *st = calloc((size_t)(npoints > 0 ? npoints : 1), sizeof(*st));
+	int rc;
+
+	if (!st)
+		return nb_err_set(err, -ENOMEM, "plan %d points: out of memory", npoints);
+	rc = rn->o->cfg->interleave ? run_interleaved(rn, st, err) : run_sequential(rn, st, err);
+	for (int i = 0; i < npoints; i++)
+		if (st[i].started)
+			nb_point_result_release(&st[i].pr);
+	free(st);
 	return rc;
 }
 
@@ -690,16 +907,8 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 		runner_close(&rn);
 		return rc;
 	}
-	for (int i = 0; rc == 0 && i < o->plan->npoints && !stop_signal; i++) {
-		struct nb_point_result pr;
-
-		rc = run_point(&rn, &o->plan->points[i], &pr, err);
-		/* a point a signal cut short keeps its finished runs in the record: the report
-		 * shows it as incomplete */
-		if (rc == 0 && !stop_signal)
-			rc = nb_report_add_point(report, &pr, err);
-		nb_point_result_release(&pr);
-	}
+	if (rc == 0)
+		rc = run_plan(&rn, err);
 	if (o->progress && o->progress_tty)
 		fputc('\n', o->progress);
 	/* restore on every path out; a restore failure outranks other errors */
