@@ -26,7 +26,7 @@ check_unusual() {
 sweep() { # REPORT [more options]: two tcp-rx points, the software IRQ coalescing off and on
 	local out=$1
 	shift
-	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rx --duration 1 --omit 0 --settle 0.3 \
+	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --peer-local --tests tcp-rx --duration 1 --omit 0 --settle 0.3 \
 		--idle-check 0 --no-raw --no-profile --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 \
 		--journal "$work/journal" -o "$out" "$@"
 }
@@ -53,8 +53,14 @@ for i in 0 1; do
 	expect "point $i met agrees with its intervals" \
 		"$(jq ".results[$i].precision | ([.intervals[] | .half_width_pct != null and .half_width_pct <= 3]
 			| all) and .clean_runs >= 2" "$r")" "$met"
-	expect "point $i watches throughput and busy" \
-		"$(jq -c ".results[$i].precision.intervals | keys" "$r")" '["cpu_busy_pct","throughput_bps"]'
+	# runs disturbed by foreign load (a shared CI machine) are no data: then no interval at all
+	if [ "$(jq ".results[$i].precision.clean_runs" "$r")" -gt 0 ]; then
+		expect "point $i watches throughput and busy" \
+			"$(jq -c ".results[$i].precision.intervals | keys" "$r")" '["cpu_busy_pct","throughput_bps"]'
+	else
+		expect "point $i: every run disturbed, no interval" "$(jq -c ".results[$i].precision.intervals" "$r")" '{}'
+		expect "point $i: every run disturbed, so all taken" "$runs" 4
+	fi
 	if jq -e ".results[$i].trace_unavailable" "$r" >/dev/null; then
 		echo "ok: point $i: no tracepoints here ($(jq -r ".results[$i].trace_unavailable" "$r"))"
 	else
@@ -86,7 +92,10 @@ grep -Eq "knob changes: 2 per round, [0-9.]+ ms per round" "$work/plan.txt" ||
 check_unusual "the fixed sweep"
 
 # 3. SIGINT once the first round is recorded: knobs back, the finished runs in the report
-sweep "$work/int.json" --repetitions auto:4-4 --interleave 2>"$work/int.err" >/dev/null &
+# nicbench itself in the background (not the function's subshell, which would not pass SIGINT on)
+"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --peer-local --tests tcp-rx --duration 1 --omit 0 --settle 0.3 \
+	--idle-check 0 --no-raw --no-profile --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 \
+	--journal "$work/journal" -o "$work/int.json" --repetitions auto:4-4 --interleave 2>"$work/int.err" >/dev/null &
 run_pid=$!
 for _ in $(seq 200); do
 	grep -q '"type":"round"' "$work/int.json.record" 2>/dev/null && break
