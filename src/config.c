@@ -16,42 +16,22 @@
 
 static const char *const known_tests[] = { "tcp-tx", "tcp-rx", "udp-tx", "udp-rx" };
 
+static void test_take_defaults(const struct nb_config *cfg, struct nb_test_spec *t);
+
 void nb_config_defaults(struct nb_config *cfg)
 {
+	const struct nb_opt_table *t = &nb_config_table;
+
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->peer_port = 5201;
-	cfg->test_defaults.duration_s = 10;
-	cfg->test_defaults.omit_s = 2;
-	cfg->test_defaults.streams = 1;
-	cfg->test_defaults.rate_bps = 0;
-	/* 1448 = the TCP MSS of a 1500-byte MTU with timestamps: what the iperf3 CLI picks */
-	cfg->test_defaults.length = 1448;
-	cfg->repetitions = 3;
-	cfg->reps_min = NB_AUTO_REPS_MIN;
-	cfg->precision_pct = NB_DEFAULT_PRECISION_PCT;
-	cfg->settle_s = 2.0;
-	cfg->interval_ms = 100;
-	cfg->grace_s = 5;
-	cfg->connect_timeout_s = 10;
-	cfg->trace = true;
-	cfg->profile = true;
-	cfg->capture_snaplen = 128;
-	cfg->rr.flows = 1;
-	cfg->rr.request = 64;
-	cfg->rr.response = 64;
-	cfg->rr.timeout_ms = 100;
-	cfg->rr.port = NB_RR_DEFAULT_PORT;
-	cfg->idle_check_s = 1.0;
+	nb_opts_defaults(t, cfg);
+	for (int i = 0; i < t->nrows; i++)
+		if (t->rows[i].flags & NB_OPT_TEST_FIELD)
+			nb_opt_store_number(&t->rows[i], &cfg->test_defaults, t->rows[i].def);
+	cfg->reps_min = NB_AUTO_REPS_MIN;  /* part of the repetitions row's "auto:MIN-MAX" value */
 	for (size_t i = 0; i < sizeof(known_tests) / sizeof(known_tests[0]); i++)
 		nb_test_from_name(&cfg->tests[cfg->ntests++], known_tests[i]);
-	for (int i = 0; i < cfg->ntests; i++) {
-		struct nb_test_spec *t = &cfg->tests[i];
-
-		t->duration_s = cfg->test_defaults.duration_s;
-		t->omit_s = cfg->test_defaults.omit_s;
-		t->streams = cfg->test_defaults.streams;
-		t->length = t->proto == NB_PROTO_UDP ? cfg->test_defaults.length : 0;
-	}
+	for (int i = 0; i < cfg->ntests; i++)
+		test_take_defaults(cfg, &cfg->tests[i]);
 }
 
 int nb_config_set_repetitions(struct nb_config *cfg, const char *text, struct nb_err *err)
@@ -107,46 +87,6 @@ static void test_take_defaults(const struct nb_config *cfg, struct nb_test_spec 
 	t->length = t->proto == NB_PROTO_UDP ? cfg->test_defaults.length : 0;
 	if (t->dir == NB_DIR_RR)  /* sizes and rate come from cfg->rr */
 		t->rate_bps = 0, t->length = 0;
-}
-
-void nb_config_set_test_field(struct nb_config *cfg, enum nb_test_field field, uint64_t value)
-{
-	for (int i = -1; i < cfg->ntests; i++) {
-		struct nb_test_spec *t = i < 0 ? &cfg->test_defaults : &cfg->tests[i];
-		bool udp_only = field == NB_FIELD_RATE || field == NB_FIELD_LENGTH;
-
-		if (i >= 0 && udp_only && (t->proto != NB_PROTO_UDP || t->dir == NB_DIR_RR))
-			continue;
-		switch (field) {
-		case NB_FIELD_DURATION: t->duration_s = (int)value; break;
-		case NB_FIELD_OMIT: t->omit_s = (int)value; break;
-		case NB_FIELD_STREAMS: t->streams = (int)value; break;
-		case NB_FIELD_RATE: t->rate_bps = value; break;
-		case NB_FIELD_LENGTH: t->length = (int)value; break;
-		}
-	}
-}
-
-int nb_parse_rate(const char *text, uint64_t *bps)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || errno || v < 0 || !isfinite(v))
-		return -EINVAL;
-	switch (*end) {
-	case '\0': break;
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	default: return -EINVAL;
-	}
-	if (*end != '\0' || v > 1e13)
-		return -EINVAL;
-	*bps = (uint64_t)llround(v);
-	return 0;
 }
 
 int nb_config_set_tests(struct nb_config *cfg, const char *list, struct nb_err *err)
@@ -212,18 +152,6 @@ int nb_config_set_peer(struct nb_config *cfg, const char *hostport, struct nb_er
 	}
 	memcpy(cfg->peer_host, host, hostlen);
 	cfg->peer_host[hostlen] = '\0';
-	return 0;
-}
-
-int nb_config_set_rr_rate(struct nb_config *cfg, const char *text, struct nb_err *err)
-{
-	uint64_t tps;
-
-	/* the same k/M suffixes as a bit rate, but counting transactions */
-	if (nb_parse_rate(text, &tps) < 0 || tps > 10000000)
-		return nb_err_set(err, -EINVAL, "--rr-rate '%s': expected transactions per second 0..10M "
-				  "(0 = closed loop), e.g. 20000 or 20k", text);
-	cfg->rr.rate_tps = (double)tps;
 	return 0;
 }
 
@@ -402,20 +330,6 @@ static int bad_key(const struct key_ctx *k, const char *key, const char *why)
 	return nb_err_set(k->err, -EINVAL, "config %s: key \"%s\": %s", k->file, key, reason);
 }
 
-static int get_int(const struct key_ctx *k, json_t *v, const char *key, long min, long max, long *out)
-{
-	if (!json_is_integer(v))
-		return bad_key(k, key, "expected an integer");
-	if (json_integer_value(v) < min || json_integer_value(v) > max) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "%lld is out of range %ld..%ld", (long long)json_integer_value(v), min, max);
-		return bad_key(k, key, why);
-	}
-	*out = (long)json_integer_value(v);
-	return 0;
-}
-
 static int get_string(const struct key_ctx *k, json_t *v, const char *key, char *out, size_t len)
 {
 	if (!json_is_string(v))
@@ -440,44 +354,163 @@ static int value_text(const struct key_ctx *k, json_t *v, const char *key, char 
 	return get_string(k, v, key, out, len);
 }
 
-static int get_rate(const struct key_ctx *k, json_t *v, const char *key, uint64_t *out)
+/* The last part of a row's key: "rate" for "udp.rate". Test fields are named by it, as a
+ * test object spells them. */
+static const char *leaf_of(const char *key)
 {
-	char text[64];
-	int rc = value_text(k, v, key, text, sizeof(text));
+	const char *dot = strrchr(key, '.');
 
-	if (rc < 0)
-		return rc;
-	if (nb_parse_rate(text, out) < 0)
-		return bad_key(k, key, "expected a rate such as 0 (unlimited), 500M or 1G");
+	return dot ? dot + 1 : key;
+}
+
+/* One value from the file into the row's field of base (the config, or a test). */
+static int load_row(const struct key_ctx *k, const struct nb_opt *o, void *base, const char *key, json_t *v)
+{
+	char why[192], range[64];
+	char text[256];
+	uint64_t rate;
+
+	nb_opt_range_text(o, range, sizeof(range));
+	switch (o->type) {
+	case NB_OPT_INT:
+		if (o->parse && json_is_string(v)) {  /* the row's words: "auto:3-10" */
+			if (o->parse(base, o, json_string_value(v), k->err) < 0)
+				return bad_key(k, key, k->err->msg);
+			return 0;
+		}
+		if (!json_is_integer(v))
+			return bad_key(k, key, "expected an integer");
+		if (!nb_opt_in_range(o, (double)json_integer_value(v))) {
+			snprintf(why, sizeof(why), "%lld is out of range %s", (long long)json_integer_value(v), range);
+			return bad_key(k, key, why);
+		}
+		nb_opt_store_number(o, base, (double)json_integer_value(v));
+		return 0;
+	case NB_OPT_SECONDS:
+	case NB_OPT_NUMBER:
+		if (!json_is_number(v) || !nb_opt_in_range(o, json_number_value(v))) {
+			snprintf(why, sizeof(why), "expected %s, %s", o->type == NB_OPT_SECONDS ? "seconds" : "a number", range);
+			return bad_key(k, key, why);
+		}
+		snprintf(text, sizeof(text), "%.17g", json_number_value(v));
+		if (o->parse && o->parse(base, o, text, k->err) < 0)
+			return bad_key(k, key, k->err->msg);
+		nb_opt_store_number(o, base, json_number_value(v));
+		return 0;
+	case NB_OPT_FLAG:
+		if (!json_is_boolean(v))
+			return bad_key(k, key, "expected true or false");
+		nb_opt_store_number(o, base, json_is_true(v));
+		return 0;
+	case NB_OPT_RATE:
+		if (value_text(k, v, key, text, sizeof(text)) < 0)
+			return -EINVAL;
+		if (nb_parse_rate(text, &rate) < 0 || !nb_opt_in_range(o, (double)rate)) {
+			snprintf(why, sizeof(why), "expected %s", nb_opt_rate_expect(o));
+			return bad_key(k, key, why);
+		}
+		nb_opt_store_number(o, base, (double)rate);
+		return 0;
+	case NB_OPT_STRING:
+		if (get_string(k, v, key, (char *)base + o->offset, o->size) < 0)
+			return -EINVAL;
+		if (o->parse && o->parse(base, o, json_string_value(v), k->err) < 0)
+			return bad_key(k, key, k->err->msg);
+		return 0;
+	case NB_OPT_CUSTOM:
+		if (json_is_integer(v))  /* a number given as one: "shuffle": 42 */
+			snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(v));
+		else if (json_is_string(v))
+			snprintf(text, sizeof(text), "%s", json_string_value(v));
+		else
+			return bad_key(k, key, "expected a string");
+		if (o->parse(base, o, text, k->err) < 0)
+			return bad_key(k, key, k->err->msg);
+		return 0;
+	case NB_OPT_ARG:
+		break;
+	}
 	return 0;
 }
 
-/* The test fields that may appear at the top level, in "udp", or in a test object. */
-static int apply_test_key(const struct key_ctx *k, struct nb_test_spec *t, const char *key, json_t *v,
-			  bool *handled)
+/* "known: a, b" for the rows inside a group ("rr") or, with group NULL, the test fields. */
+static void known_keys(const char *group, char *buf, size_t len)
 {
-	long n;
-	int rc = 0;
+	const struct nb_opt_table *t = &nb_config_table;
+	size_t glen = group ? strlen(group) : 0;
+	size_t used = 0;
 
-	*handled = true;
-	if (!strcmp(key, "duration")) {
-		rc = get_int(k, v, key, 1, 86400, &n);
-		t->duration_s = (int)n;
-	} else if (!strcmp(key, "omit")) {
-		rc = get_int(k, v, key, 0, 3600, &n);
-		t->omit_s = (int)n;
-	} else if (!strcmp(key, "streams")) {
-		rc = get_int(k, v, key, 1, 128, &n);
-		t->streams = (int)n;
-	} else if (!strcmp(key, "rate")) {
-		rc = get_rate(k, v, key, &t->rate_bps);
-	} else if (!strcmp(key, "length")) {
-		rc = get_int(k, v, key, 16, 65507, &n);
-		t->length = (int)n;
-	} else {
-		*handled = false;
+	buf[0] = '\0';
+	for (int i = 0; i < t->nrows; i++) {
+		const struct nb_opt *o = &t->rows[i];
+		bool in = group ? o->key && !strncmp(o->key, group, glen) && o->key[glen] == '.'
+				: (o->flags & NB_OPT_TEST_FIELD) != 0;
+
+		if (in && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", leaf_of(o->key));
 	}
-	return rc;
+}
+
+/* A test field by its leaf name ("rate"), as in a test object or inside "udp". */
+static const struct nb_opt *test_field(const char *leaf)
+{
+	const struct nb_opt_table *t = &nb_config_table;
+
+	for (int i = 0; i < t->nrows; i++)
+		if ((t->rows[i].flags & NB_OPT_TEST_FIELD) && !strcmp(leaf_of(t->rows[i].key), leaf))
+			return &t->rows[i];
+	return NULL;
+}
+
+static bool is_group(const char *key)
+{
+	char known[256];
+
+	known_keys(key, known, sizeof(known));
+	return known[0] != '\0';
+}
+
+/* An object of rows ("rr": {"flows": ...}); a group that has its own row ("peer") also takes that
+ * row's string form. Test fields land in the test defaults. */
+static int load_group(const struct key_ctx *k, struct nb_config *cfg, const char *group, json_t *v)
+{
+	const struct nb_opt *self = nb_opt_by_key(&nb_config_table, group);
+	char known[256], full[128], why[320];
+	const char *key;
+	json_t *item;
+
+	known_keys(group, known, sizeof(known));
+	if (self && json_is_string(v))
+		return load_row(k, self, cfg, group, v);
+	if (!json_is_object(v)) {
+		char shape[256] = "{";
+
+		for (char *save = NULL, *tok = strtok_r(known, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
+			snprintf(shape + strlen(shape), sizeof(shape) - strlen(shape), "%s\"%s\": ...", shape[1] ? ", " : "",
+				 tok);
+		snprintf(why, sizeof(why), "expected %s%s%s}", self ? "\"" : "", self ? self->metavar : "",
+			 self ? "\" or " : "");
+		snprintf(why + strlen(why) - 1, sizeof(why) - strlen(why) + 1, "%s}", shape);
+		return bad_key(k, group, why);
+	}
+	json_object_foreach(v, key, item) {
+		const struct nb_opt *o;
+		int rc;
+
+		snprintf(full, sizeof(full), "%s.%s", group, key);
+		o = nb_opt_by_key(&nb_config_table, full);
+		if (!o) {
+			snprintf(why, sizeof(why), "unknown key inside (known: %s)", known);
+			return bad_key(k, group, why);
+		}
+		if (o->flags & NB_OPT_TEST_FIELD)
+			rc = load_row(k, o, &cfg->test_defaults, key, item);
+		else
+			rc = load_row(k, o, cfg, full, item);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 static int load_test(const struct key_ctx *k, struct nb_config *cfg, json_t *item, struct nb_test_spec *t)
@@ -510,20 +543,41 @@ static int load_test(const struct key_ctx *k, struct nb_config *cfg, json_t *ite
 	}
 	test_take_defaults(cfg, t);
 	json_object_foreach(item, key, v) {
-		bool handled;
+		const struct nb_opt *o;
 		int rc;
 
 		if (!strcmp(key, "name"))
 			continue;
-		rc = apply_test_key(k, t, key, v, &handled);
+		o = test_field(key);
+		if (!o) {
+			char full[128], why[300], known[256];
+
+			known_keys(NULL, known, sizeof(known));
+			snprintf(full, sizeof(full), "tests[].%s", key);
+			snprintf(why, sizeof(why), "unknown key (known: name, %s)", known);
+			return bad_key(k, full, why);
+		}
+		rc = load_row(k, o, t, key, v);
 		if (rc < 0)
 			return rc;
-		if (!handled) {
-			char full[128];
+	}
+	return 0;
+}
 
-			snprintf(full, sizeof(full), "tests[].%s", key);
-			return bad_key(k, full, "unknown key (known: name, duration, omit, streams, rate, length)");
-		}
+static int load_tests(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
+{
+	size_t i;
+	json_t *item;
+
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > NB_MAX_TESTS)
+		return bad_key(k, "tests", "expected a list of 1..16 tests");
+	cfg->ntests = 0;
+	json_array_foreach(v, i, item) {
+		int rc = load_test(k, cfg, item, &cfg->tests[cfg->ntests]);
+
+		if (rc < 0)
+			return rc;
+		cfg->ntests++;
 	}
 	return 0;
 }
@@ -566,108 +620,14 @@ static int load_knobs(const struct key_ctx *k, struct nb_config *cfg, json_t *ob
 	return 0;
 }
 
-static int load_peer(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
-{
-	const char *key;
-	json_t *item;
-	long n;
-
-	if (json_is_string(v))
-		return nb_config_set_peer(cfg, json_string_value(v), k->err) < 0 ? bad_key(k, "peer", k->err->msg) : 0;
-	if (!json_is_object(v))
-		return bad_key(k, "peer", "expected \"HOST[:PORT]\" or {\"host\": ..., \"port\": ...}");
-	json_object_foreach(v, key, item) {
-		int rc;
-
-		if (!strcmp(key, "host"))
-			rc = get_string(k, item, "peer.host", cfg->peer_host, sizeof(cfg->peer_host));
-		else if (!strcmp(key, "port")) {
-			rc = get_int(k, item, "peer.port", 1, 65535, &n);
-			cfg->peer_port = (int)n;
-		} else
-			rc = bad_key(k, "peer", "unknown key inside (known: host, port)");
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* "capture": {"packets": N, "snaplen": BYTES}: a bounded .pcap per point, for debugging. */
-static int load_capture(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
-{
-	const char *key;
-	json_t *item;
-	long n;
-
-	if (!json_is_object(v))
-		return bad_key(k, "capture", "expected {\"packets\": N, \"snaplen\": BYTES}");
-	json_object_foreach(v, key, item) {
-		int rc;
-
-		if (!strcmp(key, "packets")) {
-			rc = get_int(k, item, "capture.packets", 0, 1000000, &n);
-			cfg->capture_packets = (int)n;
-		} else if (!strcmp(key, "snaplen")) {
-			rc = get_int(k, item, "capture.snaplen", 14, 65535, &n);
-			cfg->capture_snaplen = (int)n;
-		} else {
-			rc = bad_key(k, "capture", "unknown key inside (known: packets, snaplen)");
-		}
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* "rr": {"flows", "request", "response", "rate", "timeout_ms", "port"}: the tcp-rr / udp-rr tests. */
-static int load_rr(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
-{
-	const char *key;
-	json_t *item;
-	long n;
-
-	if (!json_is_object(v))
-		return bad_key(k, "rr", "expected {\"flows\": N, \"request\": BYTES, \"response\": BYTES, \"rate\": TPS, ...}");
-	json_object_foreach(v, key, item) {
-		int rc = 0;
-
-		if (!strcmp(key, "flows")) {
-			rc = get_int(k, item, "rr.flows", 1, 256, &n);
-			cfg->rr.flows = (int)n;
-		} else if (!strcmp(key, "request")) {
-			rc = get_int(k, item, "rr.request", NB_RR_MIN_LEN, NB_RR_MAX_LEN, &n);
-			cfg->rr.request = (int)n;
-		} else if (!strcmp(key, "response")) {
-			rc = get_int(k, item, "rr.response", NB_RR_MIN_LEN, NB_RR_MAX_LEN, &n);
-			cfg->rr.response = (int)n;
-		} else if (!strcmp(key, "rate")) {
-			char text[64];
-
-			rc = value_text(k, item, "rr.rate", text, sizeof(text));
-			if (rc == 0 && nb_config_set_rr_rate(cfg, text, k->err) < 0)
-				rc = bad_key(k, "rr.rate", "expected transactions per second, 0 (closed loop) .. 10M");
-		} else if (!strcmp(key, "timeout_ms")) {
-			rc = get_int(k, item, "rr.timeout_ms", 1, 60000, &n);
-			cfg->rr.timeout_ms = (int)n;
-		} else if (!strcmp(key, "port")) {
-			rc = get_int(k, item, "rr.port", 1, 65535, &n);
-			cfg->rr.port = (int)n;
-		} else {
-			rc = bad_key(k, "rr", "unknown key inside (known: flows, request, response, rate, timeout_ms, port)");
-		}
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
 /* Documentation-only board description in board profiles: accepted, kept in the report. */
-static int check_board(const struct key_ctx *k, json_t *v)
+static int check_board(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
 {
 	static const char *const allowed[] = { "name", "soc", "cpus", "irq_names", "notes", "kernel", "interface" };
 	const char *key;
 	json_t *item;
 
+	(void)cfg;
 	if (!json_is_object(v))
 		return bad_key(k, "board", "expected an object");
 	json_object_foreach(v, key, item) {
@@ -681,141 +641,82 @@ static int check_board(const struct key_ctx *k, json_t *v)
 	return 0;
 }
 
+static int ignore_key(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
+{
+	(void)k, (void)cfg, (void)v;
+	return 0;
+}
+
+/* Keys with a shape of their own (lists, knob objects); every other key is a row. */
+static const struct {
+	const char *key;
+	int (*load)(const struct key_ctx *k, struct nb_config *cfg, json_t *v);
+} shaped_keys[] = {
+	{ "tests", load_tests }, { "knobs", load_knobs }, { "board", check_board },
+	{ "comment", ignore_key }, { "$schema", ignore_key },
+};
+
+static int load_key(const struct key_ctx *k, struct nb_config *cfg, const char *key, json_t *v)
+{
+	const struct nb_opt *o;
+
+	for (size_t i = 0; i < sizeof(shaped_keys) / sizeof(shaped_keys[0]); i++)
+		if (!strcmp(key, shaped_keys[i].key))
+			return shaped_keys[i].load(k, cfg, v);
+	if (is_group(key))
+		return load_group(k, cfg, key, v);
+	o = nb_opt_by_key(&nb_config_table, key);
+	if (o)
+		return load_row(k, o, cfg, key, v);
+	o = test_field(key);
+	if (o) {  /* "rate" at the top: it belongs in its group ("udp") */
+		char why[128];
+
+		snprintf(why, sizeof(why), "a UDP test setting: it must go inside \"%.*s\" or a test object",
+			 (int)(strchr(o->key, '.') - o->key), o->key);
+		return bad_key(k, key, why);
+	}
+	return bad_key(k, key, "unknown key (see configs/README.md for the keys)");
+}
+
+/* Test defaults first (top-level and in their group, "udp"), so that "tests" gets them whatever
+ * the key order; then every other key. */
+static bool sets_test_defaults(const char *key)
+{
+	const struct nb_opt *o = nb_opt_by_key(&nb_config_table, key);
+
+	size_t len = strlen(key);
+
+	if (o && (o->flags & NB_OPT_TEST_FIELD))
+		return true;
+	for (int i = 0; i < nb_config_table.nrows; i++) {  /* the group of a test field: "udp" of "udp.rate" */
+		const struct nb_opt *r = &nb_config_table.rows[i];
+
+		if ((r->flags & NB_OPT_TEST_FIELD) && !strncmp(r->key, key, len) && r->key[len] == '.')
+			return true;
+	}
+	return false;
+}
+
 static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t *root)
 {
 	const char *key;
 	json_t *v;
-	long n;
 
-	/* Test defaults first, so that "tests" gets them whatever the key order. */
 	json_object_foreach(root, key, v) {
-		bool handled;
-		int rc;
+		if (sets_test_defaults(key)) {
+			const struct nb_opt *o = nb_opt_by_key(&nb_config_table, key);
+			int rc = o ? load_row(k, o, &cfg->test_defaults, key, v) : load_group(k, cfg, key, v);
 
-		if (!strcmp(key, "udp")) {
-			const char *ukey;
-			json_t *uv;
-
-			if (!json_is_object(v))
-				return bad_key(k, "udp", "expected {\"rate\": ..., \"length\": ...}");
-			json_object_foreach(v, ukey, uv) {
-				if (strcmp(ukey, "rate") && strcmp(ukey, "length"))
-					return bad_key(k, "udp", "unknown key inside (known: rate, length)");
-				rc = apply_test_key(k, &cfg->test_defaults, ukey, uv, &handled);
-				if (rc < 0)
-					return rc;
-			}
-			continue;
+			if (rc < 0)
+				return rc;
 		}
-		if (!strcmp(key, "rate") || !strcmp(key, "length"))
-			return bad_key(k, key, "UDP rate and length go inside \"udp\" or a test object");
-		rc = apply_test_key(k, &cfg->test_defaults, key, v, &handled);
-		if (rc < 0)
-			return rc;
 	}
 	for (int i = 0; i < cfg->ntests; i++)
 		test_take_defaults(cfg, &cfg->tests[i]);
-
 	json_object_foreach(root, key, v) {
-		int rc = 0;
+		int rc = sets_test_defaults(key) ? 0 : load_key(k, cfg, key, v);
 
-		if (!strcmp(key, "duration") || !strcmp(key, "omit") || !strcmp(key, "streams") || !strcmp(key, "udp")) {
-			continue;
-		} else if (!strcmp(key, "interface")) {
-			rc = get_string(k, v, key, cfg->iface, sizeof(cfg->iface));
-			if (rc == 0 && !nb_ifname_valid(cfg->iface))
-				rc = bad_key(k, key, "not a valid interface name");
-		} else if (!strcmp(key, "peer")) {
-			rc = load_peer(k, cfg, v);
-		} else if (!strcmp(key, "tests")) {
-			size_t i;
-			json_t *item;
-
-			if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > NB_MAX_TESTS)
-				return bad_key(k, key, "expected a list of 1..16 tests");
-			cfg->ntests = 0;
-			json_array_foreach(v, i, item) {
-				rc = load_test(k, cfg, item, &cfg->tests[cfg->ntests]);
-				if (rc < 0)
-					return rc;
-				cfg->ntests++;
-			}
-		} else if (!strcmp(key, "repetitions") && json_is_string(v)) {
-			if (nb_config_set_repetitions(cfg, json_string_value(v), k->err) < 0)
-				return bad_key(k, key, k->err->msg);
-		} else if (!strcmp(key, "repetitions")) {
-			rc = get_int(k, v, key, 1, NB_MAX_REPETITIONS, &n);
-			cfg->repetitions = (int)n;
-			cfg->reps_auto = false;
-		} else if (!strcmp(key, "precision")) {
-			if (!json_is_number(v) || !(json_number_value(v) > 0) || json_number_value(v) > 100)
-				return bad_key(k, key, "expected a percentage above 0, at most 100");
-			cfg->precision_pct = json_number_value(v);
-		} else if (!strcmp(key, "interleave")) {
-			if (!json_is_boolean(v))
-				return bad_key(k, key, "expected true or false");
-			cfg->interleave = json_is_true(v);
-		} else if (!strcmp(key, "shuffle")) {
-			if (!json_is_integer(v) || json_integer_value(v) < 0)
-				return bad_key(k, key, "expected a seed, a whole number >= 0");
-			cfg->shuffle = cfg->interleave = true;
-			cfg->shuffle_seed = (uint64_t)json_integer_value(v);
-		} else if (!strcmp(key, "settle")) {
-			if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 600)
-				return bad_key(k, key, "expected seconds, 0..600");
-			cfg->settle_s = json_number_value(v);
-		} else if (!strcmp(key, "interval_ms")) {
-			rc = get_int(k, v, key, 10, 10000, &n);
-			cfg->interval_ms = (int)n;
-		} else if (!strcmp(key, "grace")) {
-			rc = get_int(k, v, key, 1, 600, &n);
-			cfg->grace_s = (int)n;
-		} else if (!strcmp(key, "connect_timeout")) {
-			rc = get_int(k, v, key, 1, 600, &n);
-			cfg->connect_timeout_s = (int)n;
-		} else if (!strcmp(key, "knobs")) {
-			rc = load_knobs(k, cfg, v);
-		} else if (!strcmp(key, "journal")) {
-			rc = get_string(k, v, key, cfg->journal, sizeof(cfg->journal));
-		} else if (!strcmp(key, "output")) {
-			rc = get_string(k, v, key, cfg->output, sizeof(cfg->output));
-		} else if (!strcmp(key, "description")) {
-			rc = get_string(k, v, key, cfg->description, sizeof(cfg->description));
-		} else if (!strcmp(key, "raw") || !strcmp(key, "trace") || !strcmp(key, "profile")) {
-			if (!json_is_boolean(v))
-				return bad_key(k, key, "expected true or false");
-			if (!strcmp(key, "raw"))
-				cfg->no_raw = !json_is_true(v);
-			else if (!strcmp(key, "trace"))
-				cfg->trace = json_is_true(v);
-			else
-				cfg->profile = json_is_true(v);
-		} else if (!strcmp(key, "peer_local") || !strcmp(key, "redact")) {
-			if (!json_is_boolean(v))
-				return bad_key(k, key, "expected true or false");
-			if (!strcmp(key, "peer_local"))
-				cfg->peer_local = json_is_true(v);
-			else
-				cfg->redact = json_is_true(v);
-		} else if (!strcmp(key, "idle_check")) {
-			if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 60)
-				return bad_key(k, key, "expected seconds, 0..60 (0: no check)");
-			cfg->idle_check_s = json_number_value(v);
-		} else if (!strcmp(key, "promiscuous")) {
-			if (!json_is_boolean(v))
-				return bad_key(k, key, "expected true or false");
-			cfg->promiscuous = json_is_true(v);
-		} else if (!strcmp(key, "capture")) {
-			rc = load_capture(k, cfg, v);
-		} else if (!strcmp(key, "board")) {
-			rc = check_board(k, v);
-		} else if (!strcmp(key, "rr")) {
-			rc = load_rr(k, cfg, v);
-		} else if (!strcmp(key, "$schema") || !strcmp(key, "comment")) {
-			continue;
-		} else {
-			rc = bad_key(k, key, "unknown key (see configs/README.md for the keys)");
-		}
 		if (rc < 0)
 			return rc;
 	}
@@ -851,8 +752,24 @@ int nb_config_load_file(struct nb_config *cfg, const char *path, struct nb_err *
 	return rc;
 }
 
+/* A value set by code (not through a row's parser) still has to be inside the row's range. */
+static int check_range(const struct nb_opt *o, const void *base, const char *what, struct nb_err *err)
+{
+	char range[64];
+	double v = nb_opt_load_number(o, base);
+
+	if (o->type != NB_OPT_INT && o->type != NB_OPT_SECONDS && o->type != NB_OPT_NUMBER && o->type != NB_OPT_RATE)
+		return 0;
+	if (nb_opt_in_range(o, v))
+		return 0;
+	nb_opt_range_text(o, range, sizeof(range));
+	return nb_err_set(err, -EINVAL, "%s%s is %g, outside %s", what, o->key, v, range);
+}
+
 int nb_config_validate(const struct nb_config *cfg, struct nb_err *err)
 {
+	const struct nb_opt_table *table = &nb_config_table;
+
 	if (cfg->iface[0] == '\0')
 		return nb_err_set(err, -EINVAL, "no interface: give -i IFACE or \"interface\" in the config");
 	if (!nb_ifname_valid(cfg->iface))
@@ -862,31 +779,35 @@ int nb_config_validate(const struct nb_config *cfg, struct nb_err *err)
 		return nb_err_set(err, -EINVAL, "no peer: give --peer HOST[:PORT] or \"peer\" in the config");
 	if (cfg->ntests == 0)
 		return nb_err_set(err, -EINVAL, "no tests to run");
-	for (int i = 0; i < cfg->ntests; i++) {
-		const struct nb_test_spec *t = &cfg->tests[i];
+	for (int r = 0; r < table->nrows; r++) {
+		const struct nb_opt *o = &table->rows[r];
 
-		if (t->duration_s < 1 || t->omit_s < 0 || t->streams < 1)
-			return nb_err_set(err, -EINVAL, "test %s: duration must be >= 1 s, omit >= 0, streams >= 1", t->name);
-		/* the same test twice would give two points with one id */
-		for (int j = 0; j < i; j++)
-			if (!strcmp(cfg->tests[j].name, t->name))
-				return nb_err_set(err, -EINVAL, "test %s is listed twice", t->name);
+		if (!o->key)
+			continue;
+		if (!(o->flags & NB_OPT_TEST_FIELD)) {
+			if (check_range(o, cfg, "", err) < 0)
+				return err->code;
+			continue;
+		}
+		for (int i = 0; i < cfg->ntests; i++) {
+			const struct nb_test_spec *t = &cfg->tests[i];
+			char what[32];
+
+			/* a TCP or rr test carries no UDP rate or length (0) */
+			if ((o->flags & NB_OPT_UDP_ONLY) && (t->proto != NB_PROTO_UDP || t->dir == NB_DIR_RR))
+				continue;
+			snprintf(what, sizeof(what), "test %s: ", t->name);
+			if (check_range(o, t, what, err) < 0)
+				return err->code;
+		}
 	}
-	if (cfg->repetitions < 1 || cfg->repetitions > NB_MAX_REPETITIONS)
-		return nb_err_set(err, -EINVAL, "repetitions must be 1..%d", NB_MAX_REPETITIONS);
 	if (cfg->reps_auto && (cfg->reps_min < 1 || cfg->reps_min > cfg->repetitions))
 		return nb_err_set(err, -EINVAL, "repetitions auto:%d-%d: the minimum must be 1..the maximum",
 				  cfg->reps_min, cfg->repetitions);
-	if (!(cfg->precision_pct > 0) || cfg->precision_pct > 100)
-		return nb_err_set(err, -EINVAL, "precision must be above 0 and at most 100 %%");
-	if (cfg->rr.flows < 1 || cfg->rr.flows > 256 || cfg->rr.request < NB_RR_MIN_LEN ||
-	    cfg->rr.request > NB_RR_MAX_LEN || cfg->rr.response < NB_RR_MIN_LEN || cfg->rr.response > NB_RR_MAX_LEN)
-		return nb_err_set(err, -EINVAL, "rr: flows must be 1..256, request and response %d..%d bytes",
-				  NB_RR_MIN_LEN, NB_RR_MAX_LEN);
-	if (cfg->interval_ms < 10 || cfg->interval_ms > 10000)
-		return nb_err_set(err, -EINVAL, "interval must be 10..10000 ms");
-	if (cfg->settle_s < 0 || cfg->settle_s > 600)
-		return nb_err_set(err, -EINVAL, "settle must be 0..600 s");
+	for (int i = 0; i < cfg->ntests; i++)  /* the same test twice would give two points with one id */
+		for (int j = 0; j < i; j++)
+			if (!strcmp(cfg->tests[j].name, cfg->tests[i].name))
+				return nb_err_set(err, -EINVAL, "test %s is listed twice", cfg->tests[i].name);
 	return 0;
 }
 
@@ -900,15 +821,10 @@ static json_t *test_to_json(const struct nb_test_spec *t)
 			 "rate", (json_int_t)t->rate_bps, "length", t->length);
 }
 
-char *nb_config_to_json(const struct nb_config *cfg)
+static json_t *knobs_to_json(const struct nb_config *cfg)
 {
-	json_t *root = json_object();
-	json_t *tests = json_array();
 	json_t *knobs = json_object();
-	char *text;
 
-	for (int i = 0; i < cfg->ntests; i++)
-		json_array_append_new(tests, test_to_json(&cfg->tests[i]));
 	for (int a = 0; a < cfg->naxes; a++) {
 		const struct nb_knob_axis *axis = &cfg->axes[a];
 		char name[NB_MAX_AXIS_KNOBS * NB_KNOB_NAME_MAX] = "";
@@ -929,42 +845,71 @@ char *nb_config_to_json(const struct nb_config *cfg)
 		}
 		json_object_set_new(knobs, name, values);
 	}
-	json_object_set_new(root, "interface", json_string(cfg->iface));
-	json_object_set_new(root, "peer", json_pack("{s:s, s:i}", "host", cfg->peer_host, "port", cfg->peer_port));
-	json_object_set_new(root, "tests", tests);
-	if (cfg->reps_auto) {
-		char reps[32];
+	return knobs;
+}
 
-		snprintf(reps, sizeof(reps), "auto:%d-%d", cfg->reps_min, cfg->repetitions);
-		json_object_set_new(root, "repetitions", json_string(reps));
-	} else {
-		json_object_set_new(root, "repetitions", json_integer(cfg->repetitions));
+/* One row's value as the file would give it; NULL: the row writes nothing. */
+static json_t *row_to_json(const struct nb_opt *o, const struct nb_config *cfg)
+{
+	const char *field = (const char *)cfg + o->offset;
+
+	switch (o->type) {
+	case NB_OPT_INT:
+		if (!strcmp(o->key, "repetitions") && cfg->reps_auto) {  /* the file's own words back */
+			char reps[32];
+
+			snprintf(reps, sizeof(reps), "auto:%d-%d", cfg->reps_min, cfg->repetitions);
+			return json_string(reps);
+		}
+		return json_integer(*(const int *)field);
+	case NB_OPT_SECONDS: case NB_OPT_NUMBER: return json_real(*(const double *)field);
+	case NB_OPT_FLAG: return json_boolean(*(const bool *)field);
+	case NB_OPT_RATE: return json_integer((json_int_t)*(const uint64_t *)field);  /* whole units, as parsed */
+	case NB_OPT_STRING: return field[0] ? json_string(field) : NULL;
+	case NB_OPT_CUSTOM:
+		if (!strcmp(o->key, "tests")) {
+			json_t *tests = json_array();
+
+			for (int i = 0; i < cfg->ntests; i++)
+				json_array_append_new(tests, test_to_json(&cfg->tests[i]));
+			return tests;
+		}
+		if (!strcmp(o->key, "shuffle"))
+			return cfg->shuffle ? json_integer((json_int_t)cfg->shuffle_seed) : NULL;
+		return !strcmp(o->key, "knobs") ? knobs_to_json(cfg) : NULL;
+	case NB_OPT_ARG: break;
 	}
-	json_object_set_new(root, "precision", json_real(cfg->precision_pct));
-	json_object_set_new(root, "interleave", json_boolean(cfg->interleave));
-	if (cfg->shuffle)
-		json_object_set_new(root, "shuffle", json_integer((json_int_t)cfg->shuffle_seed));
-	json_object_set_new(root, "settle", json_real(cfg->settle_s));
-	json_object_set_new(root, "interval_ms", json_integer(cfg->interval_ms));
-	json_object_set_new(root, "grace", json_integer(cfg->grace_s));
-	json_object_set_new(root, "connect_timeout", json_integer(cfg->connect_timeout_s));
-	json_object_set_new(root, "knobs", knobs);
-	json_object_set_new(root, "raw", json_boolean(!cfg->no_raw));
-	json_object_set_new(root, "trace", json_boolean(cfg->trace));
-	json_object_set_new(root, "profile", json_boolean(cfg->profile));
-	json_object_set_new(root, "promiscuous", json_boolean(cfg->promiscuous));
-	json_object_set_new(root, "peer_local", json_boolean(cfg->peer_local));
-	json_object_set_new(root, "idle_check", json_real(cfg->idle_check_s));
-	json_object_set_new(root, "redact", json_boolean(cfg->redact));
-	json_object_set_new(root, "capture", json_pack("{s:i, s:i}", "packets", cfg->capture_packets,
-						       "snaplen", cfg->capture_snaplen));
-	/* the rate is parsed as whole transactions per second: written back as an integer, as a file takes it */
-	json_object_set_new(root, "rr", json_pack("{s:i, s:i, s:i, s:I, s:i, s:i}", "flows", cfg->rr.flows,
-						  "request", cfg->rr.request, "response", cfg->rr.response,
-						  "rate", (json_int_t)llround(cfg->rr.rate_tps), "timeout_ms", cfg->rr.timeout_ms,
-						  "port", cfg->rr.port));
-	if (cfg->description[0])
-		json_object_set_new(root, "description", json_string(cfg->description));
+	return NULL;
+}
+
+char *nb_config_to_json(const struct nb_config *cfg)
+{
+	const struct nb_opt_table *t = &nb_config_table;
+	json_t *root = json_object();
+	char *text;
+
+	for (int i = 0; i < t->nrows; i++) {
+		const struct nb_opt *o = &t->rows[i];
+		const char *dot = o->key ? strchr(o->key, '.') : NULL;
+		json_t *parent = root, *value;
+
+		if (!o->key || (o->flags & (NB_OPT_NO_REPORT | NB_OPT_TEST_FIELD)))
+			continue;
+		value = row_to_json(o, cfg);
+		if (!value)
+			continue;
+		if (dot) {  /* "rr.flows" goes into the object "rr" */
+			char group[32];
+
+			snprintf(group, sizeof(group), "%.*s", (int)(dot - o->key), o->key);
+			parent = json_object_get(root, group);
+			if (!parent) {
+				parent = json_object();
+				json_object_set_new(root, group, parent);
+			}
+		}
+		json_object_set_new(parent, dot ? dot + 1 : o->key, value);
+	}
 	if (cfg->config_file[0])
 		json_object_set_new(root, "config_file", json_string(cfg->config_file));
 	text = json_dumps(root, JSON_COMPACT);

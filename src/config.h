@@ -10,6 +10,7 @@
 
 #include "napi_knobs.h"
 #include "nb_error.h"
+#include "options.h"
 
 #define NB_MAX_TESTS 16
 #define NB_MAX_AXES 12
@@ -40,7 +41,7 @@ struct nb_test_spec {
 struct nb_rr_spec {
 	int flows;               /* connections, each one transaction at a time in closed loop */
 	int request, response;   /* bytes per request / response (16..65507) */
-	double rate_tps;         /* open loop: transactions per second across flows; 0 = closed loop */
+	uint64_t rate_tps;       /* open loop: transactions per second across flows; 0 = closed loop */
 	int timeout_ms;          /* UDP: unanswered this long = lost */
 	int port;                /* the peer's rr port */
 };
@@ -77,7 +78,7 @@ struct nb_config {
 	char journal[PATH_MAX];  /* empty: default per-interface path */
 	char output[PATH_MAX];   /* report path; empty: default name */
 	char description[256];
-	bool no_raw;             /* drop iperf's raw JSON from the report */
+	bool raw;                /* keep iperf's raw JSON in the report */
 	bool json_stdout;        /* print the report on stdout at the end */
 	bool trace;              /* collect tracepoint metrics where available */
 	bool profile;            /* sampling kernel profile per point */
@@ -99,16 +100,13 @@ void nb_config_defaults(struct nb_config *cfg);
  * values are -EINVAL with a message naming the file and the key. */
 int nb_config_load_file(struct nb_config *cfg, const char *path, struct nb_err *err);
 
-/* Command-line helpers: each returns 0 or -EINVAL with a message naming the flag.
- * Setting a test default (duration, omit, streams, rate, length) also sets it on
- * every test already listed, so a flag wins over a config file. */
-enum nb_test_field { NB_FIELD_DURATION, NB_FIELD_OMIT, NB_FIELD_STREAMS, NB_FIELD_RATE, NB_FIELD_LENGTH };
-void nb_config_set_test_field(struct nb_config *cfg, enum nb_test_field field, uint64_t value);
+/* The settings of run and plan (config_table.c): flags, file keys, ranges, defaults, help. */
+extern const struct nb_opt_table nb_config_table;
+
+/* Command-line helpers: each returns 0 or -EINVAL with a message naming the flag. */
 int nb_config_set_tests(struct nb_config *cfg, const char *list, struct nb_err *err);   /* "tcp-tx,udp-rx" */
 int nb_config_add_knob_axis(struct nb_config *cfg, const char *spec, struct nb_err *err); /* "threaded=0,1" */
 int nb_config_set_peer(struct nb_config *cfg, const char *hostport, struct nb_err *err); /* HOST[:PORT], [v6]:PORT */
-/* --rr-rate: "0" (closed loop), "20000", "20k" transactions per second. */
-int nb_config_set_rr_rate(struct nb_config *cfg, const char *text, struct nb_err *err);
 
 /* --repetitions / "repetitions": "N", "auto" (3-10) or "auto:MIN-MAX". -EINVAL with the reason
  * (the caller names the flag or key). */
@@ -117,11 +115,9 @@ int nb_config_set_repetitions(struct nb_config *cfg, const char *text, struct nb
 #define NB_AUTO_REPS_MAX 10
 #define NB_DEFAULT_PRECISION_PCT 2.0
 
-/* Final checks once everything is merged: interface given and valid, ranges, knob values. */
+/* The checks across settings once everything is merged: interface and peer given, every value
+ * inside its row's range (for values set by code), no test twice. */
 int nb_config_validate(const struct nb_config *cfg, struct nb_err *err);
-
-/* Parse "0", "100M", "2.5G", "500k" as bits per second (1000-based, as iperf3 -b). */
-int nb_parse_rate(const char *text, uint64_t *bps);
 
 /* Fill a test's protocol and direction from its name; -EINVAL for unknown names. */
 int nb_test_from_name(struct nb_test_spec *t, const char *name);

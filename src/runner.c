@@ -83,13 +83,6 @@ struct runner {
 
 /* ---- knobs ---- */
 
-/* EOPNOTSUPP (ethtool, threaded without NAPI) and ENOENT (no such sysfs file, no IRQs)
- * both mean the device does not offer the knob: the point is unsupported, not failed. */
-static bool is_unsupported(int rc)
-{
-	return rc == -EOPNOTSUPP || rc == -ENOENT;
-}
-
 /* Apply one point's knobs; the journal learns each original before its first change. */
 static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr)
 {
@@ -114,7 +107,7 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 			rc = nb_knob_apply_via(&rn->target, want->name, want->value, got->value, sizeof(got->value), &via,
 					       &err);
 		if (rc < 0) {
-			pr->status = is_unsupported(rc) ? NB_POINT_UNSUPPORTED : NB_POINT_FAILED;
+			pr->status = nb_knob_unsupported(rc) ? NB_POINT_UNSUPPORTED : NB_POINT_FAILED;
 			snprintf(pr->error, sizeof(pr->error), "%s", err.msg);
 			return;
 		}
@@ -435,7 +428,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	nb_metrics_merge(&run->metrics, &res.metrics);
 	/* needs iperf3's view of the peer's CPU, so only after the merge */
 	nb_metrics_put_cpu_other(&run->metrics, rn->snap_now->ncpus_online, cfg->peer_local);
-	if (!cfg->no_raw && res.raw_json) {
+	if (cfg->raw && res.raw_json) {
 		run->iperf_json = res.raw_json;
 		res.raw_json = NULL;
 	}

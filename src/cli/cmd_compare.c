@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "compare/compare.h"
+#include "options.h"
 #include "report_view.h"
 
 enum compare_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_MARKDOWN, FORMAT_HTML, FORMAT_KCIDB };
@@ -20,6 +21,7 @@ struct compare_cli {
 	enum compare_format format;
 	enum color_mode color;
 	bool strict_env, fail_on_inconclusive, all_metrics;
+	bool list_floors;      /* --list-floors: print the table and stop */
 	struct nb_cmp_options opt;
 };
 
@@ -84,11 +86,12 @@ static void compare_usage(FILE *out)
 	      out);
 }
 
-static int usage_error(const char *msg, const char *arg)
+static int usage_error(struct nb_err *err, const char *msg, const char *arg)
 {
-	fprintf(stderr, "nicbench compare: %s%s%s (try 'nicbench compare --help')\n", msg, arg ? ": " : "",
-		arg ? arg : "");
-	return NB_EXIT_USAGE;
+	char why[sizeof(err->msg)];
+
+	snprintf(why, sizeof(why), "%s", msg);  /* msg may be err->msg itself */
+	return nb_err_set(err, -EINVAL, "%s%s%s (try 'nicbench compare --help')", why, arg ? ": " : "", arg ? arg : "");
 }
 
 static int parse_format(const char *s, enum compare_format *f)
@@ -139,61 +142,62 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Returns -1 to go on, or the exit code. */
-static int parse_option(struct compare_cli *cli, int c, const char *arg)
+/* Returns 0 to go on, 1 to stop parsing (--help, --list-floors), or -EINVAL with err. */
+static int parse_option(struct compare_cli *cli, int c, const char *arg, struct nb_err *err)
 {
-	struct nb_err err = { 0 };
 	char *end;
 
 	switch (c) {
 	case 'f':
-		return parse_format(arg, &cli->format) ? usage_error("unknown format (text, json, junit, markdown, html, kcidb)", arg)
-						       : -1;
+		return parse_format(arg, &cli->format) ? usage_error(err, "unknown format (text, json, junit, markdown, html, kcidb)", arg)
+						       : 0;
 	case 'o':
 		cli->output = arg;
-		return -1;
+		return 0;
 	case OPT_GATE:
-		return nb_cmp_gate_parse(&cli->opt, arg, &err) ? usage_error(err.msg, NULL) : -1;
+		return nb_cmp_gate_parse(&cli->opt, arg, err) ? usage_error(err, err->msg, NULL) : 0;
 	case OPT_MIN_EFFECT:
-		return nb_cmp_effect_parse(&cli->opt, arg, &err) ? usage_error(err.msg, NULL) : -1;
+		return nb_cmp_effect_parse(&cli->opt, arg, err) ? usage_error(err, err->msg, NULL) : 0;
 	case OPT_ALPHA:
 		cli->opt.alpha = strtod(arg, &end);
 		return *end || end == arg || !(cli->opt.alpha > 0 && cli->opt.alpha < 1)
-			       ? usage_error("--alpha wants a number between 0 and 1", arg)
-			       : -1;
+			       ? usage_error(err, "--alpha wants a number between 0 and 1", arg)
+			       : 0;
 	case OPT_MIN_RUNS:
 		cli->opt.min_runs = (int)strtol(arg, &end, 10);
 		return *end || end == arg || cli->opt.min_runs < 3 || cli->opt.min_runs > 1000
-			       ? usage_error("--min-runs wants a whole number from 3 to 1000", arg)
-			       : -1;
+			       ? usage_error(err, "--min-runs wants a whole number from 3 to 1000", arg)
+			       : 0;
 	case OPT_STRICT_ENV:
 		cli->strict_env = true;
-		return -1;
+		return 0;
 	case OPT_FAIL_INCONCLUSIVE:
 		cli->fail_on_inconclusive = true;
-		return -1;
+		return 0;
 	case OPT_ALL_METRICS:
 	case 'v':
 		cli->all_metrics = true;
-		return -1;
+		return 0;
 	case OPT_FLOOR:
-		return nb_cmp_floor_parse(&cli->opt, arg, &err) ? usage_error(err.msg, NULL) : -1;
+		return nb_cmp_floor_parse(&cli->opt, arg, err) ? usage_error(err, err->msg, NULL) : 0;
 	case OPT_MISSING_OK:
 		cli->opt.missing_ok = true;
-		return -1;
+		return 0;
 	case OPT_LIST_FLOORS:
-		return nb_cmp_render_floors(stdout) ? NB_EXIT_USAGE : NB_EXIT_OK;
+		cli->list_floors = true;
+		return 1;
 	case OPT_COLOR:
-		return parse_color(arg, &cli->color) ? usage_error("--color wants auto, always or never", arg) : -1;
+		return parse_color(arg, &cli->color) ? usage_error(err, "--color wants auto, always or never", arg) : 0;
 	case 'h':
-		compare_usage(stdout);
-		return NB_EXIT_OK;
+		return 1;
 	default:
-		return usage_error("bad option", NULL);
+		return usage_error(err, "bad option", NULL);
 	}
 }
 
-static int parse_cli(struct compare_cli *cli, int argc, char **argv)
+/* The parse convention of every subcommand (options.h): 0 go on; 1 --help (or --list-floors)
+ * asked for; -EINVAL with the message in err. */
+static int parse_cli(struct compare_cli *cli, int argc, char **argv, struct nb_err *err)
 {
 	int c;
 
@@ -202,16 +206,16 @@ static int parse_cli(struct compare_cli *cli, int argc, char **argv)
 	optind = 0; /* glibc: 0 re-initialises getopt, so cmd_compare can run more than once per process */
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "f:o:hv", long_options, NULL)) != -1) {
-		int ret = parse_option(cli, c, optarg);
+		int ret = parse_option(cli, c, optarg, err);
 
-		if (ret >= 0)
+		if (ret)
 			return ret;
 	}
 	if (argc - optind != 2)
-		return usage_error("expected two reports, BASE.json and NEW.json", NULL);
+		return usage_error(err, "expected two reports, BASE.json and NEW.json", NULL);
 	cli->base_path = argv[optind];
 	cli->new_path = argv[optind + 1];
-	return -1;
+	return 0;
 }
 
 /* Warnings go to stderr in every format so JSON/JUnit on stdout stay clean. */
@@ -317,9 +321,11 @@ int cmd_compare(int argc, char **argv)
 	struct nb_cmp_report base = { 0 }, new = { 0 };
 	struct nb_cmp_result result = { 0 };
 	struct nb_err err = { 0 };
-	int rc = parse_cli(&cli, argc, argv);
+	int rc = parse_cli(&cli, argc, argv, &err);
 
-	if (rc >= 0)
+	if (rc == 1 && cli.list_floors)
+		return nb_cmp_render_floors(stdout) ? NB_EXIT_USAGE : NB_EXIT_OK;
+	if (nb_opts_done(rc, "compare", &err, compare_usage, &rc))
 		return rc;
 	rc = NB_EXIT_USAGE;
 	if (nb_cmp_reports_load(cli.base_path, cli.new_path, &base, &new, &err) ||

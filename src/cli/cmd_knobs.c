@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* `nicbench knobs`: show an interface's knobs, or put them back from a restore journal. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "journal.h"
 #include "napi_knobs.h"
 #include "nb_print.h"
+#include "options.h"
 #include "report.h"
 #include "run_record.h"
 
@@ -23,10 +24,23 @@ struct knobs_options {
 	const char *action;   /* "show" or "restore" */
 	const char *iface;
 	const char *journal;
-	int json;
+	bool json;
 };
 
-static const struct knobs_options knobs_defaults = { 0 };
+#define KNOBS(member) NB_OPT_FIELD(struct knobs_options, member)
+
+static const struct nb_opt knobs_rows[] = {
+	{ .name = "interface", .short_name = 'i', .alias = "iface", .type = NB_OPT_ARG, .offset = KNOBS(iface),
+	  .metavar = "IFACE", .help = "the network interface (in the current network namespace);\n--iface is its older name" },
+	{ .name = "journal", .short_name = 'j', .type = NB_OPT_ARG, .offset = KNOBS(journal), .metavar = "PATH",
+	  .help = "restore from this journal instead of the default one" },
+	{ .name = "json", .type = NB_OPT_FLAG, .offset = KNOBS(json),
+	  .help = "show: print one JSON object instead of a table" },
+};
+
+static const struct nb_opt_table knobs_table = {
+	.command = "knobs", .rows = knobs_rows, .nrows = (int)(sizeof(knobs_rows) / sizeof(knobs_rows[0])),
+};
 
 static void print_help(FILE *out)
 {
@@ -45,11 +59,10 @@ static void print_help(FILE *out)
 		"         from it: every repetition that finished, the point cut short as \"incomplete\".\n"
 		"         The journal goes last: a restore that is itself killed can be run again.\n"
 		"\n"
-		"options:\n"
-		"  -i, --iface IFACE    the network interface (in the current network namespace)\n"
-		"  -j, --journal PATH   restore from this journal instead of the default one\n"
-		"      --json           show: print one JSON object instead of the table (below)\n"
-		"  -h, --help           this text\n"
+		"options:\n");
+	nb_opts_help(out, &knobs_table, NULL, NULL);
+	fprintf(out,
+		"  -h, --help              this text\n"
 		"\n"
 		"show --json (schema/nicbench-knobs.schema.json; keys may be added, never renamed):\n"
 		"  {\"schema\": \"nicbench-knobs/1\", \"iface\": IFACE,\n"
@@ -107,35 +120,20 @@ static int usage_error(const char *fmt, ...)
 	return NB_EXIT_USAGE;
 }
 
-static int parse_options(int argc, char **argv, struct knobs_options *o)
+/* The parse convention of every subcommand (options.h): 0, 1 for --help, -EINVAL with err. */
+static int parse_options(int argc, char **argv, struct knobs_options *o, struct nb_err *err)
 {
-	static const struct option long_opts[] = {
-		{ "iface", required_argument, NULL, 'i' },
-		{ "journal", required_argument, NULL, 'j' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int first, rc;
 
-	*o = knobs_defaults;
-	optind = 0;  /* 0, not 1: makes GNU getopt start afresh if called twice */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:j:h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'i': o->iface = optarg; break;
-		case 'j': o->journal = optarg; break;
-		case 'J': o->json = 1; break;
-		case 'h': print_help(stdout); return -1;
-		case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default: return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
-		return usage_error("%s", "which action: show or restore?");
-	o->action = argv[optind];
-	if (optind + 1 < argc)
-		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+	memset(o, 0, sizeof(*o));
+	rc = nb_opts_parse(&knobs_table, argc, argv, o, &first, err);
+	if (rc)
+		return rc;
+	if (first >= argc)
+		return nb_err_set(err, -EINVAL, "which action: show or restore? (try 'nicbench knobs --help')");
+	o->action = argv[first];
+	if (first + 1 < argc)
+		return nb_err_set(err, -EINVAL, "unexpected argument '%s' (try 'nicbench knobs --help')", argv[first + 1]);
 	return 0;
 }
 
@@ -406,11 +404,10 @@ static int knobs_restore(const struct knobs_options *o)
 int cmd_knobs(int argc, char **argv)
 {
 	struct knobs_options o;
-	int rc = parse_options(argc, argv, &o);
+	struct nb_err err = { 0 };
+	int rc = parse_options(argc, argv, &o, &err);
 
-	if (rc < 0)
-		return NB_EXIT_OK;  /* --help */
-	if (rc > 0)
+	if (nb_opts_done(rc, "knobs", &err, print_help, &rc))
 		return rc;
 	if (!strcmp(o.action, "show"))
 		return knobs_show(&o);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 #include "report_view.h"
 
 enum report_format { FORMAT_TEXT, FORMAT_HTML, FORMAT_MARKDOWN, FORMAT_KCIDB };
@@ -43,11 +44,12 @@ static void report_usage(FILE *out)
 	      out);
 }
 
-static int usage_error(const char *msg, const char *arg)
+static int usage_error(struct nb_err *err, const char *msg, const char *arg)
 {
-	fprintf(stderr, "nicbench report: %s%s%s (try 'nicbench report --help')\n", msg, arg ? ": " : "",
-		arg ? arg : "");
-	return NB_EXIT_USAGE;
+	char why[sizeof(err->msg)];
+
+	snprintf(why, sizeof(why), "%s", msg);  /* msg may be err->msg itself */
+	return nb_err_set(err, -EINVAL, "%s%s%s (try 'nicbench report --help')", why, arg ? ": " : "", arg ? arg : "");
 }
 
 static int parse_format(const char *s, enum report_format *f)
@@ -75,9 +77,10 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_cli(struct report_cli *cli, int argc, char **argv)
+/* The parse convention of every subcommand (options.h): 0 go on; 1 --help asked for; -EINVAL
+ * with the message in err. */
+static int parse_cli(struct report_cli *cli, int argc, char **argv, struct nb_err *err)
 {
-	struct nb_err err = { 0 };
 	int c;
 
 	memset(cli, 0, sizeof(*cli));
@@ -88,7 +91,7 @@ static int parse_cli(struct report_cli *cli, int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (parse_format(optarg, &cli->format))
-				return usage_error("unknown format (text, html, markdown, kcidb)", optarg);
+				return usage_error(err, "unknown format (text, html, markdown, kcidb)", optarg);
 			break;
 		case 'o':
 			cli->output = optarg;
@@ -97,26 +100,25 @@ static int parse_cli(struct report_cli *cli, int argc, char **argv)
 			cli->base_path = optarg;
 			break;
 		case OPT_ORIGIN:
-			if (nb_kcidb_origin_check(optarg, &err))
-				return usage_error(err.msg, NULL);
+			if (nb_kcidb_origin_check(optarg, err))
+				return usage_error(err, err->msg, NULL);
 			cli->kcidb.origin = optarg;
 			break;
 		case OPT_BUILD_ID:
 			cli->kcidb.build_id = optarg;
 			break;
 		case 'h':
-			report_usage(stdout);
-			return NB_EXIT_OK;
+			return 1;
 		default:
-			return usage_error("bad option", NULL);
+			return usage_error(err, "bad option", NULL);
 		}
 	}
 	if (argc - optind != 1)
-		return usage_error("expected one report, REPORT.json", NULL);
+		return usage_error(err, "expected one report, REPORT.json", NULL);
 	cli->path = argv[optind];
-	if (cli->kcidb.build_id && nb_kcidb_build_id_check(cli->kcidb.build_id, &err))
-		return usage_error(err.msg, NULL);
-	return -1;
+	if (cli->kcidb.build_id && nb_kcidb_build_id_check(cli->kcidb.build_id, err))
+		return usage_error(err, err->msg, NULL);
+	return 0;
 }
 
 static int render(const struct report_cli *cli, FILE *out, const struct nb_rv_input *in)
@@ -162,9 +164,9 @@ int cmd_report(int argc, char **argv)
 	struct nb_rv_extra extra = { 0 };
 	struct nb_rv_input in = { 0 };
 	struct nb_err err = { 0 };
-	int rc = parse_cli(&cli, argc, argv);
+	int rc = parse_cli(&cli, argc, argv, &err);
 
-	if (rc >= 0)
+	if (nb_opts_done(rc, "report", &err, report_usage, &rc))
 		return rc;
 	rc = NB_EXIT_USAGE;
 	nb_cmp_options_init(&opt);

@@ -145,7 +145,7 @@ int cmd_run(int argc, char **argv)
 		return NB_EXIT_OK;
 	}
 	if (rc == 0 && cfg->redact)
-		cfg->no_raw = true;  /* iperf3's JSON repeats the hostname and uname -a */
+		cfg->raw = false;  /* iperf3's JSON repeats the hostname and uname -a */
 	if (rc < 0 || nb_config_validate(cfg, &err) < 0 || check_peer_resolves(cfg, &err) < 0 ||
 	    nb_iface_info_read(&nb_paths_live, cfg->iface, &iface, &err) < 0 ||
 	    nb_plan_build(cfg, &plan, &err) < 0) {

@@ -2,7 +2,6 @@
 /* nicbench serve: the iperf3 peer, a supervised libiperf server that restarts after errors
  * and reports its own CPU use per test so a peer-bound result can be recognised. */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -14,6 +13,7 @@
 
 #include "commands.h"
 #include "iperf_driver.h"
+#include "options.h"
 #include "nb_time.h"
 #include "rr_proto.h"
 #include "rr_server.h"
@@ -33,13 +33,45 @@ struct serve_opts {
 	int rr_think_us;
 };
 
-static const struct serve_opts serve_defaults = {
-	.bind = NULL,
-	.port = 5201,
-	.once = false,
-	.stats_interval_s = 1.0,
-	.rr_port = NB_RR_DEFAULT_PORT,
-	.rr_think_us = 0,
+/* libiperf refuses interval statistics below 0.1 s, except 0 for "off". */
+static int parse_stats_interval(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	double v = strtod(text, NULL);  /* the row's range is checked already */
+
+	if (v > 0 && v < 0.1)
+		return nb_err_set(err, -EINVAL, "--stats-interval '%s': expected 0 (off) or 0.1..60 seconds", text);
+	nb_opt_store_number(o, obj, v);
+	return 0;
+}
+
+#define SERVE(member) NB_OPT_FIELD(struct serve_opts, member)
+
+static const struct nb_opt serve_rows[] = {
+	{ .name = "bind", .short_name = 'B', .type = NB_OPT_ARG, .offset = SERVE(bind), .metavar = "ADDR",
+	  .help = "listen on this local address only (default: all)" },
+	{ .name = "port", .short_name = 'p', .type = NB_OPT_INT, .offset = SERVE(port), .min = 1, .max = 65535,
+	  .def = 5201, .metavar = "PORT", .help = "control port; iperf3's own default" },
+	{ .name = "once", .type = NB_OPT_FLAG, .offset = SERVE(once),
+	  .help = "serve one test, then exit: 0 if it succeeded, 1 if not\n(for scripts and tests)" },
+	{ .name = "stats-interval", .type = NB_OPT_SECONDS, .offset = SERVE(stats_interval_s), .min = 0, .max = 60,
+	  .def = 1, .metavar = "S", .parse = parse_stats_interval,
+	  .help = "libiperf's interval statistics on the server, as iperf3 -s -i S;\n"
+		  "0 turns them off and saves the peer a little CPU, else 0.1 or more" },
+	{ .name = "rr-port", .type = NB_OPT_INT, .offset = SERVE(rr_port), .min = 0, .max = 65535,
+	  .def = NB_RR_DEFAULT_PORT, .metavar = "PORT",
+	  .help = "TCP and UDP port of the request/response server for the tcp-rr\n"
+		  "and udp-rr tests; 0 = no rr server. One supervised child serves\n"
+		  "every rr client; it logs each TCP client's transactions and CPU\n"
+		  "time when the client leaves" },
+	{ .name = "rr-think", .type = NB_OPT_INT, .offset = SERVE(rr_think_us), .min = 0, .max = 10000000, .def = 0,
+	  .metavar = "US",
+	  .help = "service time: each rr response goes out US microseconds after\n"
+		  "its request arrived, as an application that works per request;\n"
+		  "timer-based, it costs no CPU while waiting" },
+};
+
+static const struct nb_opt_table serve_table = {
+	.command = "serve", .rows = serve_rows, .nrows = (int)(sizeof(serve_rows) / sizeof(serve_rows[0])),
 };
 
 /* The rr child lives beside the iperf children for the whole serve; it is restarted with
@@ -74,20 +106,10 @@ static void serve_usage(FILE *out)
 		"may have set the throughput: give the server a CPU of its own (taskset -c N) or use\n"
 		"a faster peer then.\n"
 		"\n"
-		"options:\n"
-		"  -B, --bind ADDR         listen on this local address only (default: all)\n"
-		"  -p, --port PORT         control port (default %d; iperf3's own default)\n"
-		"      --once              serve one test, then exit: 0 if it succeeded, 1 if not\n"
-		"                          (for scripts and tests)\n"
-		"      --stats-interval S  libiperf's interval statistics on the server, as iperf3 -s -i S\n"
-		"                          (default %g; 0 turns them off and saves the peer a little CPU)\n"
-		"      --rr-port PORT      TCP and UDP port of the request/response server for the tcp-rr\n"
-		"                          and udp-rr tests (default %d; 0 = no rr server). One supervised\n"
-		"                          child serves every rr client; it logs each TCP client's\n"
-		"                          transactions and CPU time when the client leaves\n"
-		"      --rr-think US       service time: each rr response goes out US microseconds after\n"
-		"                          its request arrived, as an application that works per request\n"
-		"                          (default 0; timer-based, costs no CPU while waiting)\n"
+		"options:\n",
+		BACKOFF_FIRST_MS, BACKOFF_MAX_MS, PEER_BOUND_CORE_FRACTION * 100);
+	nb_opts_help(out, &serve_table, NULL, NULL);
+	fprintf(out,
 		"  -h, --help              this text\n"
 		"\n"
 		"SIGINT and SIGTERM are forwarded to the server child; serve then exits with 0.\n"
@@ -95,99 +117,21 @@ static void serve_usage(FILE *out)
 		"examples:\n"
 		"  nicbench serve -B 10.0.0.2                  # peer for 'nicbench run' tests to 10.0.0.2\n"
 		"  ip netns exec peer nicbench serve -p 5202   # the peer inside a namespace\n"
-		"  nicbench serve --once -p 15210 -B 127.0.0.1 & iperf3 -c 127.0.0.1 -p 15210 -t 2\n",
-		BACKOFF_FIRST_MS, BACKOFF_MAX_MS, PEER_BOUND_CORE_FRACTION * 100, serve_defaults.port,
-		serve_defaults.stats_interval_s, serve_defaults.rr_port);
+		"  nicbench serve --once -p 15210 -B 127.0.0.1 & iperf3 -c 127.0.0.1 -p 15210 -t 2\n");
 }
 
-static int parse_number(const char *text, double min, double max, double *out)
+/* The parse convention of every subcommand (options.h): 0, 1 for --help, -EINVAL with err. */
+static int parse_serve_args(int argc, char **argv, struct serve_opts *o, struct nb_err *err)
 {
-	char *end;
-	double v;
+	int rc;
 
-	errno = 0;
-	v = strtod(text, &end);
-	if (errno || end == text || *end || !(v >= min && v <= max))
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* Returns 0 to go on, 1 when --help was shown, -EINVAL on a usage error (already reported). */
-static int parse_serve_args(int argc, char **argv, struct serve_opts *o)
-{
-	enum { OPT_ONCE = 256, OPT_STATS_INTERVAL, OPT_RR_PORT, OPT_RR_THINK };
-	static const struct option longopts[] = {
-		{ "bind", required_argument, NULL, 'B' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "once", no_argument, NULL, OPT_ONCE },
-		{ "stats-interval", required_argument, NULL, OPT_STATS_INTERVAL },
-		{ "rr-port", required_argument, NULL, OPT_RR_PORT },
-		{ "rr-think", required_argument, NULL, OPT_RR_THINK },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	double v;
-	int c;
-
-	*o = serve_defaults;
-	optind = 0; /* 0, not 1: makes GNU getopt start afresh */
-	while ((c = getopt_long(argc, argv, "B:p:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'B':
-			o->bind = optarg;
-			break;
-		case 'p':
-			if (parse_number(optarg, 1, 65535, &v) < 0 || v != (int)v) {
-				fprintf(stderr, "nicbench serve: --port %s: want a whole number 1..65535\n", optarg);
-				return -EINVAL;
-			}
-			o->port = (int)v;
-			break;
-		case OPT_ONCE:
-			o->once = true;
-			break;
-		case OPT_STATS_INTERVAL:
-			/* libiperf refuses intervals below 0.1 s, except 0 for "off". */
-			if (parse_number(optarg, 0, 60, &v) < 0 || (v > 0 && v < 0.1)) {
-				fprintf(stderr, "nicbench serve: --stats-interval %s: want 0 (off) or 0.1..60 seconds\n",
-					optarg);
-				return -EINVAL;
-			}
-			o->stats_interval_s = v;
-			break;
-		case OPT_RR_PORT:
-			if (parse_number(optarg, 0, 65535, &v) < 0 || v != (int)v) {
-				fprintf(stderr, "nicbench serve: --rr-port %s: want a whole number 0..65535 (0: no rr server)\n",
-					optarg);
-				return -EINVAL;
-			}
-			o->rr_port = (int)v;
-			break;
-		case OPT_RR_THINK:
-			if (parse_number(optarg, 0, 10000000, &v) < 0 || v != (int)v) {
-				fprintf(stderr, "nicbench serve: --rr-think %s: want whole microseconds 0..10000000\n", optarg);
-				return -EINVAL;
-			}
-			o->rr_think_us = (int)v;
-			break;
-		case 'h':
-			serve_usage(stdout);
-			return 1;
-		default:
-			fprintf(stderr, "nicbench serve: see 'nicbench serve --help'\n");
-			return -EINVAL;
-		}
-	}
-	if (o->rr_port && o->rr_port == o->port) {
-		/* TCP would clash with the iperf3 control port */
-		fprintf(stderr, "nicbench serve: --rr-port %d is the iperf3 port; pick another\n", o->rr_port);
-		return -EINVAL;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "nicbench serve: unexpected argument '%s' (see 'nicbench serve --help')\n", argv[optind]);
-		return -EINVAL;
-	}
+	memset(o, 0, sizeof(*o));
+	nb_opts_defaults(&serve_table, o);
+	rc = nb_opts_parse(&serve_table, argc, argv, o, NULL, err);
+	if (rc)
+		return rc;
+	if (o->rr_port && o->rr_port == o->port)  /* TCP would clash with the iperf3 control port */
+		return nb_err_set(err, -EINVAL, "--rr-port %d is the iperf3 port; pick another", o->rr_port);
 	return 0;
 }
 
@@ -439,13 +383,14 @@ static int serve_loop(const struct serve_opts *o, int sigfd, struct rr_superviso
 int cmd_serve(int argc, char **argv)
 {
 	struct serve_opts o;
+	struct nb_err err = { 0 };
 	struct rr_supervisor rr = { 0 };
 	sigset_t stop_set, old_set;
 	int rc, sigfd;
 
-	rc = parse_serve_args(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? NB_EXIT_OK : NB_EXIT_USAGE;
+	rc = parse_serve_args(argc, argv, &o, &err);
+	if (nb_opts_done(rc, "serve", &err, serve_usage, &rc))
+		return rc;
 	/* Signals arrive through a descriptor, so a stop request cannot slip in between checks. */
 	sigemptyset(&stop_set);
 	sigaddset(&stop_set, SIGINT);

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: MIT
+/* Prints configs/README.md's key table from the settings rows (src/config_table.c):
+ * `build/nb_config_keys` after a change to the rows, pasted between the README's markers. */
+#include <stdio.h>
+
+#include "config.h"
+
+int main(void)
+{
+	nb_opts_markdown(stdout, &nb_config_table);
+	return 0;
+}

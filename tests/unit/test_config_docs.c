@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/* configs/README.md's key table is the settings rows' table: a row changed without the docs fails. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "nb_test.h"
+
+#define BEGIN_MARK "<!-- settings table: begin -->\n"
+#define END_MARK "<!-- settings table: end -->"
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int c;
+
+	if (!f)
+		return NULL;
+	mem = open_memstream(&buf, &len);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, mem);
+	fclose(f);
+	fclose(mem);
+	return buf;
+}
+
+static void test_readme_matches_rows(void)
+{
+	char *readme = read_all(nb_test_fixture("../../configs/README.md"));
+	char *want = NULL;
+	size_t want_len = 0;
+	FILE *mem = open_memstream(&want, &want_len);
+	const char *begin, *end;
+
+	nb_opts_markdown(mem, &nb_config_table);
+	fclose(mem);
+	CHECK_MSG(readme != NULL, "cannot read configs/README.md beside %s", nb_test_fixture(""));
+	begin = readme ? strstr(readme, BEGIN_MARK) : NULL;
+	end = begin ? strstr(begin, END_MARK) : NULL;
+	CHECK_MSG(begin && end, "configs/README.md lacks the markers '%s' and '%s'", BEGIN_MARK, END_MARK);
+	if (begin && end) {
+		begin += strlen(BEGIN_MARK);
+		CHECK_MSG((size_t)(end - begin) == want_len && !memcmp(begin, want, want_len),
+			  "configs/README.md's key table differs from the rows in src/config_table.c: "
+			  "put the output of build/nb_config_keys between its markers.\n"
+			  "--- README ---\n%.*s--- rows ---\n%s", (int)(end - begin), begin, want);
+	}
+	/* every row with a key is documented, with a meaning */
+	for (int i = 0; i < nb_config_table.nrows; i++) {
+		const struct nb_opt *o = &nb_config_table.rows[i];
+
+		if (o->key)
+			CHECK_MSG(o->doc || o->help, "row '%s' has no text for the docs", o->key);
+	}
+	free(readme);
+	free(want);
+}
+
+/* Every flag is in --help, and a flag's row is found by its name. */
+static void test_rows_are_consistent(void)
+{
+	for (int i = 0; i < nb_config_table.nrows; i++) {
+		const struct nb_opt *o = &nb_config_table.rows[i];
+
+		if (o->name) {
+			CHECK_MSG(o->help != NULL, "--%s has no help", o->name);
+			CHECK(nb_opt_by_name(&nb_config_table, o->name) == o);
+		}
+		if (o->key)
+			CHECK_MSG(nb_opt_by_key(&nb_config_table, o->key) == o, "key '%s' twice", o->key);
+		if (o->type == NB_OPT_INT || o->type == NB_OPT_SECONDS || o->type == NB_OPT_RATE)
+			CHECK_MSG(nb_opt_in_range(o, o->def), "'%s': default %g outside its range", o->key, o->def);
+	}
+}
+
+int main(void)
+{
+	test_readme_matches_rows();
+	test_rows_are_consistent();
+	return nb_test_done("test_config_docs");
+}
