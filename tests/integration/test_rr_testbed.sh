@@ -97,8 +97,8 @@ expect "compare exit code with 200 us added" "$rc" 1
 "$NB_BIN" compare "$work/base.json" "$work/think.json" --format json >"$work/cmp.json" || true
 # On this VM a vCPU woken from idle takes ~80 us more (nested virtualisation): when the machine is otherwise
 # quiet the base's p99 already holds several hundred us of wake-ups, and one point of four came out
-# inconclusive in one of two runs. With the spread rule, measured here: 0 of 4 at three runs a point, 2 and 3
-# of 4 at five (a base point's p99 of 682 us from wake-ups beat the think run's 521 us). So: p99 regressed
+# inconclusive in one of two runs. With the spread rule, measured here: 0 of 4 at three runs a point, 2 of 4
+# at five (a base point's p99 of 682 us from wake-ups beat the think run's 521 us). So: p99 regressed
 # on at least one point, improved on none; without the think time none regresses.
 regressed=$(jq '[.points[] | select(.metrics.rr_latency_p99_us.verdict == "regressed")] | length' "$work/cmp.json")
 [ "$regressed" -ge 1 ] || fail "p99 regressed on $regressed of 4 points, want >= 1"
