@@ -147,8 +147,8 @@ static const struct nb_opt rows[] = {
 		  "leaves the rounds (knobs are applied again at every visit)",
 	  .doc = "run in rounds, one repetition of every unfinished point per round (drift lands on every setting "
 		 "alike; knobs are applied again at each visit)" },
-	{ .name = "shuffle", .key = "shuffle", .type = NB_OPT_CUSTOM, .parse = parse_shuffle, .metavar = "N",
-	  .help = "interleave, each round in a pseudo-random order that N fixes\n(recorded in the report, so the order can be repeated)",
+	{ .name = "shuffle", .key = "shuffle", .type = NB_OPT_CUSTOM, .parse = parse_shuffle, .metavar = "SEED",
+	  .help = "interleave, each round in a pseudo-random order that SEED fixes\n(recorded in the report, so the order can be repeated)",
 	  .doc_type = "integer seed", .doc_default = "(plan order)",
 	  .doc = "with `interleave` (implied): each round's order drawn from this seed, recorded in the report" },
 	{ .name = "settle", .key = "settle", .type = NB_OPT_SECONDS, .offset = CFG(settle_s), .min = 0, .max = 600,
