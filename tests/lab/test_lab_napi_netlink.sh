@@ -44,12 +44,13 @@ for knob in gro_flush_timeout napi_defer_hard_irqs irq_suspend_timeout threaded;
 done
 check "per_napi_set on every point" test "$(j '[.results[].napi.per_napi_set] | unique | join(",")')" = true
 
-# 2. Every NAPI of every point held the point's values, read back per NAPI.
+# 2. Every NAPI of every point held the point's values, read back per NAPI (a knob in the report is a
+# number where numeric: compared as text, either form matches).
 bad=$(j '[.results[] | .knobs as $k | .napi.instances[] |
-	select((.gro_flush_timeout | tostring) != $k.gro_flush_timeout or
-	       (.napi_defer_hard_irqs | tostring) != $k.napi_defer_hard_irqs or
-	       (.irq_suspend_timeout | tostring) != $k.irq_suspend_timeout or
-	       (.threaded | tostring) != $k.threaded) | .id] | join(",")')
+	select((.gro_flush_timeout | tostring) != ($k.gro_flush_timeout | tostring) or
+	       (.napi_defer_hard_irqs | tostring) != ($k.napi_defer_hard_irqs | tostring) or
+	       (.irq_suspend_timeout | tostring) != ($k.irq_suspend_timeout | tostring) or
+	       (.threaded | tostring) != ($k.threaded | tostring)) | .id] | join(",")')
 check "every NAPI of every point holds the point's values${bad:+ (not: NAPIs $bad)}" test -z "$bad"
 check "2 NAPIs on every point (2 vCPUs, 2 queue pairs)" test "$(j '[.results[] | .napi.instances | length] | unique | join(",")')" = 2
 check "every NAPI of every point (threaded 1 and 2, busy-poll) has its thread's pid" \
