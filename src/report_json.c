@@ -418,9 +418,11 @@ int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_as
 
 		lineno++;
 		line = json_loadb(text, len, 0, &jerr);
-		if (!line && lineno == 1)
+		if (!line && lineno == 1) {
+			json_decref(a.rounds);
 			return nb_err_set(err, -EINVAL, "not a nicbench run record (first line should be the %s "
 					  "header)", NB_RECORD_FORMAT);
+		}
 		if (!line) {
 			/* a complete line that does not parse: the disk lost it; nothing after it is trusted */
 			if (info)
@@ -432,6 +434,7 @@ int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_as
 
 			if (!format || strcmp(format, NB_RECORD_FORMAT) || !json_is_object(json_object_get(line, "report"))) {
 				json_decref(line);
+				json_decref(a.rounds);
 				return nb_err_set(err, -EINVAL, "not a nicbench run record (first line should be the "
 						  "%s header)", NB_RECORD_FORMAT);
 			}
