@@ -22,6 +22,14 @@ nb_in_testbed() {
 	fi
 }
 
+# nb_work_dir: $work, a temporary directory, and $run_pid, a nicbench run the test may start in
+# the background; on exit the run is killed if it is still there and the directory removed.
+nb_work_dir() {
+	work=$(mktemp -d)
+	run_pid=
+	trap 'if [ -n "$run_pid" ]; then kill -9 "$run_pid" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
+}
+
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1

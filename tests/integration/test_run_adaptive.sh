@@ -9,13 +9,7 @@ source "$(dirname "$0")/lib.sh"
 nb_require_root
 nb_in_testbed nbad 10.200.123
 
-work=$(mktemp -d)
-run_pid=
-cleanup() {
-	if [ -n "$run_pid" ]; then kill -9 "$run_pid" 2>/dev/null || true; fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
+nb_work_dir
 sys=/sys/class/net/$NB_IFACE
 echo 23456 > "$sys/gro_flush_timeout"
 echo 5 > "$sys/napi_defer_hard_irqs"

@@ -8,13 +8,7 @@ source "$(dirname "$0")/lib.sh"
 nb_require_root
 nb_in_testbed nbk12 10.200.112
 
-work=$(mktemp -d)
-run_pid=
-cleanup() {
-	if [ -n "$run_pid" ]; then kill -9 "$run_pid" 2>/dev/null || true; fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
+nb_work_dir
 sys=/sys/class/net/$NB_IFACE
 echo 0 > "$sys/threaded"
 echo 34567 > "$sys/gro_flush_timeout"

@@ -8,13 +8,7 @@ source "$(dirname "$0")/lib.sh"
 nb_require_root
 nb_in_testbed nbr2 10.200.4
 
-work=$(mktemp -d)
-run_pid=
-cleanup() {
-	if [ -n "$run_pid" ]; then kill -9 "$run_pid" 2>/dev/null || true; fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
+nb_work_dir
 sys=/sys/class/net/$NB_IFACE
 set_unusual() {
 	echo 1 > "$sys/threaded"
