@@ -24,8 +24,9 @@ id=$(nb_napi_tool list eth0 | head -n 1 | cut -d' ' -f1)
 nb_napi_tool set "$id" 7777 2 0 && nb_napi_tool list eth0
 EOF
 report=$tmp/bpo.json art=$tmp/art
+# --no-trace: every check reads the measured runs and the knob readback, none the diagnostic repetition.
 lab_run_retrying "$tmp/lab.log" "$art" --kernel backports --nic virtio-net --cpus 2 --guest-bin "$tool" \
-	--setup "$tmp/setup.sh" -- --tests tcp-rx --duration 2 --omit 1 --settle 1 --repetitions 1 \
+	--setup "$tmp/setup.sh" -- --tests tcp-rx --no-trace --duration 2 --omit 1 --settle 1 --repetitions 1 \
 	--knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 --knob irq_suspend_timeout=0,2000000 \
 	--knob threaded=1,2 -o "$report"
 [ "$lab_rc" -eq 0 ] && [ -f "$report" ] || { fail "scripts/lab run --kernel backports exited $lab_rc"; finish; }

@@ -33,10 +33,11 @@ lab() {  # NAME [--netem SPEC] -- ARGS: one guest run; the report is $tmp/NAME.j
 	[ -f "$tmp/$name.json" ] || { fail "$name: no report"; finish; }
 	check "$name: report matches the schema" validate_report "$tmp/$name.json"
 }
-rr=(--tests tcp-rr,udp-rr --duration 2 --omit 1 --settle 1 --repetitions 3)
+# --no-trace: the checks read the measured runs' latency and loss, not the diagnostic repetition.
+rr=(--tests tcp-rr,udp-rr --no-trace --duration 2 --omit 1 --settle 1 --repetitions 3)
 lab plain -- "${rr[@]}"
 lab delay --netem "delay 200us" -- "${rr[@]}"
-lab loss --netem "loss 20%" -- --tests udp-rr --rr-timeout 20 --duration 3 --omit 1 --settle 1 --repetitions 1
+lab loss --netem "loss 20%" -- --tests udp-rr --no-trace --rr-timeout 20 --duration 3 --omit 1 --settle 1 --repetitions 1
 
 p50() { jq -r --arg t "$2" '.results[] | select(.test.name == $t) | .metrics.rr_latency_p50_us.median' "$tmp/$1.json"; }
 check "the delayed guest's lab record says netem 'delay 200us' ($(jq -r .lab.netem "$tmp/delay.json"))" \
