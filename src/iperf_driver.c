@@ -598,25 +598,9 @@ int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, s
 	return 0;
 }
 
-pid_t nb_iperf_pid(const struct nb_iperf_run *r)
+struct nb_child_link *nb_iperf_link(struct nb_iperf_run *r)
 {
-	return r->link.pid;
-}
-
-double nb_iperf_started_at(const struct nb_iperf_run *r)
-{
-	return r->link.started_at;
-}
-
-int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
-{
-	return nb_child_link_wait(&r->link, timeout_ms);
-}
-
-void nb_iperf_kill(struct nb_iperf_run *r)
-{
-	if (r)
-		nb_child_link_kill(&r->link);
+	return &r->link;
 }
 
 static void fill_from_report(struct nb_iperf_run *r, struct nb_iperf_result *res)
@@ -655,7 +639,7 @@ int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct 
 	if (!r)
 		return nb_err_set(err, -EINVAL, "finish iperf3 run: no run");
 	while (!r->link.reaped)
-		nb_iperf_wait(r, -1);
+		nb_child_link_wait(&r->link, -1);
 	format_peer(peer, sizeof(peer), r->host, r->p.port);
 	res->attempts = r->link.markers;
 	if (r->link.late) {

@@ -833,25 +833,9 @@ int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_
 	return 0;
 }
 
-pid_t nb_rr_pid(const struct nb_rr_run *r)
+struct nb_child_link *nb_rr_link(struct nb_rr_run *r)
 {
-	return r->link.pid;
-}
-
-double nb_rr_started_at(const struct nb_rr_run *r)
-{
-	return r->link.started_at;
-}
-
-int nb_rr_wait(struct nb_rr_run *r, int timeout_ms)
-{
-	return nb_child_link_wait(&r->link, timeout_ms);
-}
-
-void nb_rr_kill(struct nb_rr_run *r)
-{
-	if (r)
-		nb_child_link_kill(&r->link);
+	return &r->link;
 }
 
 static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res)
@@ -895,7 +879,7 @@ int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *e
 	if (!r)
 		return nb_err_set(err, -EINVAL, "finish rr run: no run");
 	while (!r->link.reaped)
-		nb_rr_wait(r, -1);
+		nb_child_link_wait(&r->link, -1);
 	if (r->link.late) {
 		res->status = NB_RUN_TIMEOUT;
 		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);

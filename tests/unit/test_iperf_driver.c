@@ -2,6 +2,7 @@
 /* Tests for iperf_driver: the JSON reader on recorded iperf3 output, and live runs on loopback
  * against an iperf3 CLI server, a port with nothing listening and a peer that never answers. */
 #include "iperf_driver.h"
+#include "child_link.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -260,7 +261,7 @@ struct live_case {
 	uint64_t rate_bps;
 	int cpu;
 	int connect_timeout_ms, grace_ms;
-	double kill_after_s;     /* > 0: nb_iperf_kill after this long */
+	double kill_after_s;     /* > 0: kill the child after this long */
 	double freeze_after_s;   /* > 0: SIGSTOP the iperf3 server this long into the traffic, SIGCONT at the end */
 	enum nb_run_status status;
 	const char *error_has, *error_has2;
@@ -310,18 +311,18 @@ static void test_live_case(const struct live_case *c)
 	CHECK_MSG(rc == 0, "%s: start: %s", c->name, err.msg);
 	if (rc < 0)
 		return;
-	CHECK_MSG(nb_iperf_pid(r) > 0, "%s: pid", c->name);
-	while (!nb_iperf_wait(r, 100)) {
-		if (nb_iperf_started_at(r) >= 0)
-			started = nb_iperf_started_at(r);
+	CHECK_MSG(nb_iperf_link(r)->pid > 0, "%s: pid", c->name);
+	while (!nb_child_link_wait(nb_iperf_link(r), 100)) {
+		if (nb_iperf_link(r)->started_at >= 0)
+			started = nb_iperf_link(r)->started_at;
 		if (c->kill_after_s > 0 && now_s() - t0 >= c->kill_after_s)
-			nb_iperf_kill(r);
+			nb_child_link_kill(nb_iperf_link(r));
 		if (c->freeze_after_s > 0 && !frozen && started >= 0 && now_s() - started >= c->freeze_after_s)
 			frozen = kill(peer_pid[c->peer], SIGSTOP) == 0;
 		/* Whatever goes wrong, the watchdog must end the run: fail rather than hang. */
 		if (now_s() - t0 > 30) {
 			CHECK_MSG(false, "%s: still running after 30 s", c->name);
-			nb_iperf_kill(r);
+			nb_child_link_kill(nb_iperf_link(r));
 		}
 	}
 	rc = nb_iperf_finish(r, &res, &err);
@@ -376,7 +377,7 @@ static void test_busy_peer_is_retried(void)
 	if (!first)
 		return;
 	/* Let the first one take the server before the second knocks. */
-	while (nb_iperf_started_at(first) < 0 && !nb_iperf_wait(first, 50))
+	while (nb_iperf_link(first)->started_at < 0 && !nb_child_link_wait(nb_iperf_link(first), 50))
 		;
 	usleep(200 * 1000);
 	CHECK(nb_iperf_start(&p, &second, &err) == 0);
