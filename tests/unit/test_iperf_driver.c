@@ -284,11 +284,11 @@ static const struct live_case live_cases[] = {
 	  NB_RUN_FAILED, "pin the iperf3 client to CPU 1000", "Invalid argument", NULL, 0, 1 },
 	/* Accepted, never answered: after the start marker the child has duration + omit + grace = 3 s. */
 	{ "peer never answers", PEER_SILENT, false, false, 0, 0, -1, 3000, 1000, 0, 0,
-	  NB_RUN_TIMEOUT, "no result from iperf3 peer 127.0.0.1:",
-	  "within 3.0 s (duration 2 s + omit 0 s + grace 1.0 s); killed", NULL, 2.8, 4.5 },
+	  NB_RUN_TIMEOUT, "no result from the iperf3 client for 127.0.0.1:",
+	  "within 3.0 s (omit + duration 2.0 s, grace 1.0 s); killed", NULL, 2.8, 4.5 },
 	/* The server freezes mid-test, so the results never come: killed at duration + omit + grace. */
 	{ "run past its deadline", PEER_SERVER2, false, false, 0, 0, -1, 5000, 1000, 0, 0.5,
-	  NB_RUN_TIMEOUT, "within 3.0 s (duration 2 s + omit 0 s + grace 1.0 s); killed", NULL, NULL, 2.8, 4.5 },
+	  NB_RUN_TIMEOUT, "within 3.0 s (omit + duration 2.0 s, grace 1.0 s); killed", NULL, NULL, 2.8, 4.5 },
 	{ "killed on request", PEER_SERVER2, false, false, 0, 0, -1, 5000, 3000, 0.5, 0,
 	  NB_RUN_FAILED, "stopped on request", NULL, NULL, 0.4, 2 },
 };
