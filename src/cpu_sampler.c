@@ -829,7 +829,14 @@ double nb_foreign_scan_pct(const struct nb_foreign_scan *open, const struct nb_f
 		else if (p->ticks > q->ticks)
 			ticks += p->ticks - q->ticks;
 	}
-	return 100.0 * (double)ticks / (double)clk_tck / seconds / ncpus;
+	return fmin(100, 100.0 * (double)ticks / (double)clk_tck / seconds / ncpus);
+}
+
+bool nb_foreign_scan_has(const struct nb_foreign_scan *s, int pid)
+{
+	struct proc_cpu key = { .pid = pid };
+
+	return bsearch(&key, s->t.p, (size_t)s->t.n, sizeof(key), proc_cpu_by_pid) != NULL;
 }
 
 void nb_metrics_raise_cpu_other(struct nb_metric_set *m, double measured_pct)

@@ -149,10 +149,14 @@ void nb_foreign_scan_free(struct nb_foreign_scan *s);
 /* Scan <proc>/PID/stat now; self is nicbench's pid. Returns 0, -errno. */
 int nb_foreign_scan_take(const struct nb_paths *paths, int self, bool peer_local, struct nb_foreign_scan *s);
 /* The other processes' CPU between two scans, % of ncpus CPUs; NAN when it cannot tell. A
- * process only in the later scan started in between and counts whole. */
+ * process only in the later scan started in between and counts whole; so does a child a
+ * process reaps in between (its cutime), which can overstate: capped at 100%. */
 double nb_foreign_scan_pct(const struct nb_foreign_scan *open, const struct nb_foreign_scan *close, int ncpus);
+/* Whether the scan holds pid (counted as another program's). */
+bool nb_foreign_scan_has(const struct nb_foreign_scan *s, int pid);
 /* Pure: cpu_other_pct becomes the larger of the residual (nb_metrics_put_cpu_other) and the
- * measured share: both are lower bounds, each missing what the other sees. NAN: unchanged. */
+ * measured share, which each miss what the other sees (the residual subtracts ticks charged
+ * twice; the scan misses a process that came and went unreaped). NAN: unchanged. */
 void nb_metrics_raise_cpu_other(struct nb_metric_set *m, double measured_pct);
 
 #define NB_IDLE_BUSIEST 3
