@@ -113,8 +113,17 @@ const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric
 			 fmt_pct(hi, sizeof(hi), m->ci_hi_pct, true), floor_text(last, sizeof(last), m));
 		break;
 	case NB_CMP_REASON_NOISY_SPREAD:
-		snprintf(buf, len, "too noisy: the sides differ by less than the runs of a side spread (%s)",
-			 amount_text(last, sizeof(last), m, m->spread));
+		/* "0.45 of ": the factor of nb_cmp_spread_factor, when it is not one spread */
+		if (m->spread_factor != 1)
+			snprintf(hi, sizeof(hi), "%.2g of ", m->spread_factor);
+		else
+			hi[0] = '\0';
+		if (m->spread_ratio)
+			snprintf(buf, len, "too noisy: the sides differ by less than %sthe runs of a side spread (%s, x%.3g)", hi,
+				 amount_text(last, sizeof(last), m, m->spread), 1 + m->spread_pct / 100);
+		else
+			snprintf(buf, len, "too noisy: the sides differ by less than %sthe runs of a side spread (%s)", hi,
+				 amount_text(last, sizeof(last), m, m->spread));
 		break;
 	case NB_CMP_REASON_DISTURBED:
 		snprintf(buf, len, "disturbed: other programs took up to %.0f%% of the CPU in a run (cpu_other_pct)",
@@ -502,6 +511,13 @@ static void json_metric(struct nb_print *b, const struct nb_cmp_metric_result *m
 	/* The larger side's spread of runs, where the interval was computed (judge_supported). */
 	if (m->has_ci)
 		nb_print_double(b, NB_PRINT_JSON, "spread", NULL, m->spread);
+	/* Where the spread rule was applied: its scale and the spreads the gap had to clear. */
+	if (m->spread_factor > 0) {
+		nb_print_string(b, NB_PRINT_JSON, "spread_scale", NULL, m->spread_ratio ? "ratio" : "unit");
+		if (m->spread_ratio)
+			nb_print_double(b, NB_PRINT_JSON, "spread_pct", NULL, m->spread_pct);
+		nb_print_double(b, NB_PRINT_JSON, "spread_factor", NULL, m->spread_factor);
+	}
 	if (m->reason != NB_CMP_REASON_NONE) {
 		char reason[160];
 
