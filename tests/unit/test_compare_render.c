@@ -741,6 +741,29 @@ static void test_odd_bytes(void)
 	nb_cmp_report_free(&base);
 }
 
+/* A recorded A/A pair from the veth test bed (bench/aa-noise: tcp-tx, tcp-rx, udp-rx, 3 runs of
+ * 2 s a side, a quiet machine): nothing regressed or improved, every metric in the JSON with its
+ * verdict and floor key, and the default text on one screen (24 lines), the per-CPU moves named
+ * on one line. */
+static void test_recorded_aa(void)
+{
+	char *text = render_fixtures("compare/veth-aa-a.json", "compare/veth-aa-b.json", TEXT);
+	char *json = render_fixtures("compare/veth-aa-a.json", "compare/veth-aa-b.json", JSON);
+
+	CHECK(text && json);
+	if (text && json) {
+		CHECK_MSG(count(text, "\n") <= 24, "A/A text is %d lines:\n%s", count(text, "\n"), text);
+		CHECK(!strstr(text, "regressed") && !strstr(text, "improved"));
+		CHECK(count(text, "changed, no direction: cpu0_busy_pct") == 1);
+		CHECK(!strstr(json, "\"verdict\":\"regressed\"") && !strstr(json, "\"verdict\":\"improved\""));
+		/* every metric of every point: 3 points, 55-56 metrics each */
+		CHECK_MSG(count(json, "\"floor\":") > 150 && count(json, "\"floor\":") == count(json, "\"direction\":"),
+			  "%d floor keys, %d metrics", count(json, "\"floor\":"), count(json, "\"direction\":"));
+	}
+	free(text);
+	free(json);
+}
+
 int main(void)
 {
 	test_json();
@@ -756,5 +779,6 @@ int main(void)
 	test_cli();
 	test_incomplete();
 	test_odd_bytes();
+	test_recorded_aa();
 	return nb_test_done("test_compare_render");
 }
