@@ -15,6 +15,7 @@
 
 #include "adaptive.h"
 #include "capture.h"
+#include "child_link.h"
 #include "cpu_sampler.h"
 #include "iperf_driver.h"
 #include "journal.h"
@@ -279,24 +280,23 @@ static int next_wake_ms(const struct window *w, int interval_ms)
 struct traffic {
 	struct nb_iperf_run *iperf;
 	struct nb_rr_run *rr;
+	struct nb_child_link *link; /* the one that runs: wait, kill, pid, start time */
 };
 
 static int traffic_wait(struct traffic *tr, int ms)
 {
-	return tr->rr ? nb_rr_wait(tr->rr, ms) : nb_iperf_wait(tr->iperf, ms);
+	return nb_child_link_wait(tr->link, ms);
 }
 
 static double traffic_started_at(const struct traffic *tr)
 {
-	return tr->rr ? nb_rr_started_at(tr->rr) : nb_iperf_started_at(tr->iperf);
+	return tr->link->started_at;
 }
 
 static void traffic_kill(struct traffic *tr)
 {
-	if (tr->rr)
-		nb_rr_kill(tr->rr);
-	else
-		nb_iperf_kill(tr->iperf);
+	if (tr->link)
+		nb_child_link_kill(tr->link);
 }
 
 static int traffic_start(struct runner *rn, const struct nb_point *p, const struct nb_iperf_params *ip,
@@ -313,11 +313,17 @@ static int traffic_start(struct runner *rn, const struct nb_point *p, const stru
 	int rc;
 
 	memset(tr, 0, sizeof(*tr));
-	if (p->test->dir != NB_DIR_RR)
-		return nb_iperf_start(ip, &tr->iperf, err);
-	rc = nb_rr_start(&rp, &tr->rr, err);
+	if (p->test->dir != NB_DIR_RR) {
+		rc = nb_iperf_start(ip, &tr->iperf, err);
+		if (rc == 0)
+			tr->link = nb_iperf_link(tr->iperf);
+	} else {
+		rc = nb_rr_start(&rp, &tr->rr, err);
+		if (rc == 0)
+			tr->link = nb_rr_link(tr->rr);
+	}
 	if (rc == 0)
-		nb_sampler_set_traffic_pid(rn->sampler, nb_rr_pid(tr->rr));
+		nb_sampler_set_traffic_pid(rn->sampler, tr->link->pid);
 	return rc;
 }
 
@@ -369,8 +375,6 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		snprintf(run->error, sizeof(run->error), "%s", err.msg);
 		return;
 	}
-	if (tr.iperf)
-		nb_sampler_set_traffic_pid(rn->sampler, nb_iperf_pid(tr.iperf));
 	window_reset(&w, -1, t, cfg->interval_ms);
 	w.capture_path = capture ? pr->capture_file : NULL;
 	w.trace = diag ? rn->trace : NULL;
