@@ -609,7 +609,8 @@ double nb_cmp_spread_factor(int runs)
  * down) against the larger side's spread of runs. In ratios when every run of both sides lies
  * above zero: the change is judged in percent, and a latency or a rate that moves far spreads
  * in proportion (p99 402 -> 1561 us, five runs each, all new above all base, whose new side
- * spread by 987 us: in microseconds the gap did not clear it, in ratios by far). */
+ * spread by 987 us: in microseconds the gap did not clear it, in ratios by far). Not for the
+ * drops and loss families (below). */
 static bool clears_spread(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
 			  const struct side *n, bool up, double lo, double hi)
 {
@@ -618,6 +619,13 @@ static bool clears_spread(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, c
 	bool positive = b->n <= SPREAD_MAX_RUNS && n->n <= SPREAD_MAX_RUNS;
 
 	m->spread_factor = nb_cmp_spread_factor(b->n < n->n ? b->n : n->n);
+	/* Counts of lost or dropped packets stay in packets: a run of 0 is common there, and the
+	 * scale of one metric should not flip with whether some run happened to lose nothing. */
+	{
+		const char *family = nb_cmp_metric_floor(m->name).family;
+
+		positive = positive && !(family && (!strcmp(family, "drops") || !strcmp(family, "loss")));
+	}
 	for (int i = 0; positive && i < b->n; i++)
 		positive = b->values[i] > 0;
 	for (int i = 0; positive && i < n->n; i++)
