@@ -592,7 +592,7 @@ static double run_spread(const struct side *s)
 
 double nb_cmp_spread_factor(int runs)
 {
-	/* bench/noise-rule-sim: normal runs, 200000 A/A draws per run count; the rate of chance
+	/* bench/noise-rule-sim: normal runs, 20000 A/A draws per run count; the rate of chance
 	 * passes is 0.8% at every entry. From 5 runs a side's spread leaves out its highest and
 	 * lowest run, which is why 5 needs more than 4. */
 	static const double factor[] = { [3] = 1.0, [4] = 0.45, [5] = 1.0, [6] = 0.6, [7] = 0.45, [8] = 0.35,
