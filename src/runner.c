@@ -571,11 +571,20 @@ static int run_diagnostics(struct runner *rn, const struct nb_point *p, struct n
 /* Where a point stands in the sweep. Sequential: one point at a time to its end; interleaved:
  * every point one repetition per round. */
 struct point_state {
-	struct nb_point_result pr;
+	struct nb_point_result *pr;  /* from its start to its end (~24 KB: not kept for every point) */
 	bool started;  /* knobs applied once and the point begun in the record */
 	bool done;     /* no more repetitions: enough of them, precise, failed or unsupported */
 	bool ended;    /* its end is in the record */
 };
+
+static void point_state_release(struct point_state *ps)
+{
+	if (!ps->pr)
+		return;
+	nb_point_result_release(ps->pr);
+	free(ps->pr);
+	ps->pr = NULL;
+}
 
 /* Seconds left at most: every unfinished point up to its maximum (auto) or its repetitions. */
 static double remaining_estimate(const struct runner *rn, const struct point_state *st)
@@ -588,7 +597,8 @@ static double remaining_estimate(const struct runner *rn, const struct point_sta
 
 		if (st[i].done)
 			continue;
-		left += nb_run_estimate_s(cfg, p) * (cfg->repetitions - st[i].pr.nruns + (cfg->trace ? 1 : 0));
+		left += nb_run_estimate_s(cfg, p) * (cfg->repetitions - (st[i].pr ? st[i].pr->nruns : 0) +
+						     (cfg->trace ? 1 : 0));
 	}
 	return left;
 }
@@ -598,10 +608,15 @@ static bool start_point(struct runner *rn, const struct nb_point *p, struct poin
 			struct nb_err *rerr, int *rc)
 {
 	const struct nb_config *cfg = rn->o->cfg;
-	struct nb_point_result *pr = &ps->pr;
+	struct nb_point_result *pr = calloc(1, sizeof(*pr));
 	double t0 = nb_monotonic_s();
 
-	memset(pr, 0, sizeof(*pr));
+	if (!pr) {
+		*rc = nb_err_set(rerr, -ENOMEM, "start point %s: out of memory", p->id);
+		ps->done = true;
+		return false;
+	}
+	ps->pr = pr;
 	pr->point = p;
 	ps->started = true;
 	apply_point_knobs(rn, p, pr);
@@ -692,7 +707,7 @@ static bool point_is_done(const struct nb_config *cfg, const struct nb_point_res
 static int point_repetition(struct runner *rn, struct point_state *st, int index, struct nb_err *rerr)
 {
 	struct point_state *ps = &st[index];
-	struct nb_point_result *pr = &ps->pr;
+	struct nb_point_result *pr = ps->pr;
 	const struct nb_point *p = pr->point;
 	struct nb_err err = { 0 };
 	int rep = pr->nruns;
@@ -721,9 +736,11 @@ static int end_point(struct runner *rn, struct point_state *ps, bool knobs_curre
 		     struct nb_err *rerr)
 {
 	bool ends;
-	struct nb_point_result *pr = &ps->pr;
+	struct nb_point_result *pr = ps->pr;
 	int rc = 0;
 
+	if (!pr)
+		return 0;  /* it never started (out of memory, said already) */
 	if (pr->status != NB_POINT_UNSUPPORTED && pr->status != NB_POINT_FAILED && pr->nruns > 0 && !stop_signal) {
 		if (!knobs_current && rn->trace && !nb_trace_unavailable_reason(rn->trace)) {
 			reapply_point_knobs(rn, pr->point, pr);
@@ -754,7 +771,7 @@ static int run_sequential(struct runner *rn, struct point_state *st, struct nb_e
 		if (rc == 0)
 			rc = end_point(rn, &st[i], true, false, err);
 		/* what a finished point holds is in the record: memory stays flat over the sweep */
-		nb_point_result_release(&st[i].pr);
+		point_state_release(&st[i]);
 	}
 	return rc;
 }
@@ -798,9 +815,9 @@ static int run_interleaved(struct runner *rn, struct point_state *st, struct nb_
 					continue;
 			} else if (last != i) {
 				t0 = nb_monotonic_s();
-				reapply_point_knobs(rn, ps->pr.point, &ps->pr);
+				reapply_point_knobs(rn, ps->pr->point, ps->pr);
 				ri.knob_change_s += nb_monotonic_s() - t0;
-				if (ps->pr.status == NB_POINT_FAILED) {
+				if (ps->pr->status == NB_POINT_FAILED) {
 					ps->done = true;
 					continue;
 				}
@@ -818,7 +835,7 @@ static int run_interleaved(struct runner *rn, struct point_state *st, struct nb_
 	/* in plan order: the diagnostic repetition of each point, then its end */
 	for (int i = 0; rc == 0 && i < npoints; i++) {
 		if (st[i].started && !st[i].ended) {
-			st[i].done = st[i].done || st[i].pr.nruns >= cfg->repetitions;
+			st[i].done = st[i].done || st[i].pr->nruns >= cfg->repetitions;
 			rc = end_point(rn, &st[i], last == i, true, err);
 			last = -1;
 		}
@@ -838,8 +855,7 @@ static int run_plan(struct runner *rn, struct nb_err *err)
 		return nb_err_set(err, -ENOMEM, "plan %d points: out of memory", npoints);
 	rc = rn->o->cfg->interleave ? run_interleaved(rn, st, err) : run_sequential(rn, st, err);
 	for (int i = 0; i < npoints; i++)
-		if (st[i].started)
-			nb_point_result_release(&st[i].pr);
+		point_state_release(&st[i]);
 	free(st);
 	return rc;
 }
