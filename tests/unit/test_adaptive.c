@@ -358,6 +358,21 @@ static void test_config_file_round_trip(void)
 	fputs("{\"precision\": 0}", f);
 	fclose(f);
 	CHECK(nb_config_load_file(back, path, &err) == -EINVAL && strstr(err.msg, "\"precision\""));
+	/* a seed with "interleave": false contradicts itself, in either key order (the later key
+	 * used to win: shuffle then false ran in plan order, without a word) */
+	for (int order = 0; order < 2; order++) {
+		f = fopen(path, "w");
+		fputs(order ? "{\"interleave\": false, \"shuffle\": 7}" : "{\"shuffle\": 7, \"interleave\": false}", f);
+		fclose(f);
+		nb_config_defaults(back);
+		CHECK_MSG(nb_config_load_file(back, path, &err) == -EINVAL && strstr(err.msg, "\"shuffle\"") &&
+			  strstr(err.msg, "interleave"), "order %d: %s", order, err.msg);
+	}
+	f = fopen(path, "w");
+	fputs("{\"interleave\": true, \"shuffle\": 7}", f);
+	fclose(f);
+	nb_config_defaults(back);
+	CHECK(nb_config_load_file(back, path, &err) == 0 && back->interleave && back->shuffle_seed == 7);
 	unlink(path);
 	free(cfg);
 	free(back);
