@@ -225,6 +225,24 @@ static void drain_and_reap(struct nb_child_link *l)
 	}
 }
 
+double nb_child_timing_deadline(const struct nb_child_link *l, const struct nb_child_timing *t)
+{
+	if (l->started_at < 0)
+		return l->forked_at + t->connect_s;
+	return l->started_at + t->run_s + t->grace_s;
+}
+
+void nb_child_timing_late_message(char *buf, size_t len, const struct nb_child_link *l,
+				  const struct nb_child_timing *t, const char *client, const char *peer)
+{
+	if (l->started_at < 0)
+		snprintf(buf, len, "%s for %s did not start within the connect timeout (%.1f s); killed", client, peer,
+			 t->connect_s);
+	else
+		snprintf(buf, len, "no result from the %s for %s within %.1f s (%s %.1f s, grace %.1f s); killed",
+			 client, peer, t->run_s + t->grace_s, t->run_parts, t->run_s, t->grace_s);
+}
+
 static double link_deadline(const struct nb_child_link *l)
 {
 	return l->ops->deadline ? l->ops->deadline(l->ctx) : INFINITY;

@@ -66,6 +66,23 @@ int nb_child_link_wait(struct nb_child_link *l, int timeout_ms);
 const void *nb_child_link_report(const struct nb_child_link *l);
 /* Kill on request (a signal stops the run); nothing when it is gone or was killed as late. */
 void nb_child_link_kill(struct nb_child_link *l);
+/* The timing of a traffic child: it must say it started within connect_s of the fork, and
+ * report within run_s + grace_s of its latest start (run_s: omit + duration, plus any reply
+ * timeout). The iperf3 and rr clients share it, and their watchdog message with it. */
+struct nb_child_timing {
+	double connect_s;
+	double run_s;
+	double grace_s;
+	const char *run_parts; /* what run_s adds up, for the message: "omit + duration" */
+};
+
+/* When the report is due under t (monotonic s): for an ops->deadline. */
+double nb_child_timing_deadline(const struct nb_child_link *l, const struct nb_child_timing *t);
+/* Why the child was killed at that deadline, for its run's error: "CLIENT for PEER did not
+ * start within the connect timeout (N s); killed" or "no result from CLIENT for PEER within N s
+ * (RUN_PARTS N s, grace N s); killed". */
+void nb_child_timing_late_message(char *buf, size_t len, const struct nb_child_link *l,
+				  const struct nb_child_timing *t, const char *client, const char *peer);
 /* "WHO could not be reaped" / "WHO died from signal N (name) without a result" / "... exited". */
 void nb_child_describe_exit(char *buf, size_t len, const char *who, int status);
 void nb_child_link_release(struct nb_child_link *l);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -718,6 +719,135 @@ static void keep_busiest(struct nb_idle_check *out, const struct proc_cpu *p, do
 	out->busiest[i].pid = p->pid;
 	out->busiest[i].core_pct = core_pct;
 	snprintf(out->busiest[i].comm, sizeof(out->busiest[i].comm), "%s", p->comm);
+}
+
+/* ---- foreign load, per process ---- */
+
+struct nb_foreign_scan {
+	struct proc_table t; /* ticks = utime + stime + cutime + cstime */
+	double at;           /* monotonic seconds */
+};
+
+#define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h: a kernel thread */
+
+struct nb_foreign_scan *nb_foreign_scan_new(void)
+{
+	return calloc(1, sizeof(struct nb_foreign_scan));
+}
+
+void nb_foreign_scan_free(struct nb_foreign_scan *s)
+{
+	if (!s)
+		return;
+	free(s->t.p);
+	free(s);
+}
+
+/* Whether a process is another program's: not a kernel thread (their time is the softirq,
+ * NAPI and IRQ work the test causes), not nicbench or a child of it, not the local peer. */
+static bool foreign_process(const char *comm, int pid, int ppid, unsigned flags, int self, bool peer_local)
+{
+	if (flags & PF_KTHREAD_FLAG || pid == self || ppid == self)
+		return false;
+	return !(peer_local && !strcmp(comm, "iperf3"));
+}
+
+static int foreign_add(struct proc_table *t, int pid, const char *comm, uint64_t ticks)
+{
+	if (t->n == t->cap) {
+		int cap = t->cap ? t->cap * 2 : 512;
+		struct proc_cpu *p = realloc(t->p, (size_t)cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		t->p = p;
+		t->cap = cap;
+	}
+	t->p[t->n].pid = pid;
+	t->p[t->n].ticks = ticks;
+	snprintf(t->p[t->n].comm, sizeof(t->p[t->n].comm), "%s", comm);
+	t->n++;
+	return 0;
+}
+
+int nb_foreign_scan_take(const struct nb_paths *paths, int self, bool peer_local, struct nb_foreign_scan *s)
+{
+	DIR *d = opendir(paths->proc);
+	struct dirent *de;
+	char path[PATH_MAX], text[1024], comm[16];
+	int rc = 0;
+
+	s->t.n = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && !rc) {
+		char *end, rel[64];
+		long pid = strtol(de->d_name, &end, 10);
+		const char *after;
+		int ppid;
+		unsigned flags;
+		unsigned long long ut, st;
+		long long cut, cst;
+
+		if (*end || pid <= 0)
+			continue;
+		snprintf(rel, sizeof(rel), "%ld/stat", pid);
+		/* a process that exits between readdir and read is simply not there */
+		if (nb_path_join(path, sizeof(path), paths->proc, rel) < 0 || nb_read_file(path, text, sizeof(text)) < 0)
+			continue;
+		after = strrchr(text, ')');
+		/* fields 3 (state), 4 (ppid), 9 (flags), 14-17 (utime, stime, cutime, cstime) */
+		if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu %lld %lld", &ppid,
+				     &flags, &ut, &st, &cut, &cst) != 6)
+			continue;
+		stat_comm(text, comm, sizeof(comm));
+		if (foreign_process(comm, (int)pid, ppid, flags, self, peer_local))
+			rc = foreign_add(&s->t, (int)pid, comm,
+					 ut + st + (uint64_t)(cut > 0 ? cut : 0) + (uint64_t)(cst > 0 ? cst : 0));
+	}
+	closedir(d);
+	s->at = nb_monotonic_s();
+	if (!rc)
+		qsort(s->t.p, (size_t)s->t.n, sizeof(*s->t.p), proc_cpu_by_pid);
+	return rc;
+}
+
+double nb_foreign_scan_pct(const struct nb_foreign_scan *open, const struct nb_foreign_scan *close, int ncpus)
+{
+	long clk_tck = sysconf(_SC_CLK_TCK);
+	double seconds = close->at - open->at;
+	uint64_t ticks = 0;
+
+	if (clk_tck <= 0 || ncpus <= 0 || !(seconds > 0))
+		return NAN;
+	for (int i = 0; i < close->t.n; i++) {
+		const struct proc_cpu *p = &close->t.p[i];
+		const struct proc_cpu *q = bsearch(p, open->t.p, (size_t)open->t.n, sizeof(*p), proc_cpu_by_pid);
+
+		if (!q || strcmp(p->comm, q->comm))
+			ticks += p->ticks; /* started inside the window (or a reused pid: counted whole) */
+		else if (p->ticks > q->ticks)
+			ticks += p->ticks - q->ticks;
+	}
+	return fmin(100, 100.0 * (double)ticks / (double)clk_tck / seconds / ncpus);
+}
+
+bool nb_foreign_scan_has(const struct nb_foreign_scan *s, int pid)
+{
+	struct proc_cpu key = { .pid = pid };
+
+	return bsearch(&key, s->t.p, (size_t)s->t.n, sizeof(key), proc_cpu_by_pid) != NULL;
+}
+
+void nb_metrics_raise_cpu_other(struct nb_metric_set *m, double measured_pct)
+{
+	double residual;
+
+	if (isnan(measured_pct))
+		return;
+	if (nb_metrics_get(m, "cpu_other_pct", &residual) && residual >= measured_pct)
+		return;
+	nb_metrics_put(m, "cpu_other_pct", measured_pct > 0 ? measured_pct : 0.0);
 }
 
 int nb_idle_check_run(const struct nb_paths *paths, double seconds, struct nb_idle_check *out, struct nb_err *err)

@@ -136,6 +136,29 @@ void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
  * a term it needs is absent (then it cannot tell foreign load from the test's own). */
 void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_local);
 
+/* Foreign load measured from the other processes' own CPU time: the residual above misses
+ * what it cannot tell from the test (a compiler at half the machine during a TCP TX run read
+ * 0), and reads the peer's share from iperf3's self-report. A scan keeps, per process that is
+ * neither a kernel thread, nicbench or its children, nor (peer_local) an iperf3, its user and
+ * system ticks plus those of its reaped children, so that a build's short-lived compilers
+ * count through their make or shell. */
+struct nb_foreign_scan;
+
+struct nb_foreign_scan *nb_foreign_scan_new(void);
+void nb_foreign_scan_free(struct nb_foreign_scan *s);
+/* Scan <proc>/PID/stat now; self is nicbench's pid. Returns 0, -errno. */
+int nb_foreign_scan_take(const struct nb_paths *paths, int self, bool peer_local, struct nb_foreign_scan *s);
+/* The other processes' CPU between two scans, % of ncpus CPUs; NAN when it cannot tell. A
+ * process only in the later scan started in between and counts whole; so does a child a
+ * process reaps in between (its cutime), which can overstate: capped at 100%. */
+double nb_foreign_scan_pct(const struct nb_foreign_scan *open, const struct nb_foreign_scan *close, int ncpus);
+/* Whether the scan holds pid (counted as another program's). */
+bool nb_foreign_scan_has(const struct nb_foreign_scan *s, int pid);
+/* Pure: cpu_other_pct becomes the larger of the residual (nb_metrics_put_cpu_other) and the
+ * measured share, which each miss what the other sees (the residual subtracts ticks charged
+ * twice; the scan misses a process that came and went unreaped). NAN: unchanged. */
+void nb_metrics_raise_cpu_other(struct nb_metric_set *m, double measured_pct);
+
 #define NB_IDLE_BUSIEST 3
 struct nb_idle_check {
 	double seconds;           /* how long the machine was watched */

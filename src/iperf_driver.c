@@ -45,6 +45,7 @@ struct nb_iperf_run {
 	struct nb_iperf_params p;
 	char host[256];
 	struct nb_child_link link;
+	struct nb_child_timing timing;
 	char timeout_msg[512];
 };
 
@@ -540,9 +541,7 @@ static double run_deadline(const void *ctx)
 {
 	const struct nb_iperf_run *r = ctx;
 
-	if (r->link.started_at < 0)
-		return r->link.forked_at + r->p.connect_timeout_ms / 1000.0;
-	return r->link.started_at + r->p.omit_s + r->p.duration_s + r->p.grace_ms / 1000.0;
+	return nb_child_timing_deadline(&r->link, &r->timing);
 }
 
 static void fire_watchdog(void *ctx)
@@ -551,15 +550,8 @@ static void fire_watchdog(void *ctx)
 	char peer[300];
 
 	format_peer(peer, sizeof(peer), r->host, r->p.port);
-	if (r->link.started_at < 0)
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "iperf3 client for %s did not start within the connect timeout (%.1f s); killed", peer,
-			 r->p.connect_timeout_ms / 1000.0);
-	else
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "no result from iperf3 peer %s within %.1f s (duration %d s + omit %d s + grace %.1f s); killed",
-			 peer, r->p.duration_s + r->p.omit_s + r->p.grace_ms / 1000.0, r->p.duration_s, r->p.omit_s,
-			 r->p.grace_ms / 1000.0);
+	nb_child_timing_late_message(r->timeout_msg, sizeof(r->timeout_msg), &r->link, &r->timing,
+				     "iperf3 client", peer);
 }
 
 static const struct nb_child_ops client_ops = {
@@ -587,6 +579,9 @@ int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, s
 	r->p.host = r->host;
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
+	r->timing = (struct nb_child_timing){ .connect_s = r->p.connect_timeout_ms / 1000.0,
+					      .run_s = r->p.omit_s + r->p.duration_s,
+					      .grace_s = r->p.grace_ms / 1000.0, .run_parts = "omit + duration" };
 	rc = nb_child_link_fork(&r->link, &client_ops, r, "iperf3 client", err);
 	if (rc < 0) {
 		free(r);
@@ -598,25 +593,9 @@ int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, s
 	return 0;
 }
 
-pid_t nb_iperf_pid(const struct nb_iperf_run *r)
+struct nb_child_link *nb_iperf_link(struct nb_iperf_run *r)
 {
-	return r->link.pid;
-}
-
-double nb_iperf_started_at(const struct nb_iperf_run *r)
-{
-	return r->link.started_at;
-}
-
-int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms)
-{
-	return nb_child_link_wait(&r->link, timeout_ms);
-}
-
-void nb_iperf_kill(struct nb_iperf_run *r)
-{
-	if (r)
-		nb_child_link_kill(&r->link);
+	return &r->link;
 }
 
 static void fill_from_report(struct nb_iperf_run *r, struct nb_iperf_result *res)
@@ -655,7 +634,7 @@ int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct 
 	if (!r)
 		return nb_err_set(err, -EINVAL, "finish iperf3 run: no run");
 	while (!r->link.reaped)
-		nb_iperf_wait(r, -1);
+		nb_child_link_wait(&r->link, -1);
 	format_peer(peer, sizeof(peer), r->host, r->p.port);
 	res->attempts = r->link.markers;
 	if (r->link.late) {

@@ -39,18 +39,14 @@ struct nb_iperf_result {
 };
 
 struct nb_iperf_run;
+struct nb_child_link;
 
 /* Fork the child and start the test. */
 int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, struct nb_err *err);
-pid_t nb_iperf_pid(const struct nb_iperf_run *r);
-/* When traffic started (CLOCK_MONOTONIC seconds) of the attempt now running, or
- * a negative value while the child has not said so yet. Call nb_iperf_wait first. */
-double nb_iperf_started_at(const struct nb_iperf_run *r);
-/* Wait up to timeout_ms for news from the child (start marker, exit). Returns 1 when
- * the child has finished, 0 otherwise; enforces the watchdog (kills a late child). */
-int nb_iperf_wait(struct nb_iperf_run *r, int timeout_ms);
-/* Kill the child now (SIGINT handling); nb_iperf_finish still has to be called. */
-void nb_iperf_kill(struct nb_iperf_run *r);
+/* The watched child behind the run (child_link.h): nb_child_link_wait for news and the
+ * watchdog, its started_at for when the attempt now running began sending (< 0 before the
+ * child says so), its pid, and nb_child_link_kill (nb_iperf_finish still has to be called). */
+struct nb_child_link *nb_iperf_link(struct nb_iperf_run *r);
 /* Reap the child, parse its JSON, fill res, free r. */
 int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct nb_err *err);
 void nb_iperf_result_release(struct nb_iperf_result *res);

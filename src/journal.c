@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "run_record.h"
+
 #define NB_JOURNAL_MAGIC "nicbench-journal/1"
 /* /run is a tmpfs: a reboot resets every knob to the driver's defaults and removes the
  * journal with it, so a journal found here always describes the running kernel's state. */
@@ -56,22 +58,6 @@ static void dir_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, "/");
 	else
 		snprintf(dir, len, "%.*s", (int)(slash - path), path);
-}
-
-/* A new directory entry is durable only once its directory is synced. */
-static int fsync_dir_of(const char *path)
-{
-	char dir[PATH_MAX];
-	int fd, ret = 0;
-
-	dir_of(path, dir, sizeof(dir));
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 static int mkdir_parents(const char *path)
@@ -171,7 +157,7 @@ int nb_journal_create(const char *path, const struct nb_knob_target *t,
 	snprintf(header, sizeof(header), "%s iface=%s\n", NB_JOURNAL_MAGIC, t->iface);
 	ret = write_all_sync(j->fd, header, strlen(header));
 	if (!ret)
-		ret = fsync_dir_of(path);
+		ret = nb_fsync_parent(path);
 	if (ret) {
 		unlink(path);
 		journal_free(j);
@@ -348,7 +334,7 @@ static int remove_file(const char *path, struct nb_err *err)
 {
 	if (unlink(path) < 0 && errno != ENOENT)
 		return nb_err_set(err, -errno, "remove journal %s: %s", path, strerror(errno));
-	fsync_dir_of(path);
+	nb_fsync_parent(path);
 	return 0;
 }
 

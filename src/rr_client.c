@@ -745,6 +745,7 @@ struct nb_rr_run {
 	struct nb_rr_params p;
 	char host[256];
 	struct nb_child_link link;
+	struct nb_child_timing timing;
 	char timeout_msg[400];
 };
 
@@ -776,24 +777,17 @@ static double deadline(const void *ctx)
 {
 	const struct nb_rr_run *r = ctx;
 
-	if (r->link.started_at < 0)
-		return r->link.forked_at + r->p.connect_timeout_ms / 1000.0;
-	return r->link.started_at + r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0 + r->p.grace_ms / 1000.0;
+	return nb_child_timing_deadline(&r->link, &r->timing);
 }
 
 static void fire_watchdog(void *ctx)
 {
 	struct nb_rr_run *r = ctx;
+	char peer[300];
 
-	if (r->link.started_at < 0)
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "%s client for %.256s:%d did not start within the connect timeout (%.1f s); killed",
-			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.connect_timeout_ms / 1000.0);
-	else
-		snprintf(r->timeout_msg, sizeof(r->timeout_msg),
-			 "no result from the %s client for %.256s:%d within duration %d s + omit %d s + grace %.1f s; killed",
-			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port, r->p.duration_s, r->p.omit_s,
-			 r->p.grace_ms / 1000.0);
+	snprintf(peer, sizeof(peer), "%.256s:%d", r->host, r->p.port);
+	nb_child_timing_late_message(r->timeout_msg, sizeof(r->timeout_msg), &r->link, &r->timing,
+				     r->p.udp ? "udp-rr client" : "tcp-rr client", peer);
 }
 
 /* A child that goes on writing must not grow the parent without bound: a report is < 40 KiB. */
@@ -822,6 +816,11 @@ int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_
 	r->p.host = r->host;
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
+	/* a run ends when its last request has had its reply timeout */
+	r->timing = (struct nb_child_timing){ .connect_s = r->p.connect_timeout_ms / 1000.0,
+					      .run_s = r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0,
+					      .grace_s = r->p.grace_ms / 1000.0,
+					      .run_parts = "omit + duration + reply timeout" };
 	rc = nb_child_link_fork(&r->link, &client_ops, r, "rr client", err);
 	if (rc < 0) {
 		free(r);
@@ -833,25 +832,9 @@ int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_
 	return 0;
 }
 
-pid_t nb_rr_pid(const struct nb_rr_run *r)
+struct nb_child_link *nb_rr_link(struct nb_rr_run *r)
 {
-	return r->link.pid;
-}
-
-double nb_rr_started_at(const struct nb_rr_run *r)
-{
-	return r->link.started_at;
-}
-
-int nb_rr_wait(struct nb_rr_run *r, int timeout_ms)
-{
-	return nb_child_link_wait(&r->link, timeout_ms);
-}
-
-void nb_rr_kill(struct nb_rr_run *r)
-{
-	if (r)
-		nb_child_link_kill(&r->link);
+	return &r->link;
 }
 
 static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res)
@@ -895,7 +878,7 @@ int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *e
 	if (!r)
 		return nb_err_set(err, -EINVAL, "finish rr run: no run");
 	while (!r->link.reaped)
-		nb_rr_wait(r, -1);
+		nb_child_link_wait(&r->link, -1);
 	if (r->link.late) {
 		res->status = NB_RUN_TIMEOUT;
 		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);

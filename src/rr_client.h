@@ -50,14 +50,12 @@ uint64_t nb_rr_schedule_due_ns(const struct nb_rr_schedule *s, uint64_t k);
 int nb_rr_schedule_take(struct nb_rr_schedule *s, uint64_t now_ns, int *flow, uint64_t *due_ns);
 
 struct nb_rr_run;
+struct nb_child_link;
 
 int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err);
-pid_t nb_rr_pid(const struct nb_rr_run *r);
-/* When the flows were connected and the run began (monotonic s); < 0 before that. */
-double nb_rr_started_at(const struct nb_rr_run *r);
-/* Up to timeout_ms for news; 1 when the child has finished; kills a late child (timeout). */
-int nb_rr_wait(struct nb_rr_run *r, int timeout_ms);
-void nb_rr_kill(struct nb_rr_run *r);
+/* The watched child behind the run (child_link.h), as for nb_iperf_link; its started_at is
+ * when the flows were connected and the run began. */
+struct nb_child_link *nb_rr_link(struct nb_rr_run *r);
 /* Reap, fill res, free r. 0 whenever res describes the run (FAILED/TIMEOUT included). */
 int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *err);
 void nb_rr_result_release(struct nb_rr_result *res);

@@ -15,6 +15,7 @@
 
 #include "adaptive.h"
 #include "capture.h"
+#include "child_link.h"
 #include "cpu_sampler.h"
 #include "iperf_driver.h"
 #include "journal.h"
@@ -79,6 +80,7 @@ struct runner {
 	/* the raw series between the window's edges; swapped, not copied */
 	struct nb_series_snapshot series_a, series_b, *series_prev, *series_now;
 	struct nb_qstats_snap *qs_open, *qs_now;  /* per-queue counters at the window's edges */
+	struct nb_foreign_scan *fs_open, *fs_now; /* other programs' CPU ticks at the window's edges */
 };
 
 /* ---- knobs ---- */
@@ -158,6 +160,8 @@ struct window {
 	const char *capture_path;  /* capture this window to a file; NULL: no */
 	struct nb_trace *trace;    /* tracepoints + profile in this window (the diagnostic run); NULL: none */
 	double self_cpu_open;  /* nicbench's own CPU seconds when the window opened */
+	bool foreign_open;     /* fs_open holds this window's first scan */
+	double foreign_pct;    /* other processes' CPU over the window, % of the machine; NAN: not measured */
 	struct nb_metric_set trace_metrics;
 	struct nb_profile profile;
 	struct nb_point_result *pr;  /* where an optional step that failed is noted */
@@ -167,6 +171,7 @@ static void window_reset(struct window *w, double start, const struct nb_test_sp
 {
 	memset(w, 0, sizeof(*w));
 	w->start_marker = start;
+	w->foreign_pct = NAN;
 	w->opens = start + t->omit_s;
 	w->closes = w->opens + t->duration_s;
 	w->next_sample = w->opens + interval_ms / 1000.0;
@@ -186,6 +191,9 @@ static void window_open(struct runner *rn, struct window *w)
 	struct nb_err err = { 0 };
 
 	w->self_cpu_open = self_cpu_s();
+	w->foreign_pct = NAN;
+	w->foreign_open = rn->fs_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), rn->o->cfg->peer_local,
+							      rn->fs_open) == 0;
 	if (w->capture_path && nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err) < 0)
 		nb_point_result_note(w->pr, "capture missing: %s", err.msg);
 	if (nb_sampler_snapshot(rn->sampler, rn->snap_open, &err) < 0)
@@ -213,6 +221,9 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 			nb_qstats_snapshot(&rn->target, rn->qs_now);
 		nb_qstats_delta(rn->qs_open, rn->qs_now, run->qstats);
 	}
+	if (w->foreign_open &&
+	    nb_foreign_scan_take(rn->o->paths, (int)getpid(), rn->o->cfg->peer_local, rn->fs_now) == 0)
+		w->foreign_pct = nb_foreign_scan_pct(rn->fs_open, rn->fs_now, rn->snap_now->ncpus_online);
 	/* the window ends with its last reads: turning them into metrics comes after the test */
 	self_cpu_close = self_cpu_s();
 	if (w->capture_path)
@@ -269,24 +280,23 @@ static int next_wake_ms(const struct window *w, int interval_ms)
 struct traffic {
 	struct nb_iperf_run *iperf;
 	struct nb_rr_run *rr;
+	struct nb_child_link *link; /* the one that runs: wait, kill, pid, start time */
 };
 
 static int traffic_wait(struct traffic *tr, int ms)
 {
-	return tr->rr ? nb_rr_wait(tr->rr, ms) : nb_iperf_wait(tr->iperf, ms);
+	return nb_child_link_wait(tr->link, ms);
 }
 
 static double traffic_started_at(const struct traffic *tr)
 {
-	return tr->rr ? nb_rr_started_at(tr->rr) : nb_iperf_started_at(tr->iperf);
+	return tr->link->started_at;
 }
 
 static void traffic_kill(struct traffic *tr)
 {
-	if (tr->rr)
-		nb_rr_kill(tr->rr);
-	else
-		nb_iperf_kill(tr->iperf);
+	if (tr->link)
+		nb_child_link_kill(tr->link);
 }
 
 static int traffic_start(struct runner *rn, const struct nb_point *p, const struct nb_iperf_params *ip,
@@ -303,11 +313,17 @@ static int traffic_start(struct runner *rn, const struct nb_point *p, const stru
 	int rc;
 
 	memset(tr, 0, sizeof(*tr));
-	if (p->test->dir != NB_DIR_RR)
-		return nb_iperf_start(ip, &tr->iperf, err);
-	rc = nb_rr_start(&rp, &tr->rr, err);
+	if (p->test->dir != NB_DIR_RR) {
+		rc = nb_iperf_start(ip, &tr->iperf, err);
+		if (rc == 0)
+			tr->link = nb_iperf_link(tr->iperf);
+	} else {
+		rc = nb_rr_start(&rp, &tr->rr, err);
+		if (rc == 0)
+			tr->link = nb_rr_link(tr->rr);
+	}
 	if (rc == 0)
-		nb_sampler_set_traffic_pid(rn->sampler, nb_rr_pid(tr->rr));
+		nb_sampler_set_traffic_pid(rn->sampler, tr->link->pid);
 	return rc;
 }
 
@@ -359,8 +375,6 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		snprintf(run->error, sizeof(run->error), "%s", err.msg);
 		return;
 	}
-	if (tr.iperf)
-		nb_sampler_set_traffic_pid(rn->sampler, nb_iperf_pid(tr.iperf));
 	window_reset(&w, -1, t, cfg->interval_ms);
 	w.capture_path = capture ? pr->capture_file : NULL;
 	w.trace = diag ? rn->trace : NULL;
@@ -428,6 +442,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	nb_metrics_merge(&run->metrics, &res.metrics);
 	/* needs iperf3's view of the peer's CPU, so only after the merge */
 	nb_metrics_put_cpu_other(&run->metrics, rn->snap_now->ncpus_online, cfg->peer_local);
+	nb_metrics_raise_cpu_other(&run->metrics, w.foreign_pct);
 	if (cfg->raw && res.raw_json) {
 		run->iperf_json = res.raw_json;
 		res.raw_json = NULL;
@@ -877,6 +892,10 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rn->qs_now = malloc(sizeof(*rn->qs_now));
 	if (!rn->qs_open || !rn->qs_now)
 		return nb_err_set(err, -ENOMEM, "allocate qstats snapshots: out of memory");
+	rn->fs_open = nb_foreign_scan_new();
+	rn->fs_now = nb_foreign_scan_new();
+	if (!rn->fs_open || !rn->fs_now)
+		return nb_err_set(err, -ENOMEM, "allocate process scans for foreign load: out of memory");
 	/* the first probe, before any window: a device without qstats is not asked again */
 	nb_qstats_snapshot(&rn->target, rn->qs_open);
 	rn->qs_now->present = false;
@@ -914,6 +933,8 @@ static void runner_close(struct runner *rn)
 	free(rn->snap_now);
 	free(rn->qs_open);
 	free(rn->qs_now);
+	nb_foreign_scan_free(rn->fs_open);
+	nb_foreign_scan_free(rn->fs_now);
 }
 
 int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, struct nb_err *err)

@@ -590,18 +590,78 @@ static double run_spread(const struct side *s)
 	return hi[trim] - lo[trim];
 }
 
+double nb_cmp_spread_factor(int runs)
+{
+	/* bench/noise-rule-sim: normal runs, 20000 A/A draws per run count; the rate of chance
+	 * passes is 0.8% at every entry. From 5 runs a side's spread leaves out its highest and
+	 * lowest run, which is why 5 needs more than 4. */
+	static const double factor[] = { [3] = 1.0, [4] = 0.45, [5] = 1.0, [6] = 0.6, [7] = 0.45, [8] = 0.35,
+					 [9] = 0.3, [10] = 0.25 };
+
+	if (runs < 3)
+		return factor[3];
+	return runs < (int)(sizeof(factor) / sizeof(factor[0])) ? factor[runs] : factor[10];
+}
+
+#define SPREAD_MAX_RUNS 256 /* more runs a side: the spread rule in the metric's unit */
+
+/* The gap between the sides (the inner end of the interval of the shift, `lo` up or `-hi`
+ * down) against the larger side's spread of runs. In ratios when every run of both sides lies
+ * above zero: the change is judged in percent, and a latency or a rate that moves far spreads
+ * in proportion (p99 402 -> 1561 us, five runs each, all new above all base, whose new side
+ * spread by 987 us: in microseconds the gap did not clear it, in ratios by far). Not for the
+ * drops and loss families (below). */
+static bool clears_spread(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
+			  const struct side *n, bool up, double lo, double hi)
+{
+	double lb[SPREAD_MAX_RUNS], ln[SPREAD_MAX_RUNS], glo, ghi;
+	struct side sb = *b, sn = *n;
+	bool positive = b->n <= SPREAD_MAX_RUNS && n->n <= SPREAD_MAX_RUNS;
+
+	m->spread_factor = nb_cmp_spread_factor(b->n < n->n ? b->n : n->n);
+	/* Counts of lost or dropped packets stay in packets: a run of 0 is common there, and the
+	 * scale of one metric should not flip with whether some run happened to lose nothing. */
+	{
+		const char *family = nb_cmp_metric_floor(m->name).family;
+
+		positive = positive && !(family && (!strcmp(family, "drops") || !strcmp(family, "loss")));
+	}
+	for (int i = 0; positive && i < b->n; i++)
+		positive = b->values[i] > 0;
+	for (int i = 0; positive && i < n->n; i++)
+		positive = n->values[i] > 0;
+	if (!positive)
+		return (up ? lo : -hi) > m->spread_factor * m->spread;
+	for (int i = 0; i < b->n; i++)
+		lb[i] = log(b->values[i]);
+	for (int i = 0; i < n->n; i++)
+		ln[i] = log(n->values[i]);
+	sb.values = lb;
+	sn.values = ln;
+	m->spread_ratio = true;
+	{
+		double s = fmax(run_spread(&sb), run_spread(&sn));
+
+		m->spread_pct = (exp(s) - 1) * 100;
+		if (!nb_stats_shift_ci_at(lb, b->n, ln, n->n, ci_rank(ctx, b->n, n->n), &glo, &ghi))
+			return false;
+		return (up ? glo : -ghi) > m->spread_factor * s;
+	}
+}
+
 /* A change the interval supports, and what may still hold it back: runs on a side that lie
  * further apart than the two sides do, or other programs' load on either side. At three
  * runs a side the 90% interval is the range of the nine differences and p cannot go below
  * 0.10, so any three runs that all lie above three others pass the test: by chance one
  * metric in ten, a dozen in a compare of a hundred metrics. Only a gap wider than the runs'
  * own spread is told from that (docs/compare.md, "Small samples"). */
-static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, double lo, double hi)
+static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
+			    const struct side *n, double lo, double hi)
 {
 	bool up = lo > 0;
 
 	m->verdict = NB_CMP_INCONCLUSIVE;
-	if ((up ? lo : -hi) <= m->spread) {
+	if (!clears_spread(ctx, m, b, n, up, lo, hi)) {
 		m->reason = NB_CMP_REASON_NOISY_SPREAD;
 		return;
 	}
@@ -667,7 +727,7 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 									   : NB_CMP_REASON_NOISY;
 		return;
 	}
-	judge_supported(ctx, m, lo, hi);
+	judge_supported(ctx, m, b, n, lo, hi);
 }
 
 /* Judge metric `name` into *m, the pos-th metric of its point. */

@@ -115,6 +115,11 @@ int nb_cmp_floor_rows(void);
 const char *nb_cmp_floor_row(int i, char *pattern, size_t len, struct nb_cmp_floor *floor,
 			     enum nb_cmp_direction *direction);
 
+/* How many of a side's spreads the gap between the sides must exceed, for the smaller side's
+ * number of runs: the factor that gives every run count the same chance (about 0.8%) that
+ * pure noise passes, which at 3 runs a side is one spread (bench/noise-rule-sim prints it). */
+double nb_cmp_spread_factor(int runs);
+
 /* Why a metric got its verdict; kept as a code so that thousands of metrics carry no text. */
 enum nb_cmp_reason {
 	NB_CMP_REASON_NONE,
@@ -146,6 +151,9 @@ struct nb_cmp_metric_result {
 	double floor;            /* absolute, in the metric's unit, as applied to this point */
 	const char *floor_family;
 	double spread;           /* the larger side's spread of runs (run_spread), in the metric's unit */
+	bool spread_ratio;       /* the spread rule was judged in ratios (every run above 0): spread_pct */
+	double spread_pct;       /* the larger side's spread of runs as a ratio, in percent (x1.5: 50) */
+	double spread_factor;    /* the gap had to exceed this many spreads (nb_cmp_spread_factor) */
 	double other_pct;        /* the worse side's largest cpu_other_pct of the point; NAN when absent */
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */

@@ -113,8 +113,17 @@ const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric
 			 fmt_pct(hi, sizeof(hi), m->ci_hi_pct, true), floor_text(last, sizeof(last), m));
 		break;
 	case NB_CMP_REASON_NOISY_SPREAD:
-		snprintf(buf, len, "too noisy: the sides differ by less than the runs of a side spread (%s)",
-			 amount_text(last, sizeof(last), m, m->spread));
+		/* "0.45 of ": the factor of nb_cmp_spread_factor, when it is not one spread */
+		if (m->spread_factor != 1)
+			snprintf(hi, sizeof(hi), "%.2g of ", m->spread_factor);
+		else
+			hi[0] = '\0';
+		if (m->spread_ratio)
+			snprintf(buf, len, "too noisy: the sides differ by less than %sthe runs of a side spread (%s, x%.3g)", hi,
+				 amount_text(last, sizeof(last), m, m->spread), 1 + m->spread_pct / 100);
+		else
+			snprintf(buf, len, "too noisy: the sides differ by less than %sthe runs of a side spread (%s)", hi,
+				 amount_text(last, sizeof(last), m, m->spread));
 		break;
 	case NB_CMP_REASON_DISTURBED:
 		snprintf(buf, len, "disturbed: other programs took up to %.0f%% of the CPU in a run (cpu_other_pct)",
@@ -207,7 +216,28 @@ static void put_verdict(struct nb_print *out, enum nb_cmp_verdict v, bool color,
  * listed they buried the lines that matter. */
 static bool text_shows(const struct nb_cmp_metric_result *m, const struct nb_cmp_render_opts *ro)
 {
-	return ro->all_metrics || m->gated || (m->verdict != NB_CMP_UNCHANGED && m->verdict != NB_CMP_INCONCLUSIVE);
+	return ro->all_metrics || m->gated ||
+	       (m->verdict != NB_CMP_UNCHANGED && m->verdict != NB_CMP_INCONCLUSIVE && m->verdict != NB_CMP_CHANGED);
+}
+
+/* A metric without a direction that moved (which CPU carried the softirqs, an event rate): named
+ * with its change on one line per point, not a row each; an A/A pair on veth moves half a dozen
+ * per-CPU shares, as the scheduler places the work anew. -v gives them rows. */
+static bool text_changed_line(const struct nb_cmp_metric_result *m, const struct nb_cmp_render_opts *ro)
+{
+	return !ro->all_metrics && !m->gated && m->verdict == NB_CMP_CHANGED;
+}
+
+/* Profile movers explain a change: shown where a metric with a direction moved, or with -v. */
+static bool text_movers(const struct nb_cmp_point_result *pr, const struct nb_cmp_render_opts *ro)
+{
+	if (ro->all_metrics)
+		return true;
+	for (int i = 0; i < pr->n_metrics; i++) {
+		if (pr->metrics[i].verdict == NB_CMP_REGRESSED || pr->metrics[i].verdict == NB_CMP_IMPROVED)
+			return true;
+	}
+	return false;
 }
 
 /* The column heads, aligned with the rows of text_point. */
@@ -265,19 +295,44 @@ static void put_foreign_load(struct nb_print *out, const char *lead, const struc
 
 /* Warnings that the tool, not the device under test, may have set a point's figure, each line
  * led by LEAD: the peer's iperf3 server (remote_total) near a full core (libiperf 3.12 moves data
- * in one thread), or, on a TX point, this host's own iperf3 child (host_total). */
-static void put_bound_warnings(struct nb_print *out, const char *lead, const char *side, const struct nb_cmp_point *p)
+ * in one thread), or, on a TX point, this host's own iperf3 child (host_total). Said once for
+ * both sides when both were bound ("base, new: peer CPU 94%, 95% of a core"). */
+static bool bound_figure(const struct nb_cmp_point *p, const char *metric, bool tx_only, double *pct)
 {
-	const struct nb_cmp_samples *peer = p ? nb_cmp_point_metric(p, "iperf_remote_cpu_pct") : NULL;
-	const struct nb_cmp_samples *host = p && !strcmp(p->direction, "tx") ?
-					    nb_cmp_point_metric(p, "iperf_host_cpu_pct") : NULL;
+	const struct nb_cmp_samples *s;
 
-	if (peer && peer->n > 0 && peer->median >= NB_PEER_BOUND_PCT)
-		nb_print_fmt(out, "%s%s: peer CPU %.0f%% of a core: the peer may have set this figure (peer-bound)\n",
-			  lead, side, peer->median);
-	if (host && host->n > 0 && host->median >= NB_PEER_BOUND_PCT)
-		nb_print_fmt(out, "%s%s: sender CPU %.0f%% of a core: the tool may have set this figure (sender-bound)\n",
-			  lead, side, host->median);
+	if (!p || (tx_only && strcmp(p->direction, "tx")))
+		return false;
+	s = nb_cmp_point_metric(p, metric);
+	if (!s || s->n <= 0 || s->median < NB_PEER_BOUND_PCT)
+		return false;
+	*pct = s->median;
+	return true;
+}
+
+static void put_bound_warnings(struct nb_print *out, const char *lead, const struct nb_cmp_point *b,
+			       const struct nb_cmp_point *n)
+{
+	static const struct {
+		const char *metric, *who, *what;
+		bool tx_only;
+	} kinds[] = {
+		{ "iperf_remote_cpu_pct", "peer", "the peer may have set this figure (peer-bound)", false },
+		{ "iperf_host_cpu_pct", "sender", "the tool may have set this figure (sender-bound)", true },
+	};
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		double pb = 0, pn = 0;
+		bool in_b = bound_figure(b, kinds[k].metric, kinds[k].tx_only, &pb);
+		bool in_n = bound_figure(n, kinds[k].metric, kinds[k].tx_only, &pn);
+
+		if (in_b && in_n)
+			nb_print_fmt(out, "%sbase, new: %s CPU %.0f%%, %.0f%% of a core: %s\n", lead, kinds[k].who, pb, pn,
+				     kinds[k].what);
+		else if (in_b || in_n)
+			nb_print_fmt(out, "%s%s: %s CPU %.0f%% of a core: %s\n", lead, in_b ? "base" : "new", kinds[k].who,
+				     in_b ? pb : pn, kinds[k].what);
+	}
 }
 
 /* The runs each side of a point has (its best-measured metric): with auto repetitions they
@@ -335,14 +390,30 @@ static void put_incomplete(struct nb_print *out, const char *lead, const char *s
 			     p->error ? p->error : "the run ended before this point finished");
 }
 
+/* columns: whether the column heads were printed (once, above the first row of the output) */
 static void text_point(struct nb_print *out, const struct nb_cmp_point_result *pr, const struct nb_cmp_options *opt,
-		       const struct nb_cmp_render_opts *ro)
+		       const struct nb_cmp_render_opts *ro, bool *columns)
 {
 	char b[32], n[32], c[24], reason[160];
-	int hidden = 0, shown = 0, noisy = 0;
+	int hidden = 0, noisy = 0, changed = 0;
 
+	for (int i = 0; i < pr->n_metrics; i++) {
+		const struct nb_cmp_metric_result *m = &pr->metrics[i];
+
+		if (!text_changed_line(m, ro) && !text_shows(m, ro)) {
+			hidden++;
+			noisy += m->verdict == NB_CMP_INCONCLUSIVE;
+		}
+	}
 	nb_print_fmt(out, "\n%s: ", pr->id);
 	put_verdict(out, pr->verdict, ro->color, true);
+	/* the metrics not listed, counted on the point's line: -v lists them */
+	if (hidden - noisy && noisy)
+		nb_print_fmt(out, "  (+ %d metric%s unchanged or within floors, %d too noisy to tell; -v lists them)",
+			     hidden - noisy, hidden - noisy == 1 ? "" : "s", noisy);
+	else if (hidden)
+		nb_print_fmt(out, "  (+ %d metric%s %s; -v lists them)", hidden, hidden == 1 ? "" : "s",
+			     noisy ? "too noisy to tell" : "unchanged or within floors");
 	nb_print_putc(out, '\n');
 	if (pr->base && pr->base->error && pr->base->status != NB_CMP_STATUS_OK)
 		nb_print_fmt(out, "    base %s: %s\n", nb_cmp_status_name(pr->base->status), pr->base->error);
@@ -350,19 +421,21 @@ static void text_point(struct nb_print *out, const struct nb_cmp_point_result *p
 		nb_print_fmt(out, "    new %s: %s\n", nb_cmp_status_name(pr->new->status), pr->new->error);
 	put_incomplete(out, "    ", "base", pr->base);
 	put_incomplete(out, "    ", "new", pr->new);
-	put_bound_warnings(out, "    ", "base", pr->base);
-	put_bound_warnings(out, "    ", "new", pr->new);
+	put_bound_warnings(out, "    ", pr->base, pr->new);
 	put_point_runs(out, pr, opt);
 	for (int i = 0; i < pr->n_metrics; i++) {
 		const struct nb_cmp_metric_result *m = &pr->metrics[i];
 
-		if (!text_shows(m, ro)) {
-			hidden++;
-			noisy += m->verdict == NB_CMP_INCONCLUSIVE;
+		if (text_changed_line(m, ro)) {
+			changed++;
 			continue;
 		}
-		if (!shown++)
+		if (!text_shows(m, ro))
+			continue;
+		if (!*columns) {
 			text_columns(out);
+			*columns = true;
+		}
 		/* "  %c %-24s %18s %18s %9s  " */
 		nb_print_put(out, m->gated ? "  * " : "    ", 4);
 		nb_print_pad(out, m->name, -24);
@@ -378,12 +451,18 @@ static void text_point(struct nb_print *out, const struct nb_cmp_point_result *p
 			nb_print_fmt(out, " (%s)", nb_cmp_reason_text(reason, sizeof(reason), m, opt));
 		nb_print_putc(out, '\n');
 	}
-	if (hidden - noisy && noisy)
-		nb_print_fmt(out, "    + %d metric%s unchanged or within floors, %d too noisy to tell (-v lists them)\n",
-			  hidden - noisy, hidden - noisy == 1 ? "" : "s", noisy);
-	else if (hidden)
-		nb_print_fmt(out, "    + %d metric%s %s (-v lists them)\n", hidden, hidden == 1 ? "" : "s",
-			  noisy ? "too noisy to tell" : "unchanged or within floors");
+	for (int i = 0, k = 0; i < pr->n_metrics && changed; i++) {
+		const struct nb_cmp_metric_result *m = &pr->metrics[i];
+
+		if (!text_changed_line(m, ro))
+			continue;
+		nb_print_fmt(out, "%s %s %s", k++ ? "," : "    changed, no direction:", m->name,
+			     nb_cmp_format_change(c, sizeof(c), m));
+		if (k == changed)
+			nb_print_putc(out, '\n');
+	}
+	if (!text_movers(pr, ro))
+		return;
 	if (pr->n_movers)
 		nb_print_lit(out, "    profile movers:");
 	for (int i = 0; i < pr->n_movers; i++)
@@ -430,11 +509,13 @@ static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const
 			r->test_diff_id);
 	put_foreign_load(out, "  ", r);
 	put_few_runs(out, r);
+	bool columns = false;
+
 	for (int i = 0; i < r->n_points; i++) {
-		text_point(out, &r->points[i], opt, ro);
+		text_point(out, &r->points[i], opt, ro, &columns);
 		nb_print_drain(out);
 	}
-	nb_print_lit(out, "\nverdict: ");
+	nb_print_lit(out, "verdict: ");
 	if (ro->color)
 		nb_print_puts(out, r->verdict == NB_CMP_REGRESSION ? "\033[1;31m" : r->verdict == NB_CMP_PASS ? "\033[32m" : "\033[33m");
 	nb_print_puts(out, nb_cmp_overall_name(r->verdict));
@@ -502,6 +583,13 @@ static void json_metric(struct nb_print *b, const struct nb_cmp_metric_result *m
 	/* The larger side's spread of runs, where the interval was computed (judge_supported). */
 	if (m->has_ci)
 		nb_print_double(b, NB_PRINT_JSON, "spread", NULL, m->spread);
+	/* Where the spread rule was applied: its scale and the spreads the gap had to clear. */
+	if (m->spread_factor > 0) {
+		nb_print_string(b, NB_PRINT_JSON, "spread_scale", NULL, m->spread_ratio ? "ratio" : "unit");
+		if (m->spread_ratio)
+			nb_print_double(b, NB_PRINT_JSON, "spread_pct", NULL, m->spread_pct);
+		nb_print_double(b, NB_PRINT_JSON, "spread_factor", NULL, m->spread_factor);
+	}
 	if (m->reason != NB_CMP_REASON_NONE) {
 		char reason[160];
 
@@ -1013,8 +1101,7 @@ static void md_point(struct nb_print *out, const struct md_tests *tests, const s
 	}
 	nb_print_puts(out, any ? "\n" : "no comparable metrics\n");
 	/* the same warnings as the text table's: a reader of a cover letter needs them as much */
-	put_bound_warnings(out, "  - ", "base", pr->base);
-	put_bound_warnings(out, "  - ", "new", pr->new);
+	put_bound_warnings(out, "  - ", pr->base, pr->new);
 	put_incomplete(out, "  - ", "base", pr->base);
 	put_incomplete(out, "  - ", "new", pr->new);
 }

@@ -6,7 +6,8 @@
 #   - no metric whose medians moved by no more than its floor is anything but unchanged (the
 #     noise near zero: a CPU share of a few percent, a few dropped packets, an ACK byte rate);
 #   - floors never add a regressed or improved metric;
-#   - no metric is regressed, improved or changed by less than the spread of its runs;
+#   - no metric is regressed, improved or changed by less than the spread of its runs (scaled as
+#     compare scales it);
 #   - every metric a real run writes has a floor in the registry (bits_per_cpu_second aside);
 #   - with the gate's minimum effect above the test bed's noise (25%, as test_compare_testbed),
 #     the gate passes, no point regressed, no environment warning, and the default text fits
@@ -32,7 +33,7 @@ SUBNET=10.200.41
 TESTS=tcp-tx,tcp-rx,udp-rx
 PAIRS=${NB_AA_PAIRS:-1}
 MIN_EFFECT=${NB_COMPARE_MIN_EFFECT:-25}
-SCREEN=40
+SCREEN=24
 TMP=$(mktemp -d /tmp/nbc-aa-XXXXXX)
 failures=0
 
@@ -109,10 +110,14 @@ for pair in $(seq "$PAIRS"); do
 		| "\($p) \(.key) \($m.verdict)"] | join(", ")' "$TMP/cmp.json")
 	[ -z "$inside" ] && ok "pair $pair: every move within its floor is unchanged" ||
 		fail "pair $pair: within the floor but judged: $inside"
-	# A move smaller than the runs' own spread is noise that three runs separated by chance.
+	# A move smaller than the runs' own spread (times the factor for the run count, in ratios where
+	# every run is above zero) is noise that three runs separated by chance.
 	narrow=$(jq -r '[.points[] | .id as $p | .metrics | to_entries[] | .value as $m
 		| select($m.verdict == "regressed" or $m.verdict == "improved" or $m.verdict == "changed")
-		| select((($m.new - $m.base) | fabs) <= ($m.spread // 0)) | "\($p) \(.key)"] | join(", ")' "$TMP/cmp.json")
+		| select(if $m.spread_scale == "ratio" then
+			((($m.new / $m.base) | log | fabs) <= $m.spread_factor * ((1 + $m.spread_pct / 100) | log))
+		  else ((($m.new - $m.base) | fabs) <= ($m.spread_factor // 1) * ($m.spread // 0)) end)
+		| "\($p) \(.key)"] | join(", ")' "$TMP/cmp.json")
 	[ -z "$narrow" ] && ok "pair $pair: nothing judged moved by less than its runs' spread" ||
 		fail "pair $pair: judged within the spread of its runs: $narrow"
 	held=$(jq -n --slurpfile f "$TMP/cmp.json" --slurpfile n "$TMP/nofloor.json" '[range($n[0].points | length) as $i

@@ -95,15 +95,19 @@ rc=0
 cat "$work/cmp.txt"
 expect "compare exit code with 200 us added" "$rc" 1
 "$NB_BIN" compare "$work/base.json" "$work/think.json" --format json >"$work/cmp.json" || true
-# On this VM a vCPU woken from idle takes ~80 us more (nested virtualisation): when the machine is otherwise
-# quiet the base's p99 already holds several hundred us of wake-ups, and one point of four came out
-# inconclusive in one of two runs. With the spread rule, measured here: 0 of 4 at three runs a point, 2 of 4
-# at five (a base point's p99 of 682 us from wake-ups beat the think run's 521 us). So: p99 regressed
-# on at least one point, improved on none; without the think time none regresses.
-regressed=$(jq '[.points[] | select(.metrics.rr_latency_p99_us.verdict == "regressed")] | length' "$work/cmp.json")
-[ "$regressed" -ge 1 ] || fail "p99 regressed on $regressed of 4 points, want >= 1"
+# p50 carries the think time exactly, so compare must call it regressed on every point. p99 does not: on
+# this VM a vCPU woken from idle takes ~80 us more (nested virtualisation), so the base's p99 already holds
+# several hundred us of wake-ups and the think run's p99 spreads over ~1 ms from run to run. Compare rightly
+# calls some of those points too noisy (CI saw 0 of 4 regressed at five runs; an earlier run 2 of 4). What
+# must hold is the direction: the p99 median rises on at least 3 of 4 points and no point's p99 improves.
+expect "points with p50 regressed" \
+	"$(jq '[.points[] | select(.metrics.rr_latency_p50_us.verdict == "regressed")] | length' "$work/cmp.json")" 4
+rose=$(jq --slurpfile b "$work/base.json" '[.results[] as $n | ($b[0].results[] | select(.id == $n.id)) as $o |
+	select($n.metrics.rr_latency_p99_us.median > $o.metrics.rr_latency_p99_us.median)] | length' "$work/think.json")
+[ "$rose" -ge 3 ] || fail "p99 median rose on $rose of 4 points, want >= 3"
 expect "points with p99 improved" "$(jq '[.points[] | select(.metrics.rr_latency_p99_us.verdict == "improved")] | length' "$work/cmp.json")" 0
-echo "ok: p99 regressed on $regressed of 4 points"
+echo "ok: p99 median rose on $rose of 4 points; compare: p99 regressed on" \
+	"$(jq '[.points[] | select(.metrics.rr_latency_p99_us.verdict == "regressed")] | length' "$work/cmp.json") of 4"
 
 # 3. the peer is down
 stop_serve

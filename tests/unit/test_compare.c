@@ -620,6 +620,34 @@ static const struct floor_case floor_cases[] = {
 	{ "spread: five runs, one odd", "tcp-tx", "\"system_pct\":{\"values\":[20,20.5,19.5,21,27]}",
 	  "\"system_pct\":{\"values\":[30,30.5,29.5,31,30.2]}", "system_pct", NULL, NB_CMP_REGRESSED,
 	  NB_CMP_REASON_SUPPORTED, 3 },
+	/* The spread in ratios, where every run is above 0. Built to the figures CI printed for p99 of
+	 * test_rr_testbed (medians 402 -> 1561 us, all five new runs above all five base runs, the new
+	 * side's spread without its highest and lowest run 987.1 us): in microseconds the gap
+	 * (720 us) did not clear that spread, in ratios (x2.9 against x1.86) it does. */
+	{ "spread: p99 402 -> 1561 us, five runs, the new side spreading in proportion", "tcp-rr",
+	  "\"rr_latency_p99_us\":{\"values\":[380,395,402,410,425]}",
+	  "\"rr_latency_p99_us\":{\"values\":[1100,1150,1561,2137.1,2600]}", "rr_latency_p99_us", NULL,
+	  NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 10 },
+	{ "spread: the same p99 series with one base run at 0 is judged in us", "tcp-rr",
+	  "\"rr_latency_p99_us\":{\"values\":[0,395,402,410,425]}",
+	  "\"rr_latency_p99_us\":{\"values\":[1100,1150,1561,2137.1,2600]}", "rr_latency_p99_us", NULL,
+	  NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_SPREAD, 10 },
+	/* four runs a side: 0.45 of a spread (nb_cmp_spread_factor), not one */
+	{ "spread: four runs, a gap of half a side's spread", "tcp-tx", "\"system_pct\":{\"values\":[18,20,22,24]}",
+	  "\"system_pct\":{\"values\":[27.5,28,29,30]}", "system_pct", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED,
+	  3 },
+	{ "spread: four runs, a gap of a tenth of a side's spread", "tcp-tx",
+	  "\"system_pct\":{\"values\":[10,20,30,40]}", "\"system_pct\":{\"values\":[44,46,48,50]}", "system_pct",
+	  NULL, NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_SPREAD, 3 },
+	/* a drop counter with a zero run: the spread in packets */
+	{ "spread: lost_packets with a zero run, in packets", "udp-rx", "\"lost_packets\":" V3(0, 150, 300),
+	  "\"lost_packets\":" V3(900, 1000, 1100), "lost_packets", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 100 },
+	/* drop counters stay in packets without a zero too: an A/A pair on veth (bench/aa-noise pair 9)
+	 * lost 3636-4609 datagrams a run, then 6340-8474; in ratios that gap (x1.38) cleared the
+	 * spread (x1.34), in packets (1731) it does not (2134) */
+	{ "spread: lost_packets of a recorded A/A pair, in packets", "udp-rx", "\"lost_packets\":" V3(3636, 4609, 4293),
+	  "\"lost_packets\":" V3(7192, 8474, 6340), "lost_packets", NULL, NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_SPREAD,
+	  100 },
 	/* foreign load: a run with cpu_other_pct >= 10% on either side withholds the verdict */
 	{ "disturbed: new side loaded by other programs", "tcp-tx",
 	  "\"cpu_other_pct\":" V3(1, 2, 1.5) ",\"system_pct\":" V3(20, 20.5, 19.5),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* configs/README.md's key table is the settings rows' table: a row changed without the docs fails. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +78,45 @@ static void test_rows_are_consistent(void)
 	}
 }
 
+/* The man page names every flag of run, as groff writes it (\-\-flag): a new row without a man
+ * entry fails here. */
+static void test_man_page_has_every_flag(void)
+{
+	char *man = read_all(nb_test_fixture("../../doc/nicbench.1"));
+
+	CHECK_MSG(man != NULL, "cannot read doc/nicbench.1 beside %s", nb_test_fixture(""));
+	for (int i = 0; man && i < nb_config_table.nrows; i++) {
+		const struct nb_opt *o = &nb_config_table.rows[i];
+		char want[96];
+		const char *at;
+		bool found = false;
+
+		if (!o->name)
+			continue;
+		snprintf(want, sizeof(want), "\\-\\-");
+		for (const char *c = o->name; *c && strlen(want) + 3 < sizeof(want); c++) {
+			size_t n = strlen(want);
+
+			if (*c == '-')
+				snprintf(want + n, sizeof(want) - n, "\\-");
+			else
+				snprintf(want + n, sizeof(want) - n, "%c", *c);
+		}
+		/* the whole flag, not a longer one that starts with it (--rate in --rate-pps) */
+		for (at = strstr(man, want); at && !found; at = strstr(at + 1, want)) {
+			char next = at[strlen(want)];
+
+			found = !(next >= 'a' && next <= 'z') && !(next == '\\' && at[strlen(want) + 1] == '-');
+		}
+		CHECK_MSG(found, "doc/nicbench.1 does not document --%s (looked for '%s')", o->name, want);
+	}
+	free(man);
+}
+
 int main(void)
 {
 	test_readme_matches_rows();
+	test_man_page_has_every_flag();
 	test_rows_are_consistent();
 	return nb_test_done("test_config_docs");
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Foreign load: cpu_other_pct from a run's metrics, and the idle check on the live /proc. */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -112,10 +113,112 @@ static void test_idle_check_no_proc(void)
 	CHECK(strstr(err.msg, "/nonexistent-proc/stat") != NULL);
 }
 
+/* The measured share raises cpu_other_pct, never lowers it; NAN leaves it as it is. */
+static void test_raise_cpu_other(void)
+{
+	static const struct {
+		const char *what;
+		double residual, measured, want; /* residual < 0: absent; want < 0: absent */
+	} cases[] = {
+		{ "a compiler the residual missed (TCP TX)", 0, 24, 24 },
+		{ "the residual larger", 30, 12, 30 },
+		{ "no residual: the measure alone", -1, 7, 7 },
+		{ "not measured: residual kept", 5, NAN, 5 },
+		{ "neither", -1, NAN, -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nb_metric_set m = { 0 };
+		double got = -1;
+
+		put_if(&m, "cpu_other_pct", cases[i].residual);
+		nb_metrics_raise_cpu_other(&m, cases[i].measured);
+		bool present = nb_metrics_get(&m, "cpu_other_pct", &got);
+
+		CHECK_MSG(present == (cases[i].want >= 0), "%s: present %d", cases[i].what, present);
+		if (present)
+			CHECK_MSG(fabs(got - cases[i].want) < 1e-9, "%s: %.3f, want %.3f", cases[i].what, got, cases[i].want);
+	}
+}
+
+/* fork a child that spins for `seconds` of CPU time, in a grandchild whose parent reaps it
+ * when reap is set (its time then shows in the parent's cutime), else in the child itself. */
+static pid_t spinner(double seconds, bool reap)
+{
+	pid_t child = fork();
+
+	if (child == 0) {
+		if (reap) {
+			pid_t g = fork();
+
+			if (g > 0) {
+				waitpid(g, NULL, 0);
+				pause();
+				_exit(0);
+			}
+		}
+		struct timespec t0, t;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+		do
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+		while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9 < seconds);
+		if (reap)
+			_exit(0);
+		pause();
+		_exit(0);
+	}
+	return child;
+}
+
+/* Live: a process that is not this one's child spins (self = 1 makes this test's children
+ * foreign), directly or in a reaped grandchild; the scan counts it, this process not. */
+static void test_foreign_scan_live(void)
+{
+	struct nb_foreign_scan *a = nb_foreign_scan_new(), *b = nb_foreign_scan_new();
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	CHECK(a && b && ncpus > 0);
+	if (!a || !b || ncpus <= 0)
+		goto out;
+	for (int reap = 0; reap <= 1; reap++) {
+		pid_t child;
+		double pct;
+
+		CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, a) == 0);
+		child = spinner(0.3, reap);
+		CHECK(child > 0);
+		if (child <= 0)
+			break;
+		{
+			struct timespec ts = { 0, 800 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+		CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, b) == 0);
+		pct = nb_foreign_scan_pct(a, b, (int)ncpus);
+		/* 0.3 s of CPU in ~0.8 s: ~37% of one CPU; other sessions' load only adds */
+		CHECK_MSG(pct * ncpus > 25, "%s spinner: %.1f%% of %ld CPUs", reap ? "reaped" : "live", pct, ncpus);
+		/* the same child as nicbench's own (self = this process): not in the scan, nor is this process */
+		CHECK(nb_foreign_scan_has(b, (int)child) && nb_foreign_scan_has(b, (int)getpid()));
+		CHECK(nb_foreign_scan_take(&nb_paths_live, (int)getpid(), false, a) == 0);
+		CHECK(!nb_foreign_scan_has(a, (int)child) && !nb_foreign_scan_has(a, (int)getpid()));
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	CHECK(isnan(nb_foreign_scan_pct(a, b, (int)ncpus))); /* a was taken last: the later scan first, no window */
+	CHECK(nb_foreign_scan_take(&(const struct nb_paths){ .proc = "/nonexistent-proc", .sys = "/sys" }, 1, false, a) < 0);
+out:
+	nb_foreign_scan_free(a);
+	nb_foreign_scan_free(b);
+}
+
 int main(void)
 {
 	test_cpu_other();
 	test_idle_check_live();
 	test_idle_check_no_proc();
+	test_raise_cpu_other();
+	test_foreign_scan_live();
 	return nb_test_done("test_foreign_load");
 }

@@ -2,6 +2,7 @@
 /* Tests for iperf_driver: the JSON reader on recorded iperf3 output, and live runs on loopback
  * against an iperf3 CLI server, a port with nothing listening and a peer that never answers. */
 #include "iperf_driver.h"
+#include "child_link.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -260,7 +261,7 @@ struct live_case {
 	uint64_t rate_bps;
 	int cpu;
 	int connect_timeout_ms, grace_ms;
-	double kill_after_s;     /* > 0: nb_iperf_kill after this long */
+	double kill_after_s;     /* > 0: kill the child after this long */
 	double freeze_after_s;   /* > 0: SIGSTOP the iperf3 server this long into the traffic, SIGCONT at the end */
 	enum nb_run_status status;
 	const char *error_has, *error_has2;
@@ -283,11 +284,11 @@ static const struct live_case live_cases[] = {
 	  NB_RUN_FAILED, "pin the iperf3 client to CPU 1000", "Invalid argument", NULL, 0, 1 },
 	/* Accepted, never answered: after the start marker the child has duration + omit + grace = 3 s. */
 	{ "peer never answers", PEER_SILENT, false, false, 0, 0, -1, 3000, 1000, 0, 0,
-	  NB_RUN_TIMEOUT, "no result from iperf3 peer 127.0.0.1:",
-	  "within 3.0 s (duration 2 s + omit 0 s + grace 1.0 s); killed", NULL, 2.8, 4.5 },
+	  NB_RUN_TIMEOUT, "no result from the iperf3 client for 127.0.0.1:",
+	  "within 3.0 s (omit + duration 2.0 s, grace 1.0 s); killed", NULL, 2.8, 4.5 },
 	/* The server freezes mid-test, so the results never come: killed at duration + omit + grace. */
 	{ "run past its deadline", PEER_SERVER2, false, false, 0, 0, -1, 5000, 1000, 0, 0.5,
-	  NB_RUN_TIMEOUT, "within 3.0 s (duration 2 s + omit 0 s + grace 1.0 s); killed", NULL, NULL, 2.8, 4.5 },
+	  NB_RUN_TIMEOUT, "within 3.0 s (omit + duration 2.0 s, grace 1.0 s); killed", NULL, NULL, 2.8, 4.5 },
 	{ "killed on request", PEER_SERVER2, false, false, 0, 0, -1, 5000, 3000, 0.5, 0,
 	  NB_RUN_FAILED, "stopped on request", NULL, NULL, 0.4, 2 },
 };
@@ -310,18 +311,18 @@ static void test_live_case(const struct live_case *c)
 	CHECK_MSG(rc == 0, "%s: start: %s", c->name, err.msg);
 	if (rc < 0)
 		return;
-	CHECK_MSG(nb_iperf_pid(r) > 0, "%s: pid", c->name);
-	while (!nb_iperf_wait(r, 100)) {
-		if (nb_iperf_started_at(r) >= 0)
-			started = nb_iperf_started_at(r);
+	CHECK_MSG(nb_iperf_link(r)->pid > 0, "%s: pid", c->name);
+	while (!nb_child_link_wait(nb_iperf_link(r), 100)) {
+		if (nb_iperf_link(r)->started_at >= 0)
+			started = nb_iperf_link(r)->started_at;
 		if (c->kill_after_s > 0 && now_s() - t0 >= c->kill_after_s)
-			nb_iperf_kill(r);
+			nb_child_link_kill(nb_iperf_link(r));
 		if (c->freeze_after_s > 0 && !frozen && started >= 0 && now_s() - started >= c->freeze_after_s)
 			frozen = kill(peer_pid[c->peer], SIGSTOP) == 0;
 		/* Whatever goes wrong, the watchdog must end the run: fail rather than hang. */
 		if (now_s() - t0 > 30) {
 			CHECK_MSG(false, "%s: still running after 30 s", c->name);
-			nb_iperf_kill(r);
+			nb_child_link_kill(nb_iperf_link(r));
 		}
 	}
 	rc = nb_iperf_finish(r, &res, &err);
@@ -376,7 +377,7 @@ static void test_busy_peer_is_retried(void)
 	if (!first)
 		return;
 	/* Let the first one take the server before the second knocks. */
-	while (nb_iperf_started_at(first) < 0 && !nb_iperf_wait(first, 50))
+	while (nb_iperf_link(first)->started_at < 0 && !nb_child_link_wait(nb_iperf_link(first), 50))
 		;
 	usleep(200 * 1000);
 	CHECK(nb_iperf_start(&p, &second, &err) == 0);

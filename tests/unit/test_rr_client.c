@@ -2,6 +2,7 @@
 /* Tests for the rr client: the open-loop schedule and per-transaction metrics (pure), then live
  * tcp-rr/udp-rr runs on loopback against the rr server child, a closed port and a silent peer. */
 #include "rr_client.h"
+#include "child_link.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -131,7 +132,7 @@ static void run(const struct nb_rr_params *p, struct nb_rr_result *res)
 		snprintf(res->error, sizeof(res->error), "%s", err.msg);
 		return;
 	}
-	while (!nb_rr_wait(r, 100))
+	while (!nb_child_link_wait(nb_rr_link(r), 100))
 		;
 	nb_rr_finish(r, res, &err);
 }
