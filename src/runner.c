@@ -160,8 +160,6 @@ struct window {
 	const char *capture_path;  /* capture this window to a file; NULL: no */
 	struct nb_trace *trace;    /* tracepoints + profile in this window (the diagnostic run); NULL: none */
 	double self_cpu_open;  /* nicbench's own CPU seconds when the window opened */
-	bool foreign_open;     /* fs_open holds this window's first scan */
-	double foreign_pct;    /* other processes' CPU over the window, % of the machine; NAN: not measured */
 	struct nb_metric_set trace_metrics;
 	struct nb_profile profile;
 	struct nb_point_result *pr;  /* where an optional step that failed is noted */
@@ -171,7 +169,6 @@ static void window_reset(struct window *w, double start, const struct nb_test_sp
 {
 	memset(w, 0, sizeof(*w));
 	w->start_marker = start;
-	w->foreign_pct = NAN;
 	w->opens = start + t->omit_s;
 	w->closes = w->opens + t->duration_s;
 	w->next_sample = w->opens + interval_ms / 1000.0;
@@ -191,9 +188,6 @@ static void window_open(struct runner *rn, struct window *w)
 	struct nb_err err = { 0 };
 
 	w->self_cpu_open = self_cpu_s();
-	w->foreign_pct = NAN;
-	w->foreign_open = rn->fs_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), rn->o->cfg->peer_local,
-							      rn->fs_open) == 0;
 	if (w->capture_path && nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err) < 0)
 		nb_point_result_note(w->pr, "capture missing: %s", err.msg);
 	if (nb_sampler_snapshot(rn->sampler, rn->snap_open, &err) < 0)
@@ -221,9 +215,6 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 			nb_qstats_snapshot(&rn->target, rn->qs_now);
 		nb_qstats_delta(rn->qs_open, rn->qs_now, run->qstats);
 	}
-	if (w->foreign_open &&
-	    nb_foreign_scan_take(rn->o->paths, (int)getpid(), rn->o->cfg->peer_local, rn->fs_now) == 0)
-		w->foreign_pct = nb_foreign_scan_pct(rn->fs_open, rn->fs_now, rn->snap_now->ncpus_online);
 	/* the window ends with its last reads: turning them into metrics comes after the test */
 	self_cpu_close = self_cpu_s();
 	if (w->capture_path)
@@ -367,12 +358,19 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	struct nb_err err = { 0 };
 	struct window w;
 	int cap = 0;
+	bool foreign_open;
+	double foreign_pct = NAN; /* other processes' CPU over the traffic, % of the machine; NAN: not measured */
 
 	memset(run, 0, sizeof(*run));
 	memset(&res, 0, sizeof(res));
 	/* /proc/net/snmp is the dearest read of an edge snapshot (~20 of ~65 us cold) and only a
 	 * UDP test's datagrams are in it: TCP points go without the udp_* metrics */
 	nb_sampler_set_sources(rn->sampler, t->proto == NB_PROTO_UDP ? NB_SRC_ALL : NB_SRC_ALL & ~NB_SRC_UDP);
+	/* Other programs' CPU is scanned from before the traffic starts to after it ends: a scan
+	 * reads every process's stat (~1 ms here), so it stays out of the measured window, whose
+	 * figures its CPU would move. */
+	foreign_open = rn->fs_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local,
+							   rn->fs_open) == 0;
 	if (traffic_start(rn, p, &params, &tr, &err) < 0) {
 		run->status = NB_RUN_FAILED;
 		snprintf(run->error, sizeof(run->error), "%s", err.msg);
@@ -425,6 +423,8 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		window_close(rn, &w, run);
 	else if (w.open && !w.closed && w.trace)
 		nb_trace_end(w.trace, 0, &w.trace_metrics, NULL, &err);
+	if (foreign_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local, rn->fs_now) == 0)
+		foreign_pct = nb_foreign_scan_pct(rn->fs_open, rn->fs_now, rn->snap_now->ncpus_online);
 	nb_sampler_set_traffic_pid(rn->sampler, 0);
 
 	if (tr.rr) {
@@ -445,7 +445,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	nb_metrics_merge(&run->metrics, &res.metrics);
 	/* needs iperf3's view of the peer's CPU, so only after the merge */
 	nb_metrics_put_cpu_other(&run->metrics, rn->snap_now->ncpus_online, cfg->peer_local);
-	nb_metrics_raise_cpu_other(&run->metrics, w.foreign_pct);
+	nb_metrics_raise_cpu_other(&run->metrics, foreign_pct);
 	if (cfg->raw && res.raw_json) {
 		run->iperf_json = res.raw_json;
 		res.raw_json = NULL;
