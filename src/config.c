@@ -720,6 +720,9 @@ static int load_top_level(const struct key_ctx *k, struct nb_config *cfg, json_t
 		if (rc < 0)
 			return rc;
 	}
+	/* a seed turns rounds on: with "interleave": false the key order would pick the winner */
+	if (json_object_get(root, "shuffle") && json_is_false(json_object_get(root, "interleave")))
+		return bad_key(k, "shuffle", "a seed orders interleaved rounds, and \"interleave\" is false: drop one");
 	return 0;
 }
 

@@ -150,7 +150,8 @@ static const struct nb_opt rows[] = {
 	{ .name = "shuffle", .key = "shuffle", .type = NB_OPT_CUSTOM, .parse = parse_shuffle, .metavar = "SEED",
 	  .help = "interleave, each round in a pseudo-random order that SEED fixes\n(recorded in the report, so the order can be repeated)",
 	  .doc_type = "integer seed", .doc_default = "(plan order)",
-	  .doc = "with `interleave` (implied): each round's order drawn from this seed, recorded in the report" },
+	  .doc = "with `interleave` (implied; `\"interleave\": false` beside it is an error): each round's order drawn "
+		 "from this seed, recorded in the report" },
 	{ .name = "settle", .key = "settle", .type = NB_OPT_SECONDS, .offset = CFG(settle_s), .min = 0, .max = 600,
 	  .def = 2, .metavar = "S", .help = "pause after applying knobs and before each run",
 	  .doc = "pause after applying knobs and before each run (lets the server clean up and knobs take hold)" },

@@ -4,10 +4,13 @@
  * The JSON of runs and points is report_json.c's, the table report_table.c's. */
 #include "report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -386,6 +389,62 @@ int nb_report_check_writable(const char *path, struct nb_err *err)
 	close(fd);
 	unlink(tmp);
 	return 0;
+}
+
+/* "w.json.tmp.123" for w.json: the writer's pid, or 0 when name is not such a file */
+static int temp_owner(const char *name, const char *base)
+{
+	size_t blen = strlen(base);
+	const char *digits = name + blen + 5;
+	char *end;
+	long pid;
+
+	if (strncmp(name, base, blen) || strncmp(name + blen, ".tmp.", 5) || *digits < '1' || *digits > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(digits, &end, 10);
+	return *end || errno || pid > INT_MAX ? 0 : (int)pid;
+}
+
+/* kill(pid, 0) fails with ESRCH only when no such process exists; EPERM means it runs */
+static bool pid_running(int pid)
+{
+	return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
+}
+
+int nb_report_remove_stale_temps(const char *path, void (*removed)(const char *tmp, int pid, void *ctx), void *ctx)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + 300];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if ((size_t)snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path) >=
+		 sizeof(dir))
+		return -ENAMETOOLONG;
+	if (!*base)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		int pid = temp_owner(de->d_name, base);
+
+		if (pid <= 0 || pid == (int)getpid() || pid_running(pid))
+			continue;
+		/* named as the writer named it: beside path */
+		snprintf(tmp, sizeof(tmp), "%.*s%s", (int)(base - path), path, de->d_name);
+		if (unlink(tmp) == 0) {
+			n++;
+			if (removed)
+				removed(tmp, pid, ctx);
+		}
+	}
+	closedir(d);
+	return n;
 }
 
 /* Assemble into a temporary file, fsync, rename: a crash leaves the old or the new report. */

@@ -53,6 +53,11 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 /* Can a report be written at path? Creates and removes the temporary file nb_report_write
  * would use, so an existing report at path is left untouched. */
 int nb_report_check_writable(const char *path, struct nb_err *err);
+/* Remove the temporary files (PATH.tmp.PID) that writers of path killed mid-write left: only
+ * those whose PID is no longer running and is not this process. removed(tmp, pid, ctx) is
+ * called for each one removed. Returns how many were removed, or -errno when the directory
+ * cannot be read (a report directory that does not exist yet holds none: 0). */
+int nb_report_remove_stale_temps(const char *path, void (*removed)(const char *tmp, int pid, void *ctx), void *ctx);
 /* Assemble the report from the record and write it to path through a temporary file + rename.
  * A point begun and not ended is written with status "incomplete" and the runs it has. */
 int nb_report_write(struct nb_report *r, const char *path, struct nb_err *err);

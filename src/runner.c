@@ -160,8 +160,6 @@ struct window {
 	const char *capture_path;  /* capture this window to a file; NULL: no */
 	struct nb_trace *trace;    /* tracepoints + profile in this window (the diagnostic run); NULL: none */
 	double self_cpu_open;  /* nicbench's own CPU seconds when the window opened */
-	bool foreign_open;     /* fs_open holds this window's first scan */
-	double foreign_pct;    /* other processes' CPU over the window, % of the machine; NAN: not measured */
 	struct nb_metric_set trace_metrics;
 	struct nb_profile profile;
 	struct nb_point_result *pr;  /* where an optional step that failed is noted */
@@ -171,7 +169,6 @@ static void window_reset(struct window *w, double start, const struct nb_test_sp
 {
 	memset(w, 0, sizeof(*w));
 	w->start_marker = start;
-	w->foreign_pct = NAN;
 	w->opens = start + t->omit_s;
 	w->closes = w->opens + t->duration_s;
 	w->next_sample = w->opens + interval_ms / 1000.0;
@@ -191,9 +188,6 @@ static void window_open(struct runner *rn, struct window *w)
 	struct nb_err err = { 0 };
 
 	w->self_cpu_open = self_cpu_s();
-	w->foreign_pct = NAN;
-	w->foreign_open = rn->fs_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), rn->o->cfg->peer_local,
-							      rn->fs_open) == 0;
 	if (w->capture_path && nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err) < 0)
 		nb_point_result_note(w->pr, "capture missing: %s", err.msg);
 	if (nb_sampler_snapshot(rn->sampler, rn->snap_open, &err) < 0)
@@ -221,9 +215,6 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 			nb_qstats_snapshot(&rn->target, rn->qs_now);
 		nb_qstats_delta(rn->qs_open, rn->qs_now, run->qstats);
 	}
-	if (w->foreign_open &&
-	    nb_foreign_scan_take(rn->o->paths, (int)getpid(), rn->o->cfg->peer_local, rn->fs_now) == 0)
-		w->foreign_pct = nb_foreign_scan_pct(rn->fs_open, rn->fs_now, rn->snap_now->ncpus_online);
 	/* the window ends with its last reads: turning them into metrics comes after the test */
 	self_cpu_close = self_cpu_s();
 	if (w->capture_path)
@@ -367,9 +358,19 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	struct nb_err err = { 0 };
 	struct window w;
 	int cap = 0;
+	bool foreign_open;
+	double foreign_pct = NAN; /* other processes' CPU over the traffic, % of the machine; NAN: not measured */
 
 	memset(run, 0, sizeof(*run));
 	memset(&res, 0, sizeof(res));
+	/* /proc/net/snmp is the dearest read of an edge snapshot (~20 of ~65 us cold) and only a
+	 * UDP test's datagrams are in it: TCP points go without the udp_* metrics */
+	nb_sampler_set_sources(rn->sampler, t->proto == NB_PROTO_UDP ? NB_SRC_ALL : NB_SRC_ALL & ~NB_SRC_UDP);
+	/* Other programs' CPU is scanned from before the traffic starts to after it ends: a scan
+	 * reads every process's stat (~1 ms here), so it stays out of the measured window, whose
+	 * figures its CPU would move. */
+	foreign_open = rn->fs_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local,
+							   rn->fs_open) == 0;
 	if (traffic_start(rn, p, &params, &tr, &err) < 0) {
 		run->status = NB_RUN_FAILED;
 		snprintf(run->error, sizeof(run->error), "%s", err.msg);
@@ -422,6 +423,8 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		window_close(rn, &w, run);
 	else if (w.open && !w.closed && w.trace)
 		nb_trace_end(w.trace, 0, &w.trace_metrics, NULL, &err);
+	if (foreign_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local, rn->fs_now) == 0)
+		foreign_pct = nb_foreign_scan_pct(rn->fs_open, rn->fs_now, rn->snap_now->ncpus_online);
 	nb_sampler_set_traffic_pid(rn->sampler, 0);
 
 	if (tr.rr) {
@@ -442,7 +445,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	nb_metrics_merge(&run->metrics, &res.metrics);
 	/* needs iperf3's view of the peer's CPU, so only after the merge */
 	nb_metrics_put_cpu_other(&run->metrics, rn->snap_now->ncpus_online, cfg->peer_local);
-	nb_metrics_raise_cpu_other(&run->metrics, w.foreign_pct);
+	nb_metrics_raise_cpu_other(&run->metrics, foreign_pct);
 	if (cfg->raw && res.raw_json) {
 		run->iperf_json = res.raw_json;
 		res.raw_json = NULL;
@@ -568,11 +571,20 @@ static int run_diagnostics(struct runner *rn, const struct nb_point *p, struct n
 /* Where a point stands in the sweep. Sequential: one point at a time to its end; interleaved:
  * every point one repetition per round. */
 struct point_state {
-	struct nb_point_result pr;
+	struct nb_point_result *pr;  /* from its start to its end (~24 KB: not kept for every point) */
 	bool started;  /* knobs applied once and the point begun in the record */
 	bool done;     /* no more repetitions: enough of them, precise, failed or unsupported */
 	bool ended;    /* its end is in the record */
 };
+
+static void point_state_release(struct point_state *ps)
+{
+	if (!ps->pr)
+		return;
+	nb_point_result_release(ps->pr);
+	free(ps->pr);
+	ps->pr = NULL;
+}
 
 /* Seconds left at most: every unfinished point up to its maximum (auto) or its repetitions. */
 static double remaining_estimate(const struct runner *rn, const struct point_state *st)
@@ -585,7 +597,8 @@ static double remaining_estimate(const struct runner *rn, const struct point_sta
 
 		if (st[i].done)
 			continue;
-		left += nb_run_estimate_s(cfg, p) * (cfg->repetitions - st[i].pr.nruns + (cfg->trace ? 1 : 0));
+		left += nb_run_estimate_s(cfg, p) * (cfg->repetitions - (st[i].pr ? st[i].pr->nruns : 0) +
+						     (cfg->trace ? 1 : 0));
 	}
 	return left;
 }
@@ -595,10 +608,15 @@ static bool start_point(struct runner *rn, const struct nb_point *p, struct poin
 			struct nb_err *rerr, int *rc)
 {
 	const struct nb_config *cfg = rn->o->cfg;
-	struct nb_point_result *pr = &ps->pr;
+	struct nb_point_result *pr = calloc(1, sizeof(*pr));
 	double t0 = nb_monotonic_s();
 
-	memset(pr, 0, sizeof(*pr));
+	if (!pr) {
+		*rc = nb_err_set(rerr, -ENOMEM, "start point %s: out of memory", p->id);
+		ps->done = true;
+		return false;
+	}
+	ps->pr = pr;
 	pr->point = p;
 	ps->started = true;
 	apply_point_knobs(rn, p, pr);
@@ -689,7 +707,7 @@ static bool point_is_done(const struct nb_config *cfg, const struct nb_point_res
 static int point_repetition(struct runner *rn, struct point_state *st, int index, struct nb_err *rerr)
 {
 	struct point_state *ps = &st[index];
-	struct nb_point_result *pr = &ps->pr;
+	struct nb_point_result *pr = ps->pr;
 	const struct nb_point *p = pr->point;
 	struct nb_err err = { 0 };
 	int rep = pr->nruns;
@@ -718,9 +736,11 @@ static int end_point(struct runner *rn, struct point_state *ps, bool knobs_curre
 		     struct nb_err *rerr)
 {
 	bool ends;
-	struct nb_point_result *pr = &ps->pr;
+	struct nb_point_result *pr = ps->pr;
 	int rc = 0;
 
+	if (!pr)
+		return 0;  /* it never started (out of memory, said already) */
 	if (pr->status != NB_POINT_UNSUPPORTED && pr->status != NB_POINT_FAILED && pr->nruns > 0 && !stop_signal) {
 		if (!knobs_current && rn->trace && !nb_trace_unavailable_reason(rn->trace)) {
 			reapply_point_knobs(rn, pr->point, pr);
@@ -751,7 +771,7 @@ static int run_sequential(struct runner *rn, struct point_state *st, struct nb_e
 		if (rc == 0)
 			rc = end_point(rn, &st[i], true, false, err);
 		/* what a finished point holds is in the record: memory stays flat over the sweep */
-		nb_point_result_release(&st[i].pr);
+		point_state_release(&st[i]);
 	}
 	return rc;
 }
@@ -795,9 +815,9 @@ static int run_interleaved(struct runner *rn, struct point_state *st, struct nb_
 					continue;
 			} else if (last != i) {
 				t0 = nb_monotonic_s();
-				reapply_point_knobs(rn, ps->pr.point, &ps->pr);
+				reapply_point_knobs(rn, ps->pr->point, ps->pr);
 				ri.knob_change_s += nb_monotonic_s() - t0;
-				if (ps->pr.status == NB_POINT_FAILED) {
+				if (ps->pr->status == NB_POINT_FAILED) {
 					ps->done = true;
 					continue;
 				}
@@ -815,7 +835,7 @@ static int run_interleaved(struct runner *rn, struct point_state *st, struct nb_
 	/* in plan order: the diagnostic repetition of each point, then its end */
 	for (int i = 0; rc == 0 && i < npoints; i++) {
 		if (st[i].started && !st[i].ended) {
-			st[i].done = st[i].done || st[i].pr.nruns >= cfg->repetitions;
+			st[i].done = st[i].done || st[i].pr->nruns >= cfg->repetitions;
 			rc = end_point(rn, &st[i], last == i, true, err);
 			last = -1;
 		}
@@ -835,8 +855,7 @@ static int run_plan(struct runner *rn, struct nb_err *err)
 		return nb_err_set(err, -ENOMEM, "plan %d points: out of memory", npoints);
 	rc = rn->o->cfg->interleave ? run_interleaved(rn, st, err) : run_sequential(rn, st, err);
 	for (int i = 0; i < npoints; i++)
-		if (st[i].started)
-			nb_point_result_release(&st[i].pr);
+		point_state_release(&st[i]);
 	free(st);
 	return rc;
 }

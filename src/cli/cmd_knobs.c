@@ -312,6 +312,12 @@ static int knobs_show(const struct knobs_options *o)
 	return failures ? NB_EXIT_FAIL : NB_EXIT_OK;
 }
 
+static void say_stale_removed(const char *tmp, int pid, void *ctx)
+{
+	(void)ctx;
+	printf("removed %s: a half-written report left by process %d, which is gone\n", tmp, pid);
+}
+
 /* The killed run's report, from its record; the record goes once the report holds it. A record
  * already gone (the run ended normally, or an earlier restore wrote it) is not an error. */
 static int assemble_record(const char *record)
@@ -327,6 +333,8 @@ static int assemble_record(const char *record)
 	}
 	printf("wrote report %s from %s: %d point%s, %d incomplete%s\n", info.report_path, record, info.points,
 	       info.points == 1 ? "" : "s", info.incomplete, info.torn ? "; a record the kill cut short was dropped" : "");
+	/* the killed writer's temporary file, now that the report it was writing is in place */
+	nb_report_remove_stale_temps(info.report_path, say_stale_removed, NULL);
 	if (unlink(record) < 0)
 		fprintf(stderr, "nicbench knobs: restore: remove %s: %s\n", record, strerror(errno));
 	else

@@ -124,6 +124,13 @@ static int finish(struct nb_report *report, const struct nb_config *cfg, int rc,
 	return failed ? NB_EXIT_FAIL : NB_EXIT_OK;
 }
 
+static void say_stale_removed(const char *tmp, int pid, void *ctx)
+{
+	(void)ctx;
+	fprintf(stderr, "nicbench run: removed %s: a half-written report left by process %d, which is gone\n", tmp,
+		pid);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct nb_config *cfg = calloc(1, sizeof(*cfg));
@@ -162,6 +169,7 @@ int cmd_run(int argc, char **argv)
 		return usage_error("journal path too long");
 	}
 	nb_host_info_read(&nb_paths_live, &host);
+	nb_report_remove_stale_temps(cfg->output, say_stale_removed, NULL);
 	if (nb_report_new(cfg, &host, &iface, &report, &err) < 0 ||
 	    nb_report_check_writable(cfg->output, &err) < 0) {
 		/* an unwritable report path is found before any knob changes; an existing

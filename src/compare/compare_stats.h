@@ -40,11 +40,14 @@ int nb_stats_u_distribution(int na, int nb, double *counts);
 double nb_stats_u_p_value(const double *counts, int na, int nb, long u2);
 
 /* Approximate (1 - alpha) confidence interval of the median of one sample: median +-
- * t(n-1) * sqrt(pi/2) * s / sqrt(n) (the median's standard error under normality, Student t
- * for the few runs). Not distribution-free like the shift interval: the order-statistic
- * interval of a median cannot reach 90% below 5 values, and a stopping rule must be able to
- * stop at 3. Returns false for n < 2. */
+ * t(n-1) * c(n) * s / sqrt(n), c(n) the median's standard error in units of sigma / sqrt(n)
+ * for n normal values (exact up to 20, sqrt(pi/2) above), Student t for the few runs. Not
+ * distribution-free like the shift interval: the order-statistic interval of a median cannot
+ * reach 90% below 5 values, and a stopping rule must be able to stop at 3. Returns false
+ * for n < 2. */
 bool nb_stats_median_ci(const double *v, int n, double alpha, double *lo, double *hi);
+/* c(n) above; NAN below 2 values. */
+double nb_stats_median_se_factor(int n);
 
 /* Relative change of new against base in percent, bounded to [-100, cap] so a zero
  * or near-zero base never yields inf or NaN. *capped is set when the bound applied. */

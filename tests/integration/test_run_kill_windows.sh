@@ -54,8 +54,17 @@ check_restored() { # WHAT: knobs restore finishes the job
 	validate_report "$report"
 	expect "$1: point status" "$(jq -r '.results[0].status' "$report")" ok
 	expect "$1: repetitions in the report" "$(jq '[.results[0].runs[] | select(.status == "ok")] | length' "$report")" 2
-	compgen -G "$report.tmp.*" >/dev/null && rm -f "$report".tmp.*  # a killed writer's half file
+	# a writer killed at the rename left its temporary file; restore removes it and says so
+	expect "$1: temporary report files left" "$(compgen -G "$report.tmp.*" || true)" ""
+	if [ "${2:-}" = temp-left ]; then
+		expect "$1: restore says it removed the temporary file" \
+			"$(grep -q "^removed $report\.tmp\.[0-9]*: a half-written report" "$work/restore.out" && echo said)" said
+	fi
 	return 0
+}
+
+temp_left() { # WHAT: a REPORT.tmp.PID is there, its writer gone
+	expect "$1: a temporary report file there" "$(compgen -G "$report.tmp.*" >/dev/null && echo yes)" yes
 }
 
 rename_calls=rename,renameat,renameat2
@@ -67,7 +76,21 @@ present "run killed at the report's rename" "$report" no
 present "run killed at the report's rename" "$record" yes
 present "run killed at the report's rename" "$journal" yes
 expect "knob already restored by the run" "$(knob gro_flush_timeout)" 34567
-check_restored "run killed at the report's rename"
+temp_left "run killed at the report's rename"
+check_restored "run killed at the report's rename" temp-left
+
+# the next run removes a dead writer's temporary file too, even one that stops at the journal
+# the killed run left
+run_killed_at - "$rename_calls"
+temp_left "run killed at the report's rename, before the next run"
+rc=0
+"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-tx --duration 1 --omit 0 --repetitions 1 --no-trace \
+	--knob gro_flush_timeout=0 -o "$report" --journal "$journal" >"$work/next.out" 2>&1 || rc=$?
+expect "next run refused over the killed run's journal" "$([ "$rc" -ne 0 ] && echo refused || echo "ran ($rc)")" refused
+expect "next run: temporary report files left" "$(compgen -G "$report.tmp.*" || true)" ""
+expect "next run says it removed the temporary file" \
+	"$(grep -c "^nicbench run: removed $report\.tmp\.[0-9]*: a half-written report" "$work/next.out" || true)" 1
+check_restored "run killed at the report's rename, after the next run"
 
 run_killed_at "$record" "$unlink_calls"
 present "run killed at the record's removal" "$report" yes
@@ -87,6 +110,10 @@ for step in "-:$rename_calls" "$record:$unlink_calls" "$journal:$unlink_calls"; 
 	[ "$path" = - ] && what="knobs restore killed at the report's rename"
 	kill_at "$path" "$calls" "$NB_BIN" knobs restore --journal "$journal"
 	present "$what" "$journal" yes
-	check_restored "$what, run again"
+	if [ "$path" = - ]; then
+		check_restored "$what, run again" temp-left
+	else
+		check_restored "$what, run again"
+	fi
 done
 echo "PASS"

@@ -3,6 +3,8 @@
  * precision from its runs' JSON, round orders, and the repetitions settings. */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +25,70 @@ static void test_median_ci(void)
 	static const double same[] = { 5, 5, 5, 5 };
 	double lo, hi;
 
-	/* s = 1, n = 3: t(0.95, 2) 2.920 x sqrt(pi / 2) / sqrt(3) = 2.113 */
+	/* s = 1, n = 3: t(0.95, 2) 2.920 x sqrt(1.346) / sqrt(3) = 1.956 (sqrt(pi / 2) would give 2.113) */
 	CHECK(nb_stats_median_ci(three, 3, 0.10, &lo, &hi));
-	CHECK_NEAR(lo, 11 - 2.113, 0.01);
-	CHECK_NEAR(hi, 11 + 2.113, 0.01);
+	CHECK_NEAR(lo, 11 - 1.956, 0.01);
+	CHECK_NEAR(hi, 11 + 1.956, 0.01);
 	/* t(0.975, 2) = 4.303: a 95% interval is wider */
 	CHECK(nb_stats_median_ci(three, 3, 0.05, &lo, &hi));
 	/* the t approximation is within 1% at 2 degrees of freedom and 95% */
-	CHECK_NEAR(hi - 11, 4.303 * 1.2533 / 1.7321, 0.04);
+	CHECK_NEAR(hi - 11, 4.303 * 1.1602 / 1.7321, 0.03);
 	CHECK(nb_stats_median_ci(same, 4, 0.10, &lo, &hi) && lo == 5 && hi == 5);
 	CHECK(!nb_stats_median_ci(three, 1, 0.10, &lo, &hi));
+}
+
+/* Normal values from splitmix64 and Box-Muller: a fixed seed, so the check is repeatable. */
+static double normal_draw(uint64_t *state)
+{
+	double u[2];
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		u[i] = ((double)((z ^ (z >> 31)) >> 11) + 0.5) / 9007199254740992.0;
+	}
+	return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
+}
+
+/* The small-sample factor of the median's standard error against simulation: n Var(median)
+ * of normal samples matches the table (and not pi/2, which overstates it most at even n), and
+ * the 90% interval built on it covers the true median about 90% of the time, where pi/2 made
+ * it cover more and so stop later than the precision asked for. */
+static void test_median_se_factor(void)
+{
+	static const int sizes[] = { 3, 4, 5, 10, 20 };
+	uint64_t state = 17;
+
+	CHECK(isnan(nb_stats_median_se_factor(1)));
+	CHECK_NEAR(nb_stats_median_se_factor(2), 1.0, 1e-9);  /* two values: the median is the mean */
+	CHECK_NEAR(nb_stats_median_se_factor(40), sqrt(M_PI / 2), 1e-9);
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		int n = sizes[k], draws = 20000, covered = 0, covered_pi2 = 0, computed = 0;
+		double sq = 0, v[20], factor = nb_stats_median_se_factor(n), lo, hi;
+
+		for (int d = 0; d < draws; d++) {
+			for (int i = 0; i < n; i++)
+				v[i] = normal_draw(&state);
+			double m = nb_stats_median(v, n);
+
+			sq += m * m;
+			computed += nb_stats_median_ci(v, n, 0.10, &lo, &hi);
+			covered += lo <= 0 && 0 <= hi;
+			covered_pi2 += fabs(m) <= (hi - lo) / 2 * sqrt(M_PI / 2) / factor;
+		}
+		CHECK(computed == draws);
+		/* 20000 draws: the variance is known to ~1%, so 4% tells the table from a wrong one */
+		CHECK_MSG(fabs(n * sq / draws / (factor * factor) - 1) < 0.04, "n %d: n Var(median) %.4f, table %.4f", n,
+			  n * sq / draws, factor * factor);
+		CHECK_MSG(fabs((double)covered / draws - 0.905) < 0.025, "n %d: the 90%% interval covered %.3f", n,
+			  (double)covered / draws);
+		/* measured at 4 runs: 0.909 with the table, 0.934 with pi/2 */
+		if (n == 4)
+			CHECK_MSG(covered_pi2 - covered > draws / 67, "n 4: pi/2 covered %.3f, the table %.3f",
+				  (double)covered_pi2 / draws, (double)covered / draws);
+	}
 }
 
 /* Replay one recorded series a run at a time: the runs the rule takes and its last state. */
@@ -124,6 +180,38 @@ static void test_rule_stops(void)
 	/* a zero median has no relative interval */
 	nb_adaptive_interval("throughput_bps", (const double[]){ 0, 0, 0 }, 3, 2.0, &iv[0]);
 	CHECK(!iv[0].met && iv[0].half_width_pct > 1e300);
+}
+
+/* tcp-rx on the veth test bed (2 vCPUs, Mbit/s, 1 s runs, clean: no foreign load), recorded
+ * for issue 17: runs of one setting spread by 10-17% (the connection's placement on the two
+ * CPUs, run to run; 3 s runs and two streams spread as much). Auto's 2% is out of reach even
+ * at 10 runs (+-7-12%), so it runs to the maximum. At 10% three stop at 3 runs and the widest
+ * (17%) runs to 10; the last one stops at 3 because its first three agree within 4%, though
+ * its 10 runs give +-10%: the price of stopping after few runs. */
+static void test_rule_on_veth_series(void)
+{
+	static const double series[][10] = {
+		{ 6417.6, 6686.7, 6060.1, 5236.4, 6336.2, 7035.3, 6498.1, 7631, 5846.4, 7058.4 },
+		{ 5855.2, 6043.2, 6097.6, 6756.7, 6328.4, 7431.6, 6047.1, 6810.7, 6192.7, 4884.8 },
+		{ 6161.4, 4656.9, 6475.3, 6768.5, 6288.6, 4622.3, 6658.3, 8084, 7416.8, 5696.4 },
+		{ 5684.5, 5760, 5579.2, 5789.5, 5410.5, 6243.3, 6395.1, 6279.9, 8152.8, 5081.8 },
+	};
+	static const int runs_at_10[] = { 3, 3, 10, 3 };
+	struct nb_adaptive_rule strict = { 3, 10, 2.0 }, reachable = { 3, 10, 10.0 };
+	enum nb_adaptive_state state;
+	struct nb_adaptive_interval iv;
+
+	for (size_t i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
+		int taken = replay(&strict, series[i], 10, &state);
+
+		nb_adaptive_interval("throughput_bps", series[i], 10, 2.0, &iv);
+		CHECK_MSG(taken == 10 && state == NB_ADAPTIVE_EXHAUSTED && iv.half_width_pct > 4,
+			  "series %zu: %s after %d runs at 2%%, +-%.1f%% at 10", i, nb_adaptive_state_name(state), taken,
+			  iv.half_width_pct);
+		taken = replay(&reachable, series[i], 10, &state);
+		CHECK_MSG(taken == runs_at_10[i] && (state == NB_ADAPTIVE_PRECISE) == (taken < 10),
+			  "series %zu: %s after %d runs at 10%%", i, nb_adaptive_state_name(state), taken);
+	}
 }
 
 static void test_precision_json(void)
@@ -270,6 +358,21 @@ static void test_config_file_round_trip(void)
 	fputs("{\"precision\": 0}", f);
 	fclose(f);
 	CHECK(nb_config_load_file(back, path, &err) == -EINVAL && strstr(err.msg, "\"precision\""));
+	/* a seed with "interleave": false contradicts itself, in either key order (the later key
+	 * used to win: shuffle then false ran in plan order, without a word) */
+	for (int order = 0; order < 2; order++) {
+		f = fopen(path, "w");
+		fputs(order ? "{\"interleave\": false, \"shuffle\": 7}" : "{\"shuffle\": 7, \"interleave\": false}", f);
+		fclose(f);
+		nb_config_defaults(back);
+		CHECK_MSG(nb_config_load_file(back, path, &err) == -EINVAL && strstr(err.msg, "\"shuffle\"") &&
+			  strstr(err.msg, "interleave"), "order %d: %s", order, err.msg);
+	}
+	f = fopen(path, "w");
+	fputs("{\"interleave\": true, \"shuffle\": 7}", f);
+	fclose(f);
+	nb_config_defaults(back);
+	CHECK(nb_config_load_file(back, path, &err) == 0 && back->interleave && back->shuffle_seed == 7);
 	unlink(path);
 	free(cfg);
 	free(back);
@@ -375,6 +478,8 @@ static void test_interleaved_record(void)
 int main(void)
 {
 	test_median_ci();
+	test_median_se_factor();
+	test_rule_on_veth_series();
 	test_rule_on_recorded_sweep();
 	test_rule_stops();
 	test_precision_json();

@@ -2,8 +2,10 @@
 /* Report round trip: structs -> JSON file -> parsed back; stats; missing stays missing. */
 #include <jansson.h>
 #include <math.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -280,10 +282,78 @@ static void test_flags_and_redact(void)
 	free(cfg);
 }
 
+static void count_removed(const char *tmp, int pid, void *ctx)
+{
+	(void)tmp;
+	(void)pid;
+	(*(int *)ctx)++;
+}
+
+static void touch(const char *dir, const char *name)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+}
+
+static bool there(const char *dir, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
+/* A writer killed between create and rename leaves REPORT.tmp.PID: only a dead PID's goes. */
+static void test_stale_temps(void)
+{
+	char dir[] = "/tmp/nb-stale-XXXXXX", report[128], name[64], dead_name[64], live_name[64], self_name[64];
+	pid_t dead = fork();
+	int removed = 0, rc;
+
+	if (dead == 0)
+		_exit(0);
+	CHECK(dead > 0 && waitpid(dead, NULL, 0) == dead);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(report, sizeof(report), "%s/w.json", dir);
+	snprintf(dead_name, sizeof(dead_name), "w.json.tmp.%d", (int)dead);
+	snprintf(live_name, sizeof(live_name), "w.json.tmp.%d", (int)getppid());
+	snprintf(self_name, sizeof(self_name), "w.json.tmp.%d", (int)getpid());
+	touch(dir, dead_name);
+	touch(dir, live_name);
+	touch(dir, self_name);
+	/* not a temporary file of w.json, whatever the number */
+	snprintf(name, sizeof(name), "x.json.tmp.%d", (int)dead);
+	touch(dir, name);
+	touch(dir, "w.json.tmp.12abc");
+	touch(dir, "w.json.tmp.");
+	touch(dir, "w.json");
+	rc = nb_report_remove_stale_temps(report, count_removed, &removed);
+	CHECK_MSG(rc == 1 && removed == 1, "removed %d, called back %d", rc, removed);
+	CHECK(!there(dir, dead_name));
+	CHECK(there(dir, live_name));
+	CHECK(there(dir, self_name));
+	CHECK(there(dir, name));
+	CHECK(there(dir, "w.json.tmp.12abc"));
+	CHECK(there(dir, "w.json.tmp."));
+	CHECK(there(dir, "w.json"));
+	CHECK(nb_report_remove_stale_temps(report, NULL, NULL) == 0);
+	/* a report directory not made yet holds no temporary file */
+	snprintf(report, sizeof(report), "%s/none/w.json", dir);
+	CHECK(nb_report_remove_stale_temps(report, NULL, NULL) == 0);
+	nb_test_tree_remove(dir);
+}
+
 int main(void)
 {
 	test_stats();
 	test_round_trip();
 	test_flags_and_redact();
+	test_stale_temps();
 	return nb_test_done("test_report");
 }
