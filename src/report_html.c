@@ -153,6 +153,8 @@ static void section_points(struct page *pg)
 	for (int i = 0; i < rep->n_points; i++) {
 		const struct nb_cmp_point *p = &rep->points[i];
 		const struct nb_cmp_samples *t = nb_cmp_point_metric(p, "throughput_bps");
+		/* a latency point moves transactions, not bits: its headline is their rate */
+		const struct nb_cmp_samples *tps = t ? NULL : nb_cmp_point_metric(p, "rr_transactions_per_s");
 		struct nb_bottleneck bn;
 		char a[24], b[24];
 		double v;
@@ -171,6 +173,15 @@ static void section_points(struct page *pg)
 			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%s</td><td class=\"nw\">%s .. ", t->median, nb_rv_bps(a, sizeof(a), t->median),
 				nb_rv_bps(b, sizeof(b), lo));
 			fprintf(out, "%s</td><td>%d</td>", nb_rv_bps(a, sizeof(a), hi), t->n);
+		} else if (tps && tps->n > 0) {
+			double lo = tps->values[0], hi = tps->values[0];
+
+			for (int k = 1; k < tps->n; k++) {
+				lo = fmin(lo, tps->values[k]);
+				hi = fmax(hi, tps->values[k]);
+			}
+			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%.0f trans/s</td><td class=\"nw\">%.0f .. %.0f trans/s</td>"
+				"<td>%d</td>", tps->median, tps->median, lo, hi, tps->n);
 		} else {
 			fputs("<td data-v=\"-1\">absent</td><td></td><td>0</td>", out);
 		}

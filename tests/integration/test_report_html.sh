@@ -57,6 +57,17 @@ printf '<!DOCTYPE html><html><body><img src="http://nicbench-probe.invalid/x.png
 check self-check-console "$TMP/bad-js.html" --expect-console-error
 check self-check-network "$TMP/bad-net.html" --expect-request
 
+# Latency points (the demo's tcp-rr) move transactions, not bits: their row gives the transaction rate,
+# its range and the runs taken, not "absent" and 0 runs.
+RR=$FIX/report/veth-rr.json
+"$NB_BIN" report "$RR" --format html -o "$TMP/rr.html" || fail "nicbench report --format html of $RR failed"
+for id in $(jq -r '.results[].id' "$RR"); do
+	want=$(jq -r --arg id "$id" '.results[] | select(.id == $id) |
+		"\(.metrics.rr_transactions_per_s.median | round) trans/s</td><td class=\"nw\">\([.runs[].metrics.rr_transactions_per_s] | min | round) .. \([.runs[].metrics.rr_transactions_per_s] | max | round) trans/s</td><td>\(.runs | length)</td>"' "$RR")
+	grep -qF -- "$want" "$TMP/rr.html" || fail "rr point $id: the points table lacks '$want'"
+done
+echo "ok: rr points show their transaction rate, range and runs ($(jq '.results | length' "$RR") points)"
+
 # The real sweep and a compare: charts, text, and a screenshot that is not blank.
 SWEEP=$FIX/report/veth-sweep.json
 "$NB_BIN" report "$SWEEP" --format html -o "$TMP/sweep.html" || fail "nicbench report --format html failed"
