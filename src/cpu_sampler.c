@@ -645,16 +645,21 @@ static void stat_comm(const char *text, char *comm, size_t len)
 		snprintf(comm, len, "%.*s", (int)(close - open - 1), open + 1);
 }
 
-static int proc_scan(const struct nb_paths *paths, struct proc_table *t)
+/* Which processes a scan keeps, and their ticks: from one /proc/PID/stat's text and its comm. */
+typedef bool (*proc_pick_fn)(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks);
+
+/* Every process of /proc that pick keeps, sorted by pid. */
+static int proc_scan(const struct nb_paths *paths, struct proc_table *t, proc_pick_fn pick, const void *ctx)
 {
 	DIR *d = opendir(paths->proc);
 	struct dirent *de;
-	char path[PATH_MAX], text[1024];
+	char path[PATH_MAX], text[1024], comm[16];
+	int rc = 0;
 
 	t->n = 0;
 	if (!d)
 		return -errno;
-	while ((de = readdir(d))) {
+	while (!rc && (de = readdir(d))) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 		uint64_t ticks;
@@ -664,28 +669,38 @@ static int proc_scan(const struct nb_paths *paths, struct proc_table *t)
 			continue;
 		snprintf(rel, sizeof(rel), "%ld/stat", pid);
 		/* a process that exits between readdir and read is simply not there */
-		if (nb_path_join(path, sizeof(path), paths->proc, rel) < 0 || nb_read_file(path, text, sizeof(text)) < 0 ||
-		    nb_parse_pid_stat_ticks(text, &ticks) < 0)
+		if (nb_path_join(path, sizeof(path), paths->proc, rel) < 0 || nb_read_file(path, text, sizeof(text)) < 0)
+			continue;
+		stat_comm(text, comm, sizeof(comm));
+		if (!pick(text, comm, (int)pid, ctx, &ticks))
 			continue;
 		if (t->n == t->cap) {
 			int cap = t->cap ? t->cap * 2 : 512;
 			struct proc_cpu *p = realloc(t->p, (size_t)cap * sizeof(*p));
 
 			if (!p) {
-				closedir(d);
-				return -ENOMEM;
+				rc = -ENOMEM;
+				break;
 			}
 			t->p = p;
 			t->cap = cap;
 		}
 		t->p[t->n].pid = (int)pid;
 		t->p[t->n].ticks = ticks;
-		stat_comm(text, t->p[t->n].comm, sizeof(t->p[t->n].comm));
+		snprintf(t->p[t->n].comm, sizeof(t->p[t->n].comm), "%s", comm);
 		t->n++;
 	}
 	closedir(d);
-	qsort(t->p, (size_t)t->n, sizeof(*t->p), proc_cpu_by_pid);
-	return 0;
+	if (!rc)
+		qsort(t->p, (size_t)t->n, sizeof(*t->p), proc_cpu_by_pid);
+	return rc;
+}
+
+/* The idle check: every process, by its own utime + stime. */
+static bool pick_any(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks)
+{
+	(void)comm, (void)pid, (void)ctx;
+	return nb_parse_pid_stat_ticks(text, ticks) == 0;
 }
 
 static bool read_stat_total(const struct nb_paths *paths, struct nb_cpu_ticks *all)
@@ -752,63 +767,36 @@ static bool foreign_process(const char *comm, int pid, int ppid, unsigned flags,
 	return !(peer_local && !strcmp(comm, "iperf3"));
 }
 
-static int foreign_add(struct proc_table *t, int pid, const char *comm, uint64_t ticks)
-{
-	if (t->n == t->cap) {
-		int cap = t->cap ? t->cap * 2 : 512;
-		struct proc_cpu *p = realloc(t->p, (size_t)cap * sizeof(*p));
+struct foreign_who {
+	int self;
+	bool peer_local;
+};
 
-		if (!p)
-			return -ENOMEM;
-		t->p = p;
-		t->cap = cap;
-	}
-	t->p[t->n].pid = pid;
-	t->p[t->n].ticks = ticks;
-	snprintf(t->p[t->n].comm, sizeof(t->p[t->n].comm), "%s", comm);
-	t->n++;
-	return 0;
+/* Another program's process, by utime + stime + the time of the children it reaped. */
+static bool pick_foreign(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks)
+{
+	const struct foreign_who *who = ctx;
+	const char *after = strrchr(text, ')');
+	int ppid;
+	unsigned flags;
+	unsigned long long ut, st;
+	long long cut, cst;
+
+	/* fields 3 (state), 4 (ppid), 9 (flags), 14-17 (utime, stime, cutime, cstime) */
+	if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu %lld %lld", &ppid,
+			     &flags, &ut, &st, &cut, &cst) != 6 ||
+	    !foreign_process(comm, pid, ppid, flags, who->self, who->peer_local))
+		return false;
+	*ticks = ut + st + (uint64_t)(cut > 0 ? cut : 0) + (uint64_t)(cst > 0 ? cst : 0);
+	return true;
 }
 
 int nb_foreign_scan_take(const struct nb_paths *paths, int self, bool peer_local, struct nb_foreign_scan *s)
 {
-	DIR *d = opendir(paths->proc);
-	struct dirent *de;
-	char path[PATH_MAX], text[1024], comm[16];
-	int rc = 0;
+	const struct foreign_who who = { .self = self, .peer_local = peer_local };
+	int rc = proc_scan(paths, &s->t, pick_foreign, &who);
 
-	s->t.n = 0;
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)) && !rc) {
-		char *end, rel[64];
-		long pid = strtol(de->d_name, &end, 10);
-		const char *after;
-		int ppid;
-		unsigned flags;
-		unsigned long long ut, st;
-		long long cut, cst;
-
-		if (*end || pid <= 0)
-			continue;
-		snprintf(rel, sizeof(rel), "%ld/stat", pid);
-		/* a process that exits between readdir and read is simply not there */
-		if (nb_path_join(path, sizeof(path), paths->proc, rel) < 0 || nb_read_file(path, text, sizeof(text)) < 0)
-			continue;
-		after = strrchr(text, ')');
-		/* fields 3 (state), 4 (ppid), 9 (flags), 14-17 (utime, stime, cutime, cstime) */
-		if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu %lld %lld", &ppid,
-				     &flags, &ut, &st, &cut, &cst) != 6)
-			continue;
-		stat_comm(text, comm, sizeof(comm));
-		if (foreign_process(comm, (int)pid, ppid, flags, self, peer_local))
-			rc = foreign_add(&s->t, (int)pid, comm,
-					 ut + st + (uint64_t)(cut > 0 ? cut : 0) + (uint64_t)(cst > 0 ? cst : 0));
-	}
-	closedir(d);
 	s->at = nb_monotonic_s();
-	if (!rc)
-		qsort(s->t.p, (size_t)s->t.n, sizeof(*s->t.p), proc_cpu_by_pid);
 	return rc;
 }
 
@@ -863,14 +851,14 @@ int nb_idle_check_run(const struct nb_paths *paths, double seconds, struct nb_id
 	memset(out, 0, sizeof(*out));
 	if (!read_stat_total(paths, &a))
 		return nb_err_set(err, -ENOENT, "idle check: cannot read %s/stat", paths->proc);
-	rc = proc_scan(paths, &before);
+	rc = proc_scan(paths, &before, pick_any, NULL);
 	t0 = nb_monotonic_s();
 	if (rc == 0) {
 		struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
 
 		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 			;
-		rc = proc_scan(paths, &after);
+		rc = proc_scan(paths, &after, pick_any, NULL);
 	}
 	t1 = nb_monotonic_s();
 	if (rc < 0 || !read_stat_total(paths, &b)) {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nb_paths.h"
 #include "run_record.h"
 
 #define NB_JOURNAL_MAGIC "nicbench-journal/1"
@@ -48,23 +49,12 @@ int nb_journal_default_path(const char *iface, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static void dir_of(const char *path, char *dir, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, len, ".");
-	else if (slash == path)
-		snprintf(dir, len, "/");
-	else
-		snprintf(dir, len, "%.*s", (int)(slash - path), path);
-}
-
 static int mkdir_parents(const char *path)
 {
 	char dir[PATH_MAX];
 
-	dir_of(path, dir, sizeof(dir));
+	if (nb_path_dir(dir, sizeof(dir), path) < 0)
+		return -ENAMETOOLONG;
 	for (char *p = dir + 1; ; p++) {
 		char saved = *p;
 

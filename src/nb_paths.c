@@ -20,6 +20,18 @@ int nb_path_join(char *buf, size_t len, const char *root, const char *rel)
 	return 0;
 }
 
+int nb_path_dir(char *buf, size_t len, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	if (!slash)
+		n = snprintf(buf, len, ".");
+	else
+		n = snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 long nb_read_file(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;

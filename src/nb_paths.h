@@ -15,6 +15,10 @@ extern const struct nb_paths nb_paths_live;
 /* Join root and a relative path ("net/softnet_stat") into buf. Returns 0 or -ENAMETOOLONG. */
 int nb_path_join(char *buf, size_t len, const char *root, const char *rel);
 
+/* The directory that holds path into buf: "." for a bare name, "/" at the root. Returns 0 or
+ * -ENAMETOOLONG. */
+int nb_path_dir(char *buf, size_t len, const char *path);
+
 /* Read a small file (sysfs attribute, /proc file) into buf, NUL-terminated,
  * trailing newline stripped. Returns bytes read or -errno. */
 long nb_read_file(const char *path, char *buf, size_t len);

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nb_paths.h"
 #include "report_internal.h"
 #include "report_napi.h"
 
@@ -420,10 +421,7 @@ int nb_report_remove_stale_temps(const char *path, void (*removed)(const char *t
 	DIR *d;
 	int n = 0;
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if ((size_t)snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path) >=
-		 sizeof(dir))
+	if (nb_path_dir(dir, sizeof(dir), path) < 0)
 		return -ENAMETOOLONG;
 	if (!*base)
 		return 0;

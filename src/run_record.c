@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nb_paths.h"
+
 struct nb_record_writer {
 	int fd;
 	long long bytes;
@@ -19,15 +21,10 @@ struct nb_record_writer {
 int nb_fsync_parent(const char *path)
 {
 	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
 	int fd, ret = 0;
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (nb_path_dir(dir, sizeof(dir), path) < 0)
+		return -ENAMETOOLONG;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -80,7 +80,7 @@ struct runner {
 	/* the raw series between the window's edges; swapped, not copied */
 	struct nb_series_snapshot series_a, series_b, *series_prev, *series_now;
 	struct nb_qstats_snap *qs_open, *qs_now;  /* per-queue counters at the window's edges */
-	struct nb_foreign_scan *fs_open, *fs_now; /* other programs' CPU ticks at the window's edges */
+	struct nb_foreign_scan *fs_open, *fs_now; /* other programs' CPU ticks before and after a run's traffic */
 };
 
 /* ---- knobs ---- */
