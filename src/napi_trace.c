@@ -69,6 +69,8 @@ struct nb_trace {
 	struct comm_entry comms[COMM_CACHE];
 	FILE *record;
 	char record_path[400];
+	int profile_hz;
+	char irq_filter[2048];     /* the interface's IRQs, for irq:irq_handler_entry */
 };
 
 static uint64_t now_ns(void)
@@ -321,6 +323,27 @@ static int open_tracepoints(struct nb_trace *t)
 	return 0;
 }
 
+/* The cpu-clock sampler of every traced CPU, into its ring; all or none. */
+static int open_profile_events(struct nb_trace *t)
+{
+	for (int i = 0; i < t->ncpus; i++) {
+		struct trace_cpu *c = &t->cpus[i];
+		int rc;
+
+		if (c->ring_fd < 0)
+			continue;
+		rc = cpu_open_profile(c, t->profile_hz);
+		if (rc < 0) {
+			set_reason_errno(t, t->profile_reason, sizeof(t->profile_reason), "cpu-clock sampling",
+					 c->cpu, -rc);
+			for (int j = 0; j <= i; j++)
+				close_fd(&t->cpus[j].profile_fd);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static void open_profile(struct nb_trace *t, const struct nb_trace_opts *o)
 {
 	char path[300];
@@ -336,29 +359,39 @@ static void open_profile(struct nb_trace *t, const struct nb_trace_opts *o)
 		snprintf(t->profile_reason, sizeof(t->profile_reason), "profile: out of memory");
 		return;
 	}
+	t->profile_hz = hz;
+	if (open_profile_events(t) < 0)
+		return;
+	t->profile_on = true;
+}
+
+/* irq:irq_handler_entry counters of the interface's IRQs on every traced CPU; all or none. */
+static int open_irq_events(struct nb_trace *t)
+{
 	for (int i = 0; i < t->ncpus; i++) {
 		struct trace_cpu *c = &t->cpus[i];
 		int rc;
 
 		if (c->ring_fd < 0)
 			continue;
-		rc = cpu_open_profile(c, hz);
+		rc = cpu_open_irqs(t, c, t->irq_filter);
 		if (rc < 0) {
-			set_reason_errno(t, t->profile_reason, sizeof(t->profile_reason), "cpu-clock sampling",
-					 c->cpu, -rc);
+			snprintf(t->notes + strlen(t->notes), sizeof(t->notes) - strlen(t->notes),
+				 "%shardirqs_per_s: open irq:irq_handler_entry on cpu%d: %s", t->notes[0] ? "; " : "",
+				 c->cpu, strerror(-rc));
 			for (int j = 0; j <= i; j++)
-				close_fd(&t->cpus[j].profile_fd);
-			return;
+				close_fd(&t->cpus[j].irq_fd);
+			return rc;
 		}
 	}
-	t->profile_on = true;
+	return 0;
 }
 
 static void open_hardirqs(struct nb_trace *t, const struct nb_paths *paths)
 {
-	char filter[2048];
+	char *filter = t->irq_filter;
 	struct nb_err e = { 0 };
-	int n = nb_trace_irq_filter(paths, t->iface, filter, sizeof(filter), &e);
+	int n = nb_trace_irq_filter(paths, t->iface, filter, sizeof(t->irq_filter), &e);
 
 	if (n <= 0 || t->layout.irq_handler_entry_id < 0) {
 		snprintf(t->notes + strlen(t->notes), sizeof(t->notes) - strlen(t->notes), "%shardirqs_per_s: %s",
@@ -367,22 +400,8 @@ static void open_hardirqs(struct nb_trace *t, const struct nb_paths *paths)
 						 : "no irq:irq_handler_entry tracepoint");
 		return;
 	}
-	for (int i = 0; i < t->ncpus; i++) {
-		struct trace_cpu *c = &t->cpus[i];
-		int rc;
-
-		if (c->ring_fd < 0)
-			continue;
-		rc = cpu_open_irqs(t, c, filter);
-		if (rc < 0) {
-			snprintf(t->notes + strlen(t->notes), sizeof(t->notes) - strlen(t->notes),
-				 "%shardirqs_per_s: open irq:irq_handler_entry on cpu%d: %s", t->notes[0] ? "; " : "",
-				 c->cpu, strerror(-rc));
-			for (int j = 0; j <= i; j++)
-				close_fd(&t->cpus[j].irq_fd);
-			return;
-		}
-	}
+	if (open_irq_events(t) < 0)
+		return;
 	t->hardirq_on = true;
 }
 
@@ -423,6 +442,29 @@ static void trace_setup(struct nb_trace *t, const struct nb_trace_opts *o)
 		snprintf(t->reason, sizeof(t->reason), "create eventfd: %s", strerror(errno));
 }
 
+static void disarm(struct nb_trace *t)
+{
+	for (int i = 0; i < t->ncpus; i++)
+		cpu_close(&t->cpus[i]);
+}
+
+/* Open the events a window records, as nb_trace_open found them available. A profile or IRQ
+ * counter that cannot be opened now is dropped with its reason; the tracepoints are needed. */
+static int arm(struct nb_trace *t, struct nb_err *err)
+{
+	if (open_tracepoints(t) < 0) {
+		disarm(t);
+		return nb_err_set(err, -EIO, "begin tracing on %s: %s", t->iface, t->reason);
+	}
+	if (t->profile_on && open_profile_events(t) < 0) {
+		t->profile_on = false;
+		t->feed.prof = NULL;
+	}
+	if (t->hardirq_on && open_irq_events(t) < 0)
+		t->hardirq_on = false;
+	return 0;
+}
+
 int nb_trace_open(const struct nb_trace_opts *o, struct nb_trace **out, struct nb_err *err)
 {
 	struct nb_trace *t;
@@ -454,11 +496,12 @@ int nb_trace_open(const struct nb_trace_opts *o, struct nb_trace **out, struct n
 		c->ring_fd = c->softirq_entry_fd = c->softirq_exit_fd = c->profile_fd = c->irq_fd = -1;
 	}
 	trace_setup(t, o);
-	if (t->reason[0]) {
-		for (int i = 0; i < t->ncpus; i++)
-			cpu_close(&t->cpus[i]);
+	/* Opening every event here finds out what this kernel allows, once; then they are closed
+	 * until a window opens. An open tracepoint event keeps its probe registered even while
+	 * disabled, a call on every napi_poll and softirq of the measured repetitions too. */
+	disarm(t);
+	if (t->reason[0])
 		t->profile_on = t->hardirq_on = false;
-	}
 	t->feed = (struct nb_trace_feed){ .layout = &t->layout, .iface = t->iface, .ksyms = t->ksyms,
 					  .acc = &t->acc, .prof = t->profile_on ? t->prof : NULL,
 					  .comm = comm_of, .comm_ctx = t };
@@ -580,6 +623,8 @@ int nb_trace_begin(struct nb_trace *t, struct nb_err *err)
 		return 0;
 	if (t->running)
 		return nb_err_set(err, -EBUSY, "begin tracing on %s: a window is already open", t->iface);
+	if (arm(t, err) < 0)
+		return -EIO;
 	while (read(t->stop_fd, &drop, sizeof(drop)) > 0)
 		;
 	for (int i = 0; i < t->ncpus; i++) {
@@ -596,6 +641,7 @@ int nb_trace_begin(struct nb_trace *t, struct nb_err *err)
 	rc = start_reader(t);
 	if (rc != 0) {
 		for_each_fd(t, PERF_EVENT_IOC_DISABLE);
+		disarm(t);
 		t->running = false;
 		return nb_err_set(err, -rc, "begin tracing on %s: start the buffer reader: %s", t->iface, strerror(rc));
 	}
@@ -669,6 +715,7 @@ int nb_trace_end(struct nb_trace *t, double seconds, struct nb_metric_set *out,
 	nb_trace_acc_metrics(&t->acc, seconds, hardirq_count(t), out);
 	if (profile && t->profile_on)
 		nb_profile_acc_result(t->prof, profile);
+	disarm(t);
 	return 0;
 }
 

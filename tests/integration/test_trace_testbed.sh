@@ -17,13 +17,14 @@ pkg-config --exists libtraceevent || { echo "SKIP: libtraceevent-dev not install
 WORK=$(mktemp -d /tmp/nbt-trace.XXXXXX)
 CLIENT_PID=
 WINDOW_PID=
+RUN_PID=
 TB_TAG=t$$
 . "$SRC/bench/trace-cost/testbed.sh"
 
 MOUNTED_TRACEFS=
 cleanup() {
 	local pid
-	for pid in $WINDOW_PID $CLIENT_PID; do
+	for pid in $WINDOW_PID $CLIENT_PID $RUN_PID; do
 		kill "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	done
@@ -149,8 +150,26 @@ fi
 r=$WORK/r.json
 "$SRC/scripts/testbed" --name nbt --subnet 10.200.50 -- bash -c \
 	'"$0" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rx --duration 2 --omit 1 --repetitions 2 \
-	 --settle 0.3 --knob threaded=0,1 -o "$1" --journal "$2"' "$NB_BIN" "$r" "$WORK/journal" >"$WORK/run.txt" 2>&1 ||
-	fail "nicbench run: $(tail -5 "$WORK/run.txt")"
+	 --settle 0.3 --knob threaded=0,1 -o "$1" --journal "$2"' "$NB_BIN" "$r" "$WORK/journal" >"$WORK/run.txt" 2>&1 &
+RUN_PID=$!
+# While traffic flows (nicbench has its iperf3 child), count nicbench's perf event fds: an open
+# tracepoint event keeps its probe in the kernel's path even when disabled, so the measured
+# repetitions must run with none and only the diagnostic one with them.
+: >"$WORK/perf_fds"
+while kill -0 "$RUN_PID" 2>/dev/null; do
+	main=$(pgrep -o -f "^$NB_BIN run -i")
+	if [ -n "$main" ] && pgrep -P "$main" >/dev/null; then
+		ls -l "/proc/$main/fd" 2>/dev/null | grep -c 'perf_event' >>"$WORK/perf_fds"
+	fi
+	sleep 0.1
+done
+wait "$RUN_PID" || fail "nicbench run: $(tail -5 "$WORK/run.txt")"
+RUN_PID=
+untraced=$(grep -c '^0$' "$WORK/perf_fds")
+traced=$(grep -vc '^0$' "$WORK/perf_fds")
+echo "samples during traffic: $untraced without perf events, $traced with them"
+[ "$untraced" -ge 10 ] || fail "perf events open during the measured repetitions: only $untraced of $((untraced + traced)) samples had none"
+[ "$traced" -ge 3 ] || fail "no perf events during the diagnostic repetitions ($traced samples had them)"
 # the tracepoint figures come from each point's diagnostic repetition, apart from the medians
 jq -c '.results[] | {id, napi_polls_per_s: .diagnostics.metrics.napi_polls_per_s,
 	napi_packets_per_poll: .diagnostics.metrics.napi_packets_per_poll,
