@@ -7,6 +7,7 @@
 
 struct cpu_shares {
 	double busy, user, system, irq, softirq;
+	double steal;  /* what the hypervisor ran elsewhere while this guest had work */
 	double ticks;  /* all columns together: what /proc/stat accounted over the interval */
 };
 
@@ -34,7 +35,7 @@ static bool cpu_shares_between(const struct nb_cpu_ticks *a, const struct nb_cpu
 	*pct = (struct cpu_shares){
 		.busy = 100.0 * busy / total, .user = 100.0 * user / total,
 		.system = 100.0 * system / total, .irq = 100.0 * irq / total,
-		.softirq = 100.0 * softirq / total, .ticks = total,
+		.softirq = 100.0 * softirq / total, .steal = 100.0 * steal / total, .ticks = total,
 	};
 	return true;
 }
@@ -74,6 +75,8 @@ static void put_machine_cpu(const struct nb_snapshot *a, const struct nb_snapsho
 
 	if (a->cpu_all_present && b->cpu_all_present && cpu_shares_between(&a->cpu_all, &b->cpu_all, &p)) {
 		put_shares(out, names, &p);
+		/* a VM's host taking the CPUs moves every figure (compare's steal rule) */
+		nb_metrics_put(out, "steal_pct", p.steal);
 		put_unaccounted(out, p.ticks, b, b->t - a->t);
 	}
 }

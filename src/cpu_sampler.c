@@ -599,7 +599,7 @@ void nb_sampler_free(struct nb_sampler *s)
 
 void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_local)
 {
-	double busy, irq, softirq, traffic, self_ms, napi = 0, peer = 0, other;
+	double busy, irq, softirq, traffic, self_ms, napi = 0, peer = 0, steal = 0, other;
 
 	if (ncpus <= 0 || !nb_metrics_get(m, "cpu_busy_pct", &busy) || !nb_metrics_get(m, "irq_pct", &irq) ||
 	    !nb_metrics_get(m, "softirq_pct", &softirq) || !nb_metrics_get(m, "traffic_proc_pct", &traffic) ||
@@ -607,12 +607,14 @@ void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_loca
 		return;
 	/* no napi/ threads (threaded=0) is a true 0, not a missing figure */
 	nb_metrics_get(m, "napi_thread_pct", &napi);
+	/* busy holds the hypervisor's steal too: the host's load, not another program's here */
+	nb_metrics_get(m, "steal_pct", &steal);
 	if (peer_local) {
 		if (!nb_metrics_get(m, "iperf_remote_cpu_pct", &peer))
 			return;
 		peer /= ncpus;
 	}
-	other = busy - irq - softirq - napi - traffic - self_ms / 10.0 / ncpus - peer;
+	other = busy - steal - irq - softirq - napi - traffic - self_ms / 10.0 / ncpus - peer;
 	nb_metrics_put(m, "cpu_other_pct", other > 0 ? other : 0.0);
 }
 

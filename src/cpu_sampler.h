@@ -109,6 +109,7 @@ void nb_sampler_free(struct nb_sampler *s);
  *                    kernels lose interrupt work taken from idle, VMs may lose unreported
  *                    steal): cpu_busy_pct may be short by up to this much
  *   user_pct         user + nice (guest time is already inside user)
+ *   steal_pct        time a hypervisor gave this guest's CPUs to others (a VM's host load)
  *   system_pct, irq_pct, softirq_pct
  *   napi_thread_pct  CPU time of the interface's napi/<iface>-N kthreads (it shows as
  *                    system time, so it is part of system_pct, not softirq_pct)

@@ -23,6 +23,7 @@ struct nb_table_row {
 	double busy, softirq, napi;   /* medians; NAN when absent */
 	double rr_tps, rr_p50, rr_p90, rr_p99, rr_p999;  /* medians; NAN when absent */
 	double unaccounted;           /* median cpu_unaccounted_pct; NAN when absent */
+	double steal;                 /* median steal_pct (a VM's host); NAN when absent */
 	enum nb_bn_code bottleneck;
 	char first_note[NB_POINT_NOTE_MAX];  /* the point's first note; "" none */
 	int nnotes;

@@ -8,6 +8,8 @@
 
 /* Above this, the table warns that busy % is a lower bound (see cpu_unaccounted_pct). */
 #define NB_UNACCOUNTED_NOTE_PCT 5.0
+/* From this median steal_pct on, the table says the VM's host took a share worth knowing. */
+#define NB_STEAL_NOTE_PCT 5.0
 
 static double median_or_nan(const struct nb_point_summary *s, const char *name)
 {
@@ -38,6 +40,7 @@ void nb_table_row_fill(struct nb_table_row *row, const struct nb_point_result *p
 	row->softirq = median_or_nan(s, "softirq_pct");
 	row->napi = median_or_nan(s, "napi_thread_pct");
 	row->unaccounted = median_or_nan(s, "cpu_unaccounted_pct");
+	row->steal = median_or_nan(s, "steal_pct");
 	row->rr_tps = median_or_nan(s, "rr_transactions_per_s");
 	row->rr_p50 = median_or_nan(s, "rr_latency_p50_us");
 	row->rr_p90 = median_or_nan(s, "rr_latency_p90_us");
@@ -179,12 +182,16 @@ static void print_precision_notes(const struct nb_report *r, FILE *out)
 /* Flags in the status column are explained once, below the table. */
 static void print_flag_notes(const struct nb_report *r, FILE *out)
 {
-	int peer = 0, sender = 0, disturbed = 0;
-	double worst = 0;
+	int peer = 0, sender = 0, disturbed = 0, stolen = 0;
+	double worst = 0, worst_steal = 0;
 
 	for (int i = 0; i < r->nrows; i++) {
 		peer += r->rows[i].peer_bound;
 		sender += r->rows[i].sender_bound;
+		if (r->rows[i].steal >= NB_STEAL_NOTE_PCT) {
+			stolen++;
+			worst_steal = fmax(worst_steal, r->rows[i].steal);
+		}
 		if (r->rows[i].disturbed_runs) {
 			disturbed++;
 			worst = r->rows[i].other > worst ? r->rows[i].other : worst;
@@ -200,6 +207,10 @@ static void print_flag_notes(const struct nb_report *r, FILE *out)
 		fprintf(out, "warning: in %d point%s other programs took up to %.0f%% of the CPU (cpu_other_pct >= %.0f%% "
 			"in the runs marked disturbed): their figures may be low; find the program (top) and run again\n",
 			disturbed, disturbed == 1 ? "" : "s", worst, NB_FOREIGN_LOAD_PCT);
+	if (stolen)
+		fprintf(out, "note: in %d point%s the VM's host took a median of up to %.0f%% of the CPUs (steal_pct): "
+			"figures move with it, and compare withholds a change that a steal difference can explain\n",
+			stolen, stolen == 1 ? "" : "s", worst_steal);
 	if (r->idle_warned)
 		fprintf(out, "warning: the machine was %.0f%% busy before the first point (idle check)\n",
 			r->idle_busy_pct);

@@ -36,6 +36,7 @@ static const struct expect expect_618[] = {
 	{ "system_pct", 100.0 * 149 / 198 },
 	{ "irq_pct", 0.0 },
 	{ "softirq_pct", 100.0 * 2 / 198 },
+	{ "steal_pct", 0.0 },  /* 36 -> 36 */
 	/* cpu0: a 10301 0 4544 65207 372 0 308 14, b 10306 0 4624 65225 372 0 309 14 */
 	{ "cpu0_busy_pct", 100.0 * (5 + 80 + 1) / (5 + 80 + 18 + 1) },
 	{ "cpu0_user_pct", 100.0 * 5 / 104 },

@@ -401,6 +401,7 @@ static const struct delta_case delta_cases[] = {
 	{ "guest counted once", guest_inside_user, "cpu_busy_pct", 50.0, NULL },
 	{ "unplugged CPU", cpu1_unplugged, "cpu0_busy_pct", 10.0, "cpu1_busy_pct" },
 	{ "steal counts as busy", steal_is_busy, "cpu_busy_pct", 100.0 * 50 / 150, NULL },
+	{ "steal on its own", steal_is_busy, "steal_pct", 100.0 * 50 / 150, NULL },
 	{ "32-bit counter wrapped", dropped_wraps, "rx_packets_per_s", 1000.0, "rx_dropped" },
 	{ "CPU split: irq", cpu_split, "irq_pct", 5.0, NULL },
 	{ "CPU split: softirq", cpu_split, "softirq_pct", 15.0, NULL },
