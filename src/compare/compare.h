@@ -133,6 +133,16 @@ enum nb_cmp_reason {
 	NB_CMP_REASON_NOISY_FLOOR,   /* beyond the minimum effect, but the interval reaches within the floor */
 	NB_CMP_REASON_NOISY_SPREAD,  /* beyond effect and floor, but by less than the runs of a side spread */
 	NB_CMP_REASON_DISTURBED,     /* a supported change, but other programs loaded a side (cpu_other_pct) */
+	NB_CMP_REASON_STEAL,         /* a supported change the host's steal difference can explain (steal_pct) */
+};
+
+/* A VM's host load: the point's median steal_pct per side (NAN when a side lacks it) and the
+ * change in a figure their difference can explain, in percent (0: below NB_STEAL_DIFF_PCT). */
+#define NB_STEAL_DIFF_PCT 1.0
+#define NB_STEAL_EFFECT 2.0  /* times the CPU count: % of a figure per point of steal */
+struct nb_cmp_steal {
+	double base_pct, new_pct;
+	double explains_pct;
 };
 
 struct nb_cmp_metric_result {
@@ -155,6 +165,8 @@ struct nb_cmp_metric_result {
 	double spread_pct;       /* the larger side's spread of runs as a ratio, in percent (x1.5: 50) */
 	double spread_factor;    /* the gap had to exceed this many spreads (nb_cmp_spread_factor) */
 	double other_pct;        /* the worse side's largest cpu_other_pct of the point; NAN when absent */
+	struct nb_cmp_steal steal; /* the point's, for the reason's text */
+	bool counts_losses;      /* drops and loss families: what did not fit, not what was done */
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
 };

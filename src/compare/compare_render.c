@@ -129,6 +129,14 @@ const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric
 		snprintf(buf, len, "disturbed: other programs took up to %.0f%% of the CPU in a run (cpu_other_pct)",
 			 m->other_pct);
 		break;
+	case NB_CMP_REASON_STEAL:
+		if (m->counts_losses)
+			snprintf(buf, len, "host steal %.1f%% -> %.1f%% of the CPUs (steal_pct) can explain any change in "
+				 "losses", m->steal.base_pct, m->steal.new_pct);
+		else
+			snprintf(buf, len, "host steal %.1f%% -> %.1f%% of the CPUs (steal_pct) can explain up to %.0f%%",
+				 m->steal.base_pct, m->steal.new_pct, m->steal.explains_pct);
+		break;
 	default:
 		snprintf(buf, len, "%s", "");
 	}
@@ -494,7 +502,8 @@ static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const
 		r->base->kernel_release[0] ? r->base->kernel_release : "?", r->new->path,
 		r->new->kernel_release[0] ? r->new->kernel_release : "?");
 	nb_print_fmt(out, "  medians; a change counts when its %.0f%% interval (Mann-Whitney) lies beyond the minimum "
-		"effect (%g%%)%s and the runs' spread, >= %d runs per side, no run with cpu_other_pct >= %.0f%%\n"
+		"effect (%g%%)%s and the runs' spread, >= %d runs per side, no run with cpu_other_pct >= %.0f%%,\n"
+		"  and more than a difference in host steal (steal_pct) can explain\n"
 		"  gate (*): ", (1 - opt->alpha) * 100, opt->min_effect_pct,
 		opt->no_floors ? "" : ", the metric's floor", opt->min_runs, NB_FOREIGN_LOAD_PCT);
 	text_gate(out, opt);
