@@ -451,6 +451,7 @@ struct cmp_ctx {
 	double throughput_bps;
 	double other_pct;                   /* the current point's worst cpu_other_pct (point_other_pct) */
 	struct nb_cmp_steal steal;          /* the current point's steal_pct per side (point_steal) */
+	double throughput_ratio;            /* the current point's median throughput, new / base; NAN */
 	size_t pool_used, pool_cap;
 	struct metric_traits traits[TRAITS_SLOTS];
 };
@@ -681,6 +682,15 @@ static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m,
 		m->reason = NB_CMP_REASON_STEAL;
 		return;
 	}
+	/* A CPU cost that moved with the throughput, by no more than it, is the same cost per bit
+	 * for more (or fewer) bits: bits_per_cpu_second judges the cost itself. */
+	if (m->follows_work && isfinite(ctx->throughput_ratio) &&
+	    (up ? ctx->throughput_ratio > 1 && 1 + m->ci_lo_pct / 100 <= ctx->throughput_ratio
+		: ctx->throughput_ratio < 1 && 1 + m->ci_hi_pct / 100 >= ctx->throughput_ratio)) {
+		m->reason = NB_CMP_REASON_FOLLOWS_THROUGHPUT;
+		m->throughput_change_pct = 100 * (ctx->throughput_ratio - 1);
+		return;
+	}
 	m->reason = NB_CMP_REASON_SUPPORTED;
 	if (m->direction == NB_CMP_NEUTRAL)
 		m->verdict = NB_CMP_CHANGED;
@@ -759,6 +769,10 @@ static void judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, co
 	m->has_floor = resolve_floor(ctx, t, &m->floor);
 	m->floor_family = m->has_floor ? t->floor.family : NULL;
 	m->counts_losses = t->floor.family && (!strcmp(t->floor.family, "drops") || !strcmp(t->floor.family, "loss"));
+	/* CPU time spent: it grows with the packets handled */
+	m->follows_work = t->direction == NB_CMP_LOWER_BETTER && t->floor.family &&
+			  (!strcmp(t->floor.family, "cpu") || !strcmp(t->floor.family, "core") ||
+			   !strcmp(t->floor.family, "softirq_time"));
 	m->has_base = b->present;
 	m->has_new = n->present;
 	m->base = b->median;
@@ -975,6 +989,17 @@ static struct nb_cmp_steal point_steal(const struct cmp_ctx *ctx, const struct n
 	return st;
 }
 
+/* new / base of the point's median throughput_bps; NAN unless both sides have one above 0. */
+static double point_throughput_ratio(const struct nb_cmp_point *b, const struct nb_cmp_point *n)
+{
+	const struct nb_cmp_samples *tb = b ? nb_cmp_point_metric(b, "throughput_bps") : NULL;
+	const struct nb_cmp_samples *tn = n ? nb_cmp_point_metric(n, "throughput_bps") : NULL;
+
+	if (!tb || !tn || !(tb->median > 0) || !(tn->median > 0))
+		return NAN;
+	return tn->median / tb->median;
+}
+
 static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, const struct nb_cmp_point *n,
 			 struct nb_cmp_point_result *pr)
 {
@@ -996,6 +1021,7 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 	}
 	ctx->other_pct = point_other_pct(b, n);
 	ctx->steal = point_steal(ctx, b, n);
+	ctx->throughput_ratio = point_throughput_ratio(b, n);
 	if (ctx->pool_used + (size_t)cap > ctx->pool_cap)
 		return -ENOMEM; /* nb_cmp_run sized the pool for every metric of both reports */
 	pr->metrics = ctx->pool + ctx->pool_used;

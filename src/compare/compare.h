@@ -134,6 +134,7 @@ enum nb_cmp_reason {
 	NB_CMP_REASON_NOISY_SPREAD,  /* beyond effect and floor, but by less than the runs of a side spread */
 	NB_CMP_REASON_DISTURBED,     /* a supported change, but other programs loaded a side (cpu_other_pct) */
 	NB_CMP_REASON_STEAL,         /* a supported change the host's steal difference can explain (steal_pct) */
+	NB_CMP_REASON_FOLLOWS_THROUGHPUT, /* a CPU cost that moved with the throughput, by no more */
 };
 
 /* A VM's host load: the point's median steal_pct per side (NAN when a side lacks it) and the
@@ -167,6 +168,8 @@ struct nb_cmp_metric_result {
 	double other_pct;        /* the worse side's largest cpu_other_pct of the point; NAN when absent */
 	struct nb_cmp_steal steal; /* the point's, for the reason's text */
 	bool counts_losses;      /* drops and loss families: what did not fit, not what was done */
+	bool follows_work;       /* a CPU cost (cpu, core, softirq_time families, lower is better) */
+	double throughput_change_pct; /* the point's, for NB_CMP_REASON_FOLLOWS_THROUGHPUT */
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
 };

@@ -129,6 +129,10 @@ const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric
 		snprintf(buf, len, "disturbed: other programs took up to %.0f%% of the CPU in a run (cpu_other_pct)",
 			 m->other_pct);
 		break;
+	case NB_CMP_REASON_FOLLOWS_THROUGHPUT:
+		snprintf(buf, len, "moved with the throughput (%s), by no more: the same CPU per bit "
+			 "(bits_per_cpu_second judges that)", fmt_pct(lo, sizeof(lo), m->throughput_change_pct, true));
+		break;
 	case NB_CMP_REASON_STEAL:
 		if (m->counts_losses)
 			snprintf(buf, len, "host steal %.1f%% -> %.1f%% of the CPUs (steal_pct) can explain any change in "
