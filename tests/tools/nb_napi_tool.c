@@ -3,11 +3,15 @@
  * nicbench's knob code, so integration tests can pre-set and check per-NAPI values.
  * usage: nb_napi_tool list IFACE            -> "ID gro defer suspend threaded" per NAPI ("-": not given)
  *        nb_napi_tool set ID gro defer suspend
- *        nb_napi_tool threaded ID value    (0 off, 1 on, 2 busy-poll: what the kernel accepts) */
+ *        nb_napi_tool threaded ID value    (0 off, 1 on, 2 busy-poll: what the kernel accepts)
+ *        nb_napi_tool watch IFACE MS       -> the first NAPI's gro_flush_timeout ("-": none) at start
+ *                                             and at each change, read every MS ms: one process that
+ *                                             sleeps, where a shell loop would fork 10 times a second */
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "netdev_nl.h"
 
@@ -20,9 +24,46 @@ static void field(bool has, unsigned long long v)
 		printf(" -");
 }
 
+/* The first NAPI's gro_flush_timeout as text: "-" when the kernel lists none or gives no value. */
+static void first_gro(unsigned int idx, char *buf, size_t len)
+{
+	struct nb_napi n[64];
+	struct nb_err err = { 0 };
+	int k = nb_netdev_napi_dump(idx, n, 64, &err);
+
+	if (k > 0 && n[0].has_gro)
+		snprintf(buf, len, "%llu", (unsigned long long)n[0].gro_flush_timeout);
+	else
+		snprintf(buf, len, "-");
+}
+
+static int watch_gro(const char *ifname, long interval_ms)
+{
+	struct timespec pause = { interval_ms / 1000, (interval_ms % 1000) * 1000000L };
+	char last[32] = "", now[32];
+	unsigned int idx = if_nametoindex(ifname);
+
+	if (!idx || interval_ms <= 0) {
+		fprintf(stderr, "nb_napi_tool: watch: %s\n", idx ? "the interval must be above 0 ms" : "no such interface");
+		return 2;
+	}
+	for (;;) {
+		first_gro(idx, now, sizeof(now));
+		if (strcmp(now, last)) {
+			if (printf("%s\n", now) < 0 || fflush(stdout))
+				return 0; /* the reader went away */
+			memcpy(last, now, sizeof(last));
+		}
+		nanosleep(&pause, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct nb_err err = { 0 };
+
+	if (argc == 4 && !strcmp(argv[1], "watch"))
+		return watch_gro(argv[2], strtol(argv[3], NULL, 10));
 
 	if (argc == 3 && !strcmp(argv[1], "list")) {
 		struct nb_napi n[64];
@@ -74,6 +115,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: nb_napi_tool list IFACE | set ID GRO DEFER SUSPEND | threaded ID VALUE\n");
+	fprintf(stderr, "usage: nb_napi_tool list IFACE | set ID GRO DEFER SUSPEND | threaded ID VALUE | watch IFACE MS\n");
 	return 2;
 }
