@@ -885,6 +885,8 @@ static void test_directions(void)
 		{ "net_rx_softirq_ns_per_s", NB_CMP_LOWER_BETTER }, { "something_new", NB_CMP_NEUTRAL },
 		{ "cpu12_softirq_pct", NB_CMP_NEUTRAL }, { "iperf_host_cpu_pct", NB_CMP_LOWER_BETTER },
 		{ "rx_errors", NB_CMP_NEUTRAL },            { "rx_bytes_per_s", NB_CMP_NEUTRAL },
+		{ "tcp_rtt_max_us", NB_CMP_NEUTRAL },       { "rr_latency_max_us", NB_CMP_NEUTRAL },
+		{ "tcp_rtt_mean_us", NB_CMP_LOWER_BETTER }, { "rr_latency_p999_us", NB_CMP_LOWER_BETTER },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
