@@ -52,8 +52,9 @@ PY
 }
 
 # lab_run_retrying LOG ART ARGS...: `scripts/lab run --artifacts ART ARGS`, its output in LOG, and once more when
-# the guest kernel crashed (a TCG guest of 6.12 panicked in interrupt context about once in five boots here: the
-# guest kernel's fault, not nicbench's). Prints the lab's own lines; sets lab_rc.
+# the guest kernel crashed (a TCG guest of 6.12 panicked in interrupt context about once in five boots here; a 6.1
+# guest once stalled on both vCPUs, "watchdog: BUG: soft lockup": the guest's fault, not nicbench's). The crash is
+# printed either way. Prints the lab's own lines; sets lab_rc.
 lab_run_retrying() {
 	local log=$1 art=$2 attempt
 	shift 2
