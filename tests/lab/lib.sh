@@ -53,8 +53,9 @@ PY
 
 # lab_run_retrying LOG ART ARGS...: `scripts/lab run --artifacts ART ARGS`, its output in LOG, and once more when
 # the guest kernel crashed (a TCG guest of 6.12 panicked in interrupt context about once in five boots here; a 6.1
-# guest once stalled on both vCPUs, "watchdog: BUG: soft lockup": the guest's fault, not nicbench's). The crash is
-# printed either way. Prints the lab's own lines; sets lab_rc.
+# guest once stalled on both vCPUs, "watchdog: BUG: soft lockup": the guest's fault, not nicbench's), or when the
+# guest did not finish (exit 5: one 6.1 guest hung silently until the deadline). The crash is printed either way.
+# Prints the lab's own lines; sets lab_rc.
 lab_run_retrying() {
 	local log=$1 art=$2 attempt
 	shift 2
@@ -62,7 +63,12 @@ lab_run_retrying() {
 		rm -rf "$art"
 		"$NB_SRC/scripts/lab" run --artifacts "$art" "$@" >"$log" 2>&1
 		lab_rc=$?
-		grep -Eq 'BUG:|Oops|Kernel panic' "$art/console.log" 2>/dev/null || break
+		if ! grep -Eq 'BUG:|Oops|Kernel panic' "$art/console.log" 2>/dev/null; then
+			[ "$lab_rc" -eq 5 ] || break
+			echo "attempt $attempt: the guest did not finish (lab exit 5):"
+			grep '^lab: ' "$log"
+			continue
+		fi
 		echo "attempt $attempt: the guest kernel crashed:"
 		grep -E -A40 -m1 'BUG:|Oops|general protection' "$art/console.log" | head -n 50
 	done
