@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "nb_paths.h"
-#include "rr_proto.h"
+#include "kit/nb_paths.h"
+#include "traffic/rr_proto.h"
 
 static const char *const known_tests[] = { "tcp-tx", "tcp-rx", "udp-tx", "udp-rx" };
 

@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "napi_knobs.h"
-#include "nb_error.h"
-#include "options.h"
+#include "kit/nb_error.h"
+#include "kit/options.h"
 
 #define NB_MAX_TESTS 16
 #define NB_MAX_AXES 12

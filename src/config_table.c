@@ -8,7 +8,7 @@
 
 #include "config.h"
 #include "napi_knobs.h"
-#include "rr_proto.h"
+#include "traffic/rr_proto.h"
 
 #define CFG(member) NB_OPT_FIELD(struct nb_config, member)
 #define TEST(member) NB_OPT_FIELD(struct nb_test_spec, member)

@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "iface_irqs.h"
-#include "nb_time.h"
-#include "proc_parse.h"
+#include "knobs/iface_irqs.h"
+#include "kit/nb_time.h"
+#include "sampling/proc_parse.h"
 
 #define NB_MAX_NAPI_THREADS 128
 #define NB_COMM_MAX 15              /* TASK_COMM_LEN - 1: longer kthread names are cut */

@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "metrics.h"
-#include "nb_error.h"
-#include "nb_paths.h"
+#include "kit/metrics.h"
+#include "kit/nb_error.h"
+#include "kit/nb_paths.h"
 
 #define NB_MAX_CPUS 256
 #define NB_MAX_IRQS 64

@@ -17,9 +17,9 @@
 
 #include <jansson.h>
 
-#include "child_link.h"
-#include "nb_paths.h"
-#include "nb_time.h"
+#include "traffic/child_link.h"
+#include "kit/nb_paths.h"
+#include "kit/nb_time.h"
 
 /* libiperf's header relies on uint64_t without including <stdint.h> itself. */
 #include <stdint.h>

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "metrics.h"
-#include "nb_error.h"
+#include "kit/metrics.h"
+#include "kit/nb_error.h"
 
 struct nb_iperf_params {
 	const char *host;

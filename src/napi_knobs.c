@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ethtool_coalesce.h"
-#include "iface_irqs.h"
-#include "netdev_nl.h"
+#include "knobs/ethtool_coalesce.h"
+#include "knobs/iface_irqs.h"
+#include "knobs/netdev_nl.h"
 
 /* More IRQs than this and irq_affinity refuses rather than silently skipping some. */
 #define NB_KNOB_IRQS_MAX 256

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "netdev_nl.h"
-#include "nb_error.h"
-#include "nb_paths.h"
+#include "knobs/netdev_nl.h"
+#include "kit/nb_error.h"
+#include "kit/nb_paths.h"
 
 #define NB_KNOB_VALUE_MAX 64
 

@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nb_paths.h"
-#include "report_internal.h"
-#include "report_napi.h"
+#include "kit/nb_paths.h"
+#include "report/report_internal.h"
+#include "report/report_napi.h"
 
 static void rfc3339_now(char *buf, size_t len)
 {

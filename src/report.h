@@ -10,9 +10,9 @@
 #include <stdio.h>
 
 #include "config.h"
-#include "nb_error.h"
+#include "kit/nb_error.h"
 #include "result.h"
-#include "sysinfo.h"
+#include "sampling/sysinfo.h"
 
 #define NB_REPORT_SCHEMA "nicbench-report/1"
 

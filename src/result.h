@@ -7,14 +7,14 @@
 
 #include <stdbool.h>
 
-#include "bottleneck.h"
+#include "report/bottleneck.h"
 #include "config.h"
 #include "cpu_sampler.h"
 #include "iperf_driver.h"
-#include "kprofile.h"
-#include "metrics.h"
+#include "sampling/kprofile.h"
+#include "kit/metrics.h"
 #include "plan.h"
-#include "stats.h"
+#include "kit/stats.h"
 
 struct nb_qstats_delta;
 struct nb_hist;

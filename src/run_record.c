@@ -10,29 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nb_paths.h"
+#include "kit/nb_paths.h"
 
 struct nb_record_writer {
 	int fd;
 	long long bytes;
 	char path[PATH_MAX];
 };
-
-int nb_fsync_parent(const char *path)
-{
-	char dir[PATH_MAX];
-	int fd, ret = 0;
-
-	if (nb_path_dir(dir, sizeof(dir), path) < 0)
-		return -ENAMETOOLONG;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
 
 int nb_record_create(const char *path, struct nb_record_writer **out, struct nb_err *err)
 {

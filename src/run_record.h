@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "nb_error.h"
+#include "kit/nb_error.h"
 
 struct nb_record_writer;
 
@@ -37,8 +37,5 @@ int nb_record_reader_open(const char *path, int fd, struct nb_record_reader **ou
 int nb_record_next(struct nb_record_reader *r, const char **line, size_t *len, struct nb_err *err);
 bool nb_record_reader_torn(const struct nb_record_reader *r);
 void nb_record_reader_close(struct nb_record_reader *r);
-
-/* fsync the directory that holds path: a new, renamed or removed entry is durable only then. */
-int nb_fsync_parent(const char *path);
 
 #endif

@@ -14,17 +14,17 @@
 #include <unistd.h>
 
 #include "adaptive.h"
-#include "capture.h"
-#include "child_link.h"
+#include "sampling/capture.h"
+#include "traffic/child_link.h"
 #include "cpu_sampler.h"
 #include "iperf_driver.h"
-#include "journal.h"
+#include "knobs/journal.h"
 #include "napi_knobs.h"
-#include "napi_trace.h"
-#include "nb_time.h"
-#include "qstats.h"
+#include "sampling/napi_trace.h"
+#include "kit/nb_time.h"
+#include "knobs/qstats.h"
 #include "rounds.h"
-#include "rr_client.h"
+#include "traffic/rr_client.h"
 
 static volatile sig_atomic_t stop_signal;
 

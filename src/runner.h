@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 #include "config.h"
-#include "nb_error.h"
-#include "nb_paths.h"
+#include "kit/nb_error.h"
+#include "kit/nb_paths.h"
 #include "plan.h"
 #include "report.h"
 

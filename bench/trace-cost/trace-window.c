@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "napi_trace.h"
+#include "sampling/napi_trace.h"
 
 struct window_args {
 	const char *iface;

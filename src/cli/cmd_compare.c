@@ -10,8 +10,8 @@
 
 #include "commands.h"
 #include "compare/compare.h"
-#include "options.h"
-#include "report_view.h"
+#include "kit/options.h"
+#include "report/report_view.h"
 
 enum compare_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_MARKDOWN, FORMAT_HTML, FORMAT_KCIDB };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };

@@ -10,12 +10,12 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "journal.h"
+#include "knobs/journal.h"
 #include "napi_knobs.h"
-#include "nb_print.h"
-#include "options.h"
+#include "kit/nb_print.h"
+#include "kit/options.h"
 #include "report.h"
-#include "run_record.h"
+#include "kit/nb_paths.h"
 
 /* `knobs show --json` says what it is: the shape below may grow keys, never change them. */
 #define NB_KNOBS_SCHEMA "nicbench-knobs/1"

@@ -11,8 +11,8 @@
 #include "commands.h"
 #include "config.h"
 #include "napi_knobs.h"
-#include "nb_paths.h"
-#include "nb_time.h"
+#include "kit/nb_paths.h"
+#include "kit/nb_time.h"
 #include "plan.h"
 #include "run_options.h"
 

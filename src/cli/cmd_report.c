@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "options.h"
-#include "report_view.h"
+#include "kit/options.h"
+#include "report/report_view.h"
 
 enum report_format { FORMAT_TEXT, FORMAT_HTML, FORMAT_MARKDOWN, FORMAT_KCIDB };
 

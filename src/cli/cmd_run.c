@@ -14,12 +14,12 @@
 
 #include "commands.h"
 #include "config.h"
-#include "journal.h"
+#include "knobs/journal.h"
 #include "plan.h"
 #include "report.h"
 #include "run_options.h"
 #include "runner.h"
-#include "sysinfo.h"
+#include "sampling/sysinfo.h"
 
 static int usage_error(const char *msg)
 {

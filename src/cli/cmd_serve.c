@@ -13,10 +13,10 @@
 
 #include "commands.h"
 #include "iperf_driver.h"
-#include "options.h"
-#include "nb_time.h"
-#include "rr_proto.h"
-#include "rr_server.h"
+#include "kit/options.h"
+#include "kit/nb_time.h"
+#include "traffic/rr_proto.h"
+#include "traffic/rr_server.h"
 
 
 /* libiperf 3.12 moves data in one thread: a server near one full core limits the result itself. */

@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 #include "compare_load.h"
-#include "metrics.h"
-#include "nb_error.h"
+#include "kit/metrics.h"
+#include "kit/nb_error.h"
 
 #define NB_CMP_SCHEMA "nicbench-compare/1"
 /* Derived by compare: throughput per busy CPU, in bits per CPU-second. */

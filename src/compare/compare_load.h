@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 
-#include "metrics.h"
-#include "nb_error.h"
+#include "kit/metrics.h"
+#include "kit/nb_error.h"
 
 #define NB_CMP_REPORT_SCHEMA "nicbench-report/1"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "compare.h"
-#include "nb_print.h"
+#include "kit/nb_print.h"
 
 /* ---- numbers ----
  * Named helpers over snprintf, so every renderer spells a figure the same way. */

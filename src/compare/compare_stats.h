@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "stats.h" /* nb_stats_median, nb_stats_sort */
+#include "kit/stats.h" /* nb_stats_median, nb_stats_sort */
 
 /* Two-sided p-value of the Mann-Whitney U (Wilcoxon rank-sum) test that samples a
  * and b come from the same distribution. Exact permutation distribution (ties get

@@ -11,12 +11,12 @@
 #include "compare/compare.h"
 #include "config.h"
 #include "fuzz_targets.h"
-#include "iface_irqs.h"
+#include "knobs/iface_irqs.h"
 #include "iperf_driver.h"
-#include "journal.h"
-#include "kprofile.h"
-#include "nb_paths.h"
-#include "proc_parse.h"
+#include "knobs/journal.h"
+#include "sampling/kprofile.h"
+#include "kit/nb_paths.h"
+#include "sampling/proc_parse.h"
 #include "cli/run_options.h"
 
 volatile size_t nb_fuzz_sink; /* keeps reads the optimiser would drop */

@@ -16,7 +16,7 @@
 #include "nb_test.h"
 #include "plan.h"
 #include "report.h"
-#include "report_precision.h"
+#include "report/report_precision.h"
 #include "rounds.h"
 
 static void test_median_ci(void)

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bottleneck.h"
+#include "report/bottleneck.h"
 #include "compare/compare.h"
 #include "nb_test.h"
-#include "report_view.h"
+#include "report/report_view.h"
 
 struct kv {
 	const char *name;

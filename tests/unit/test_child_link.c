@@ -7,10 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child_link.h"
-#include "nb_paths.h"
+#include "traffic/child_link.h"
+#include "kit/nb_paths.h"
 #include "nb_test.h"
-#include "nb_time.h"
+#include "kit/nb_time.h"
 
 struct test_report {
 	int32_t code;

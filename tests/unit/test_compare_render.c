@@ -7,7 +7,7 @@
 
 #include "cli/commands.h"
 #include "compare/compare.h"
-#include "nb_print.h"
+#include "kit/nb_print.h"
 #include "nb_test.h"
 
 enum fmt { TEXT, JSON, JUNIT, MARKDOWN };

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "iface_irqs.h"
+#include "knobs/iface_irqs.h"
 #include "nb_test.h"
 
 static char *load_fixture(const char *rel)

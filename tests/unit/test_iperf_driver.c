@@ -2,7 +2,7 @@
 /* Tests for iperf_driver: the JSON reader on recorded iperf3 output, and live runs on loopback
  * against an iperf3 CLI server, a port with nothing listening and a peer that never answers. */
 #include "iperf_driver.h"
-#include "child_link.h"
+#include "traffic/child_link.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

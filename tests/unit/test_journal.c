@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "ethtool_coalesce.h"
-#include "journal.h"
+#include "knobs/ethtool_coalesce.h"
+#include "knobs/journal.h"
 #include "nb_test.h"
 
 static char tmp_root[128], proc_root[160], sys_root[160];

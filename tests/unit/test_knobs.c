@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "ethtool_coalesce.h"
+#include "knobs/ethtool_coalesce.h"
 #include "napi_knobs.h"
 #include "nb_test.h"
 

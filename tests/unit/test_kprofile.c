@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kprofile.h"
+#include "sampling/kprofile.h"
 #include "nb_test.h"
 
 struct lookup_case {

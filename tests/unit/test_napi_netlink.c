@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "journal.h"
+#include "knobs/journal.h"
 #include "napi_knobs.h"
-#include "netdev_nl.h"
-#include "qstats.h"
+#include "knobs/netdev_nl.h"
+#include "knobs/qstats.h"
 #include "nb_test.h"
 
 static char tmp_root[128], proc_root[160], sys_root[160];

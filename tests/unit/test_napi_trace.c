@@ -9,7 +9,7 @@
 
 #include <linux/perf_event.h>
 
-#include "napi_trace.h"
+#include "sampling/napi_trace.h"
 #include "nb_test.h"
 
 /* Layout of this machine's formats (tests/fixtures/trace/events/.../format). */

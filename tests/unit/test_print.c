@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <jansson.h>
 
-#include "nb_print.h"
+#include "kit/nb_print.h"
 #include "nb_test.h"
 
 /* The same small document through any style; the plain text is what the formats say. */

@@ -12,7 +12,7 @@
 #include "nb_test.h"
 #include "plan.h"
 #include "report.h"
-#include "stats.h"
+#include "kit/stats.h"
 
 static void test_stats(void)
 {

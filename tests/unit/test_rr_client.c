@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Tests for the rr client: the open-loop schedule and per-transaction metrics (pure), then live
  * tcp-rr/udp-rr runs on loopback against the rr server child, a closed port and a silent peer. */
-#include "rr_client.h"
-#include "child_link.h"
+#include "traffic/rr_client.h"
+#include "traffic/child_link.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rr_server.h"
+#include "traffic/rr_server.h"
 #include "nb_test.h"
 
 /* Loopback ports 15401-15499 belong to the rr tests; free ones are picked at run time. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Tests for the latency histogram: percentiles against the exact sorted values, merging, bucket edges. */
-#include "latency_hist.h"
+#include "traffic/latency_hist.h"
 
 #include <stdint.h>
 

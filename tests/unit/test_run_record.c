@@ -9,7 +9,7 @@
 
 #include "compare/compare.h"
 #include "config.h"
-#include "journal.h"
+#include "knobs/journal.h"
 #include "nb_test.h"
 #include "plan.h"
 #include "report.h"

@@ -7,7 +7,7 @@
 
 #include "cpu_sampler.h"
 #include "nb_test.h"
-#include "proc_parse.h"
+#include "sampling/proc_parse.h"
 
 static struct nb_snapshot snap_a, snap_b;
 

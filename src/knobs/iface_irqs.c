@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: MIT
+/* Finds a network interface's IRQs by action name in /proc/interrupts. */
+#include "knobs/iface_irqs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Count columns plus chip, hwirq, type and a few shared actions; machines with more CPUs
+ * than this have their extra columns ignored. */
+#define NB_IRQ_TOKENS_MAX 528
+
+/*
+ * Naming rules, from how drivers call request_irq():
+ *  - exact "eth0": one IRQ for the whole device (ravb without multi-IRQ, e1000e's
+ *    "other" vector, many embedded MACs);
+ *  - "eth0-...": per-queue vectors (igb/ixgbe "eth0-TxRx-0", e1000e "eth0-rx-0", tg3 "eth0-1");
+ *  - "eth0:...": ravb multi-IRQ SoCs ("eth0:ch22:multi", "eth0:ch0:rx_be",
+ *    "eth0:ch24:emac") and stmmac ("eth0:mac").
+ * The delimiter is required so that eth1 never claims eth10's IRQs.
+ * Since v6.9 ravb requests its IRQs in probe(), before the netdev has a name, and names
+ * them after the platform device instead ("e6800000.ethernet:ch22:multi", single-IRQ GbEth
+ * "11c20000.ethernet"), so the parent device's name (the basename of
+ * /sys/class/net/IF/device) is a second name: exact, or followed by ':' or '-'. The '-'
+ * form is virtio-net's: eth0 on virtio2 has "virtio2-input.0" and "virtio2-output.0"
+ * (and "virtio2-config", which belongs to the same device); mlx5 and i40e prefix a
+ * driver name and are not found.
+ * Such an interface reports no IRQs rather than a guess.
+ * Names are fixed when the driver requests the IRQ (at open for most, at probe for ravb
+ * >= 6.9), so an interface renamed while up keeps IRQs under its old name until reopened.
+ */
+int nb_irq_name_belongs(const char *action, const char *iface)
+{
+	size_t n = strlen(iface);
+
+	if (n == 0 || strncmp(action, iface, n) != 0)
+		return 0;
+	return action[n] == '\0' || action[n] == '-' || action[n] == ':';
+}
+
+int nb_irq_name_belongs_dev(const char *action, const char *iface, const char *device)
+{
+	size_t n = device ? strlen(device) : 0;
+
+	if (nb_irq_name_belongs(action, iface))
+		return 1;
+	return n > 0 && !strncmp(action, device, n) && (action[n] == '\0' || action[n] == ':' || action[n] == '-');
+}
+
+/* Without an action the last column is the trigger type ("5-edge", "Level"): skip it so an
+ * interface with a numeric name never claims an unused IRQ. */
+static int is_trigger_type(const char *tok, size_t len)
+{
+	static const char *const suffixes[] = { "-edge", "-level", "-fasteoi", "Edge", "Level" };
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t sl = strlen(suffixes[i]);
+
+		if (len >= sl && !memcmp(tok + len - sl, suffixes[i], sl))
+			return 1;
+	}
+	return 0;
+}
+
+struct token {
+	const char *s;
+	size_t len;
+};
+
+static int split_tokens(const char *line, size_t len, struct token *tok, int max)
+{
+	int n = 0;
+	size_t i = 0;
+
+	while (i < len && n < max) {
+		while (i < len && isspace((unsigned char)line[i]))
+			i++;
+		if (i >= len)
+			break;
+		tok[n].s = line + i;
+		while (i < len && !isspace((unsigned char)line[i]))
+			i++;
+		tok[n].len = (size_t)(line + i - tok[n].s);
+		n++;
+	}
+	return n;
+}
+
+static int token_belongs(const struct token *t, const char *iface, const char *device)
+{
+	char name[128];
+	size_t len = t->len;
+
+	if (len > 0 && t->s[len - 1] == ',')
+		len--;
+	if (len == 0 || len >= sizeof(name) || is_trigger_type(t->s, len))
+		return 0;
+	memcpy(name, t->s, len);
+	name[len] = '\0';
+	return nb_irq_name_belongs_dev(name, iface, device);
+}
+
+/* Shared IRQs list their actions as "a, b, c": the last token and every earlier one that
+ * ends in ',' are action names. */
+static int actions_belong(const struct token *tok, int ntok, int first_free, const char *iface,
+			  const char *device)
+{
+	int i = ntok - 1;
+
+	if (i < first_free)
+		return 0;
+	if (token_belongs(&tok[i], iface, device))
+		return 1;
+	for (i--; i >= first_free && tok[i].len > 0 && tok[i].s[tok[i].len - 1] == ','; i--) {
+		if (token_belongs(&tok[i], iface, device))
+			return 1;
+	}
+	return 0;
+}
+
+static int parse_u64(const struct token *t, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (t->len == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < t->len; i++) {
+		if (!isdigit((unsigned char)t->s[i]))
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(t->s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* The header names the CPU of each count column; offline CPUs are left out. */
+static int parse_header(const char *line, size_t len, int *cpu_of_col, int max_cols,
+			struct nb_err *err)
+{
+	struct token tok[NB_IRQ_TOKENS_MAX];
+	int n = split_tokens(line, len, tok, max_cols < NB_IRQ_TOKENS_MAX ? max_cols : NB_IRQ_TOKENS_MAX);
+
+	if (n == 0)
+		return nb_err_set(err, -EINVAL, "parse interrupts: no CPU header line");
+	for (int i = 0; i < n; i++) {
+		uint64_t cpu;
+		struct token num = { tok[i].s + 3, tok[i].len - 3 };
+
+		if (tok[i].len < 4 || memcmp(tok[i].s, "CPU", 3) || parse_u64(&num, &cpu) || cpu > INT_MAX)
+			return nb_err_set(err, -EINVAL, "parse interrupts: header column '%.*s' is not CPUn",
+					  (int)tok[i].len, tok[i].s);
+		cpu_of_col[i] = (int)cpu;
+	}
+	return n;
+}
+
+struct irq_scan {
+	const char *iface;
+	const char *device;
+	int *irqs;
+	int max_irqs;
+	uint64_t *per_cpu;
+	int max_cpus;
+	int ncpus;
+	int found;
+};
+
+static void scan_line(struct irq_scan *s, const char *line, size_t len, const int *cpu_of_col, int ncols)
+{
+	struct token tok[NB_IRQ_TOKENS_MAX];
+	int ntok = split_tokens(line, len, tok, NB_IRQ_TOKENS_MAX);
+	struct token label;
+	uint64_t irq, count;
+	int col;
+
+	/* Only numbered IRQs: NMI, LOC, ERR and friends are per-CPU architecture counters. */
+	if (ntok < 2 || tok[0].len < 2 || tok[0].s[tok[0].len - 1] != ':')
+		return;
+	label = (struct token){ tok[0].s, tok[0].len - 1 };
+	if (parse_u64(&label, &irq) || irq > INT_MAX)
+		return;
+	for (col = 0; col < ncols && 1 + col < ntok && !parse_u64(&tok[1 + col], &count); col++)
+		;
+	if (!actions_belong(tok, ntok, 1 + col, s->iface, s->device))
+		return;
+	if (s->found < s->max_irqs)
+		s->irqs[s->found] = (int)irq;
+	s->found++;
+	for (int c = 0; s->per_cpu && c < col; c++) {
+		parse_u64(&tok[1 + c], &count);
+		if (cpu_of_col[c] < s->max_cpus)
+			s->per_cpu[cpu_of_col[c]] += count;
+	}
+}
+
+static int scan_interrupts(const char *text, struct irq_scan *s, struct nb_err *err)
+{
+	int cpu_of_col[NB_IRQ_TOKENS_MAX];
+	const char *eol = strchr(text, '\n');
+	size_t hlen = eol ? (size_t)(eol - text) : strlen(text);
+	int ncols = parse_header(text, hlen, cpu_of_col, NB_IRQ_TOKENS_MAX, err);
+
+	if (ncols < 0)
+		return ncols;
+	for (int i = 0; i < ncols; i++) {
+		if (cpu_of_col[i] + 1 > s->ncpus)
+			s->ncpus = cpu_of_col[i] + 1;
+	}
+	for (const char *line = eol ? eol + 1 : text + hlen; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+
+		scan_line(s, line, len, cpu_of_col, ncols);
+		line += len + (end ? 1 : 0);
+	}
+	return s->found;
+}
+
+int nb_iface_irqs_parse_dev(const char *text, const char *iface, const char *device, int *irqs, int max,
+			    struct nb_err *err)
+{
+	struct irq_scan s = { .iface = iface, .device = device, .irqs = irqs, .max_irqs = max };
+
+	return scan_interrupts(text, &s, err);
+}
+
+int nb_iface_irqs_parse(const char *text, const char *iface, int *irqs, int max,
+			struct nb_err *err)
+{
+	return nb_iface_irqs_parse_dev(text, iface, NULL, irqs, max, err);
+}
+
+int nb_iface_irq_counts_parse_dev(const char *text, const char *iface, const char *device,
+				  uint64_t *per_cpu, int max_cpus, int *ncpus, struct nb_err *err)
+{
+	struct irq_scan s = { .iface = iface, .device = device, .per_cpu = per_cpu, .max_cpus = max_cpus };
+	int ret;
+
+	memset(per_cpu, 0, sizeof(*per_cpu) * (size_t)max_cpus);
+	ret = scan_interrupts(text, &s, err);
+	if (ncpus)
+		*ncpus = s.ncpus < max_cpus ? s.ncpus : max_cpus;
+	return ret;
+}
+
+int nb_iface_irq_counts_parse(const char *text, const char *iface, uint64_t *per_cpu,
+			      int max_cpus, int *ncpus, struct nb_err *err)
+{
+	return nb_iface_irq_counts_parse_dev(text, iface, NULL, per_cpu, max_cpus, ncpus, err);
+}
+
+int nb_iface_device_name(const struct nb_paths *paths, const char *iface, char *buf, size_t len)
+{
+	char rel[64], path[4096], target[4096];
+	const char *base;
+	ssize_t n;
+
+	if (!nb_ifname_valid(iface) || len == 0)
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "class/net/%s/device", iface);
+	if (nb_path_join(path, sizeof(path), paths->sys, rel))
+		return -ENAMETOOLONG;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (!*base || strlen(base) >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, base, strlen(base) + 1);
+	return 0;
+}
+
+int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *err)
+{
+	char path[4096];
+	size_t cap = 16384, used = 0;
+	char *buf;
+	int fd;
+
+	*out = NULL;
+	if (nb_path_join(path, sizeof(path), paths->proc, "interrupts"))
+		return nb_err_set(err, -ENAMETOOLONG, "read interrupts: path too long under %s", paths->proc);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return nb_err_set(err, -errno, "read %s: %s", path, strerror(errno));
+	buf = malloc(cap);
+	while (buf) {
+		ssize_t n;
+
+		if (used + 1 >= cap) {
+			char *bigger = realloc(buf, cap * 2);
+
+			if (!bigger)
+				break;
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - 1 - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			free(buf);
+			close(fd);
+			return nb_err_set(err, -e, "read %s: %s", path, strerror(e));
+		}
+		if (n == 0) {
+			close(fd);
+			buf[used] = '\0';
+			*out = buf;
+			return 0;
+		}
+		used += (size_t)n;
+	}
+	free(buf);
+	close(fd);
+	return nb_err_set(err, -ENOMEM, "read %s: out of memory", path);
+}
+
+int nb_iface_irqs(const struct nb_paths *paths, const char *iface, int *irqs, int max,
+		  struct nb_err *err)
+{
+	char device[256];
+	char *text;
+	int ret;
+
+	if (!nb_ifname_valid(iface))
+		return nb_err_set(err, -EINVAL, "find IRQs: invalid interface name '%s'", iface ? iface : "");
+	ret = nb_interrupts_read(paths, &text, err);
+	if (ret)
+		return ret;
+	/* Virtual devices have no parent device: the netdev name is all there is. */
+	if (nb_iface_device_name(paths, iface, device, sizeof(device)))
+		device[0] = '\0';
+	ret = nb_iface_irqs_parse_dev(text, iface, device[0] ? device : NULL, irqs, max, err);
+	free(text);
+	return ret;
+}

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+/* Bottleneck rules: a point's medians -> the first limit that holds, in words and with the figures behind it. */
+#include "report/bottleneck.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NB_BN_MAX_CPUS 256
+
+const char *nb_bn_code_name(enum nb_bn_code c)
+{
+	static const char *const names[] = {
+		[NB_BN_NONE] = "none",
+		[NB_BN_LINK] = "link",
+		[NB_BN_PEER] = "peer",
+		[NB_BN_CPU] = "cpu",
+		[NB_BN_NIC_DROPS] = "nic-drops",
+		[NB_BN_BACKLOG_DROPS] = "backlog-drops",
+		[NB_BN_SOCKET_DROPS] = "socket-drops",
+		[NB_BN_NAPI_BUDGET] = "napi-budget",
+		[NB_BN_TIME_SQUEEZE] = "time-squeeze",
+		[NB_BN_NO_DATA] = "no-data",
+	};
+
+	return (unsigned int)c < sizeof(names) / sizeof(names[0]) ? names[c] : "none";
+}
+
+bool nb_bn_get_metric_set(const void *ctx, const char *name, double *value)
+{
+	return nb_metrics_get(ctx, name, value);
+}
+
+static bool get(const struct nb_bn_input *in, const char *name, double *v)
+{
+	return in->get && in->get(in->ctx, name, v) && isfinite(*v);
+}
+
+static void figure(struct nb_bottleneck *out, const char *name, double v)
+{
+	for (int i = 0; i < out->n_figures; i++)
+		if (!strcmp(out->figures[i].name, name))
+			return;
+	if (out->n_figures == NB_BN_MAX_FIGURES)
+		return;
+	snprintf(out->figures[out->n_figures].name, sizeof(out->figures[0].name), "%s", name);
+	out->figures[out->n_figures++].value = v;
+}
+
+static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Append to a sentence; a full buffer keeps what fits. */
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- one CPU saturated ---- */
+
+struct consumer {
+	const char *label;
+	double pct; /* of one CPU */
+};
+
+struct cpu_view {
+	int cpu;            /* -1: every CPU (no per-CPU split on a multi-CPU machine) */
+	double busy;
+	int n;
+	struct consumer c[6];
+};
+
+static void add_consumer(struct cpu_view *v, const char *label, double pct)
+{
+	if (pct > 100.0)
+		pct = 100.0;
+	v->c[v->n].label = label;
+	v->c[v->n++].pct = pct;
+}
+
+/* The busiest CPU from cpuN_busy_pct; a 1-CPU machine without per-CPU metrics is its
+ * machine line; several CPUs without them count as one only when all are saturated. */
+static bool busiest_cpu(const struct nb_bn_input *in, struct cpu_view *v, struct nb_bottleneck *out)
+{
+	char name[NB_METRIC_NAME_MAX];
+	double busy, x;
+	bool per_cpu = false;
+
+	v->cpu = -1;
+	v->busy = -1;
+	for (int cpu = 0; cpu < NB_BN_MAX_CPUS; cpu++) {
+		snprintf(name, sizeof(name), "cpu%d_busy_pct", cpu);
+		if (!get(in, name, &busy)) {
+			if (in->cpus > 0 && cpu >= in->cpus)
+				break;
+			continue;
+		}
+		per_cpu = true;
+		if (busy > v->busy) {
+			v->busy = busy;
+			v->cpu = cpu;
+		}
+	}
+	if (per_cpu) {
+		const char *kinds[] = { "softirq", "irq" };
+
+		snprintf(name, sizeof(name), "cpu%d_busy_pct", v->cpu);
+		figure(out, name, v->busy);
+		for (size_t k = 0; k < 2; k++) {
+			snprintf(name, sizeof(name), "cpu%d_%s_pct", v->cpu, kinds[k]);
+			if (get(in, name, &x)) {
+				add_consumer(v, kinds[k], x);
+				figure(out, name, x);
+			}
+		}
+	} else {
+		if (!get(in, "cpu_busy_pct", &v->busy))
+			return false;
+		figure(out, "cpu_busy_pct", v->busy);
+		v->cpu = in->cpus == 1 ? 0 : -1;
+		if (get(in, "softirq_pct", &x)) {
+			add_consumer(v, "softirq", x);
+			figure(out, "softirq_pct", x);
+		}
+		if (get(in, "irq_pct", &x)) {
+			add_consumer(v, "irq", x);
+			figure(out, "irq_pct", x);
+		}
+	}
+	return true;
+}
+
+/* Processes are machine-wide shares: x cpus is their share of one CPU, wherever it ran. */
+static void process_consumers(const struct nb_bn_input *in, struct cpu_view *v, struct nb_bottleneck *out)
+{
+	int cpus = in->cpus > 0 ? in->cpus : 1;
+	bool any = false;
+	double x;
+
+	if (get(in, "napi_thread_pct", &x) && x > 0) {
+		add_consumer(v, "NAPI thread", x * cpus);
+		figure(out, "napi_thread_pct", x);
+		any = true;
+	}
+	if (get(in, "traffic_proc_pct", &x)) {
+		add_consumer(v, "traffic process", x * cpus);
+		figure(out, "traffic_proc_pct", x);
+		any = true;
+	}
+	/* Without the process split, the machine's user and system columns say what kind of work it was. */
+	if (!any && v->cpu >= 0) {
+		char name[NB_METRIC_NAME_MAX];
+		const char *kinds[] = { "system", "user" };
+
+		for (size_t k = 0; k < 2; k++) {
+			snprintf(name, sizeof(name), "cpu%d_%s_pct", v->cpu, kinds[k]);
+			if (!get(in, name, &x) && in->cpus == 1)
+				snprintf(name, sizeof(name), "%s_pct", kinds[k]);
+			if (get(in, name, &x)) {
+				add_consumer(v, kinds[k], x);
+				figure(out, name, x);
+			}
+		}
+	}
+}
+
+static int by_share(const void *a, const void *b)
+{
+	double x = ((const struct consumer *)a)->pct, y = ((const struct consumer *)b)->pct;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void cpu_sentence(const struct cpu_view *v, struct nb_bottleneck *out)
+{
+	struct consumer c[6];
+	int n = v->n;
+
+	memcpy(c, v->c, sizeof(c));
+	qsort(c, (size_t)n, sizeof(c[0]), by_share);
+	if (v->cpu >= 0)
+		say(out->sentence, sizeof(out->sentence), "CPU%d saturated (%.0f%% busy)", v->cpu, v->busy);
+	else
+		say(out->sentence, sizeof(out->sentence), "every CPU saturated (%.0f%% busy)", v->busy);
+	if (n > 0 && c[0].pct >= NB_BN_OWNER_PCT) {
+		snprintf(out->owner, sizeof(out->owner), "%s", c[0].label);
+		say(out->sentence, sizeof(out->sentence), " by %s %.0f%%", c[0].label, c[0].pct);
+	} else if (n > 1 && c[1].pct >= NB_BN_SHARE_PCT) {
+		snprintf(out->owner, sizeof(out->owner), "%s + %s", c[0].label, c[1].label);
+		say(out->sentence, sizeof(out->sentence), ", shared by %s %.0f%% and %s %.0f%%", c[0].label, c[0].pct,
+		    c[1].label, c[1].pct);
+	} else if (n > 0) {
+		say(out->sentence, sizeof(out->sentence), ", no single owner (largest: %s %.0f%%)", c[0].label,
+		    c[0].pct);
+	} else {
+		say(out->sentence, sizeof(out->sentence), ", by whom not measured");
+	}
+}
+
+static bool rule_cpu(const struct nb_bn_input *in, struct nb_bottleneck *out)
+{
+	struct cpu_view v = { 0 };
+	struct nb_bottleneck scratch = *out;
+
+	if (!busiest_cpu(in, &v, &scratch) || v.busy < NB_BN_CPU_SATURATED_PCT)
+		return false;
+	*out = scratch;
+	process_consumers(in, &v, out);
+	out->code = NB_BN_CPU;
+	cpu_sentence(&v, out);
+	return true;
+}
+
+/* ---- drops, budget, squeeze ---- */
+
+/* Drops count when they are a share of the packets (when known) or many (when not). */
+static bool drops_matter(double drops, double packets_per_s, double window_s)
+{
+	if (drops <= 0)
+		return false;
+	if (packets_per_s > 0 && window_s > 0)
+		return 100.0 * drops / (packets_per_s * window_s + drops) >= NB_BN_DROP_SHARE_PCT;
+	return drops >= NB_BN_DROP_MIN;
+}
+
+struct drop_rule {
+	enum nb_bn_code code;
+	const char *where;
+	const char *counters[3];
+	const char *packets; /* the rate the drops are a share of */
+};
+
+static const struct drop_rule drop_rules[] = {
+	{ NB_BN_NIC_DROPS, "at the NIC", { "rx_missed_errors", "rx_fifo_errors", "rx_dropped" }, "rx_packets_per_s" },
+	{ NB_BN_BACKLOG_DROPS, "in the backlog (softnet)", { "softnet_dropped" }, "softnet_processed_per_s" },
+	{ NB_BN_SOCKET_DROPS, "at the socket (UDP receive buffer)", { "udp_rcvbuf_errors" }, "udp_in_datagrams_per_s" },
+};
+
+/* Returns the drop rule's code when it holds, NB_BN_NONE otherwise; words go to buf. */
+static enum nb_bn_code rule_drops(const struct nb_bn_input *in, const struct drop_rule *r, struct nb_bottleneck *out,
+				  char *buf, size_t len)
+{
+	double total = 0, pps = 0, x;
+	bool any = false;
+
+	for (int i = 0; i < 3 && r->counters[i]; i++) {
+		if (get(in, r->counters[i], &x)) {
+			total += x;
+			any = true;
+			if (x > 0)
+				figure(out, r->counters[i], x);
+		}
+	}
+	if (!any)
+		return NB_BN_NONE;
+	get(in, r->packets, &pps);
+	if (!drops_matter(total, pps, in->window_s))
+		return NB_BN_NONE;
+	if (pps > 0 && in->window_s > 0)
+		snprintf(buf, len, "drops %s: %.0f per run (%.2f%% of packets)", r->where, total,
+			 100.0 * total / (pps * in->window_s + total));
+	else
+		snprintf(buf, len, "drops %s: %.0f per run", r->where, total);
+	return r->code;
+}
+
+static enum nb_bn_code rule_budget(const struct nb_bn_input *in, struct nb_bottleneck *out, char *buf, size_t len)
+{
+	double x;
+
+	if (!get(in, "napi_budget_exhausted_pct", &x) || x < NB_BN_BUDGET_PCT)
+		return NB_BN_NONE;
+	figure(out, "napi_budget_exhausted_pct", x);
+	snprintf(buf, len, "NAPI budget exhausted in %.0f%% of polls", x);
+	return NB_BN_NAPI_BUDGET;
+}
+
+static enum nb_bn_code rule_squeeze(const struct nb_bn_input *in, struct nb_bottleneck *out, char *buf, size_t len)
+{
+	double x;
+
+	if (!get(in, "time_squeeze", &x) || x <= 0)
+		return NB_BN_NONE;
+	if (in->window_s > 0 ? x / in->window_s < NB_BN_SQUEEZE_PER_S : x < NB_BN_SQUEEZE_PER_S)
+		return NB_BN_NONE;
+	figure(out, "time_squeeze", x);
+	if (in->window_s > 0)
+		snprintf(buf, len, "softirq out of budget or time (time_squeeze %.0f/s)", x / in->window_s);
+	else
+		snprintf(buf, len, "softirq out of budget or time (time_squeeze %.0f per run)", x);
+	return NB_BN_TIME_SQUEEZE;
+}
+
+/* A finding after the first goes into the sentence as "also". */
+static void found(struct nb_bottleneck *out, enum nb_bn_code code, const char *words)
+{
+	if (code == NB_BN_NONE)
+		return;
+	if (out->code == NB_BN_NONE) {
+		out->code = code;
+		snprintf(out->sentence, sizeof(out->sentence), "%s", words);
+		out->sentence[0] = out->sentence[0] >= 'a' && out->sentence[0] <= 'z' ? (char)(out->sentence[0] - 32)
+									       : out->sentence[0];
+	} else {
+		say(out->sentence, sizeof(out->sentence), "; also %s", words);
+	}
+}
+
+void nb_bottleneck_judge(const struct nb_bn_input *in, struct nb_bottleneck *out)
+{
+	double tput = 0, x;
+	char words[160];
+
+	memset(out, 0, sizeof(*out));
+	if (!in->ok) {
+		out->code = NB_BN_NO_DATA;
+		snprintf(out->sentence, sizeof(out->sentence), "Not judged: the point did not run to the end");
+		return;
+	}
+	if (!get(in, "throughput_bps", &tput) && !get(in, "cpu_busy_pct", &x)) {
+		out->code = NB_BN_NO_DATA;
+		snprintf(out->sentence, sizeof(out->sentence), "Not judged: neither throughput nor CPU was measured");
+		return;
+	}
+	/* The peer first: when it is the limit, the DUT's figures say nothing about the DUT. */
+	if (get(in, "iperf_remote_cpu_pct", &x) && x >= NB_PEER_BOUND_PCT) {
+		out->code = NB_BN_PEER;
+		figure(out, "iperf_remote_cpu_pct", x);
+		snprintf(out->sentence, sizeof(out->sentence),
+			 "The peer: its iperf3 used %.0f%% of a core (libiperf moves data in one thread)", x);
+	} else {
+		rule_cpu(in, out);
+	}
+	for (size_t i = 0; i < sizeof(drop_rules) / sizeof(drop_rules[0]); i++)
+		found(out, rule_drops(in, &drop_rules[i], out, words, sizeof(words)), words);
+	found(out, rule_budget(in, out, words, sizeof(words)), words);
+	found(out, rule_squeeze(in, out, words, sizeof(words)), words);
+	if (tput > 0)
+		figure(out, "throughput_bps", tput);
+	if (out->code != NB_BN_NONE)
+		return;
+	if (tput > 0 && in->link_mbps > 0 && tput >= NB_BN_LINK_PCT / 100.0 * in->link_mbps * 1e6) {
+		out->code = NB_BN_LINK;
+		snprintf(out->sentence, sizeof(out->sentence),
+			 "None found; link-bound? (%.0f%% of the %.0f Mbit/s link speed)", 100.0 * tput / (in->link_mbps * 1e6),
+			 in->link_mbps);
+		return;
+	}
+	snprintf(out->sentence, sizeof(out->sentence), "None found: no CPU saturated, no drops, the peer not bound");
+}
+
+bool nb_bn_moved(const struct nb_bottleneck *base, const struct nb_bottleneck *new, char *buf, size_t len)
+{
+	bool moved;
+
+	if (base->code == NB_BN_NO_DATA || new->code == NB_BN_NO_DATA)
+		moved = false;
+	else if (base->code != new->code)
+		moved = true;
+	else
+		moved = base->code == NB_BN_CPU && strcmp(base->owner, new->owner);
+	if (moved && buf && len)
+		snprintf(buf, len, "base: %s; new: %s", base->sentence, new->sentence);
+	else if (buf && len)
+		buf[0] = '\0';
+	return moved;
+}

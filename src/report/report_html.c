@@ -1,0 +1,915 @@
+// SPDX-License-Identifier: MIT
+/* `nicbench report --format html` and `compare --format html`: one self-contained page, inline SVG and CSS. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "report/report_view.h"
+
+/* Okabe-Ito: the categorical palette that stays apart for the common colour-vision deficiencies. */
+static const char *const kind_colors[] = { "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9" };
+static const char *const kind_names[] = { "user", "system", "irq", "softirq" };
+static const char *const kind_metrics[] = { "user", "system", "irq", "softirq" };
+
+#define W 1040          /* chart width, px */
+#define LABEL_W 420    /* left column for point labels */
+#define ROW_H 22
+
+struct page {
+	FILE *out;
+	const struct nb_rv_input *in;
+	int charts;
+};
+
+static void esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+/* A long point id may wrap after each '/' (and nowhere else). */
+static void esc_breakable(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		char c[2] = { *s, 0 };
+
+		esc(out, c);
+		if (*s == '/')
+			fputs("<wbr>", out);
+	}
+}
+
+static bool median_of(const struct nb_cmp_point *p, const char *name, double *v)
+{
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, name);
+
+	if (!s || s->n <= 0)
+		return false;
+	*v = s->median;
+	return true;
+}
+
+/* A scale that ends on a round number: 1, 2 or 5 x 10^k per tick, 4-6 ticks. */
+static double nice_max(double max, double *step)
+{
+	double raw, mag, f;
+
+	if (!(max > 0))
+		max = 1;
+	raw = max / 5;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	*step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+	return ceil(max / *step - 1e-9) * *step;
+}
+
+static void x_axis(FILE *out, double x0, double x1, double y, double max, double step, double unit_div,
+		   const char *label)
+{
+	fprintf(out, "<g class=\"axis\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x0, y, x1, y);
+	for (double v = 0; v <= max + step / 2; v += step) {
+		double x = x0 + (x1 - x0) * v / max;
+
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
+			     "text-anchor=\"middle\">%g</text>",
+			x, y, x, y + 4, x, y + 16, v / unit_div);
+	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"unit\">", (x0 + x1) / 2, y + 32);
+	esc(out, label);
+	fputs("</text></g>\n", out);
+}
+
+/* ---- environment ---- */
+
+/* compare_load keeps environment fields as compact JSON: a string shows without its quotes. */
+static void esc_json_text(FILE *out, const char *v)
+{
+	size_t n = v ? strlen(v) : 0;
+
+	if (!v) {
+		fputs("absent", out);
+	} else if (n >= 2 && v[0] == '"' && v[n - 1] == '"' && !strchr(v + 1, '\\')) {
+		for (size_t i = 1; i + 1 < n; i++) {
+			char c[2] = { v[i], 0 };
+
+			esc(out, c);
+		}
+	} else {
+		esc(out, v);
+	}
+}
+
+static void section_env(struct page *pg)
+{
+	const struct nb_cmp_report *rep = pg->in->rep;
+	FILE *out = pg->out;
+
+	fputs("<section id=\"environment\"><h2>Environment</h2><table class=\"kv\">\n", out);
+	if (pg->in->extra && pg->in->extra->n_env) {
+		for (int i = 0; i < pg->in->extra->n_env; i++) {
+			fputs("<tr><th>", out);
+			esc(out, pg->in->extra->env[i].key);
+			fputs("</th><td>", out);
+			esc(out, pg->in->extra->env[i].value);
+			fputs("</td></tr>\n", out);
+		}
+	} else {
+		fputs("<tr><th>kernel</th><td>", out);
+		esc(out, rep->kernel_release);
+		fputs("</td></tr>\n", out);
+		for (int i = 0; i < rep->n_env; i++) {
+			fputs("<tr><th>", out);
+			esc(out, rep->env[i].key);
+			fputs("</th><td>", out);
+			esc_json_text(out, rep->env[i].value);
+			fputs("</td></tr>\n", out);
+		}
+	}
+	fputs("</table><p class=\"note\">Knobs as read back from the kernel are in each point's id and in the "
+	      "table below.</p></section>\n", out);
+}
+
+/* ---- the points table ---- */
+
+static void section_points(struct page *pg)
+{
+	const struct nb_cmp_report *rep = pg->in->rep;
+	FILE *out = pg->out;
+
+	fputs("<section id=\"points\"><h2>Points</h2>\n<table class=\"sortable\"><thead><tr>"
+	      "<th>point</th><th>status</th><th>throughput (median)</th><th>min .. max</th><th>runs</th>"
+	      "<th>busy % (machine)</th><th>throughput per busy CPU (bits per CPU-second)</th><th>bottleneck</th></tr></thead><tbody>\n",
+	      out);
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_point *p = &rep->points[i];
+		const struct nb_cmp_samples *t = nb_cmp_point_metric(p, "throughput_bps");
+		/* a latency point moves transactions, not bits: its headline is their rate */
+		const struct nb_cmp_samples *tps = t ? NULL : nb_cmp_point_metric(p, "rr_transactions_per_s");
+		struct nb_bottleneck bn;
+		char a[24], b[24];
+		double v;
+
+		nb_rv_bottleneck(rep, p, &bn);
+		fputs("<tr><td class=\"id\">", out);
+		esc_breakable(out, p->id);
+		fprintf(out, "</td><td class=\"st-%s\">%s</td>", nb_cmp_status_name(p->status), nb_cmp_status_name(p->status));
+		if (t && t->n > 0) {
+			double lo = t->values[0], hi = t->values[0];
+
+			for (int k = 1; k < t->n; k++) {
+				lo = fmin(lo, t->values[k]);
+				hi = fmax(hi, t->values[k]);
+			}
+			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%s</td><td class=\"nw\">%s .. ", t->median, nb_rv_bps(a, sizeof(a), t->median),
+				nb_rv_bps(b, sizeof(b), lo));
+			fprintf(out, "%s</td><td>%d</td>", nb_rv_bps(a, sizeof(a), hi), t->n);
+		} else if (tps && tps->n > 0) {
+			double lo = tps->values[0], hi = tps->values[0];
+
+			for (int k = 1; k < tps->n; k++) {
+				lo = fmin(lo, tps->values[k]);
+				hi = fmax(hi, tps->values[k]);
+			}
+			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%.0f trans/s</td><td class=\"nw\">%.0f .. %.0f trans/s</td>"
+				"<td>%d</td>", tps->median, tps->median, lo, hi, tps->n);
+		} else {
+			fputs("<td data-v=\"-1\">absent</td><td></td><td>0</td>", out);
+		}
+		if (median_of(p, "cpu_busy_pct", &v))
+			fprintf(out, "<td data-v=\"%.4g\">%.1f</td>", v, v);
+		else
+			fputs("<td data-v=\"-1\">absent</td>", out);
+		if (nb_rv_efficiency(rep, p, &v))
+			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%s</td>", v, nb_rv_bps(a, sizeof(a), v));
+		else
+			fputs("<td data-v=\"-1\">absent</td>", out);
+		fprintf(out, "<td class=\"bnc\"><span class=\"bn bn-%s\">%s</span> ", nb_bn_code_name(bn.code), nb_bn_code_name(bn.code));
+		esc(out, bn.sentence);
+		if (p->error) {
+			fputs("<br><span class=\"err\">", out);
+			esc(out, p->error);
+			fputs("</span>", out);
+		}
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table></section>\n", out);
+}
+
+/* ---- throughput per setting: bars (median), whiskers (min-max), dots (runs) ---- */
+
+static void throughput_chart(struct page *pg, const struct nb_rv_test_front *f)
+{
+	FILE *out = pg->out;
+	double max = 0, step, div;
+	const char *unit;
+	int rows = 0, h;
+
+	for (int i = 0; i < f->n_points; i++) {
+		const struct nb_cmp_samples *s = nb_cmp_point_metric(f->points[i], "throughput_bps");
+
+		for (int k = 0; s && k < s->n; k++)
+			max = fmax(max, s->values[k]);
+		rows += s && s->n > 0 && f->points[i]->status == NB_CMP_STATUS_OK;
+	}
+	if (!rows)
+		return;
+	div = max >= 1e9 ? 1e9 : max >= 1e6 ? 1e6 : 1e3;
+	unit = div == 1e9 ? "throughput, Gbit/s" : div == 1e6 ? "throughput, Mbit/s" : "throughput, kbit/s";
+	max = nice_max(max, &step);
+	h = 10 + rows * (ROW_H + 6) + 44;
+	fprintf(out, "<figure><figcaption>");
+	esc(out, f->test);
+	fprintf(out, ": throughput per setting (bar: median; whisker: min-max; dots: runs; &#9733;: on the Pareto "
+		     "front)</figcaption>\n<svg class=\"chart\" data-chart=\"throughput\" data-test=\"");
+	esc(out, f->test);
+	fprintf(out, "\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n", W, h, W, h);
+	rows = 0;
+	for (int i = 0; i < f->n_points; i++) {
+		const struct nb_cmp_point *p = f->points[i];
+		const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "throughput_bps");
+		double y = 10 + rows * (ROW_H + 6), x0 = LABEL_W, span = W - LABEL_W - 20, lo, hi;
+		char buf[24];
+
+		if (!s || s->n <= 0 || p->status != NB_CMP_STATUS_OK)
+			continue;
+		rows++;
+		lo = hi = s->values[0];
+		for (int k = 1; k < s->n; k++) {
+			lo = fmin(lo, s->values[k]);
+			hi = fmax(hi, s->values[k]);
+		}
+		fprintf(out, "<text class=\"lbl\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s", LABEL_W - 6, y + ROW_H * 0.7,
+			f->on_front[i] ? "&#9733; " : "");
+		esc(out, nb_rv_setting(p));
+		fprintf(out, "</text><rect class=\"bar%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"><title>",
+			f->on_front[i] ? " front" : "", x0, y, span * s->median / max, ROW_H);
+		esc(out, p->id);
+		fprintf(out, ": median %s</title></rect>", nb_rv_bps(buf, sizeof(buf), s->median));
+		fprintf(out, "<line class=\"whisker\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x0 + span * lo / max,
+			x0 + span * hi / max, y + ROW_H / 2.0, y + ROW_H / 2.0);
+		for (int k = 0; k < s->n; k++)
+			fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>", x0 + span * s->values[k] / max,
+				y + ROW_H / 2.0 + (k % 3 - 1) * 4);
+		fputc('\n', out);
+	}
+	x_axis(out, LABEL_W, W - 20, 10 + rows * (ROW_H + 6), max, step, div, unit);
+	fputs("</svg></figure>\n", out);
+	pg->charts++;
+}
+
+/* ---- CPU split: per point the /proc/stat kinds, the processes, and each CPU ---- */
+
+static void legend(FILE *out, const char *const *names, int n, int first_color)
+{
+	fputs("<p class=\"legend\">", out);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "<span><i style=\"background:%s\"></i>%s</span> ", kind_colors[first_color + i], names[i]);
+	fputs("</p>\n", out);
+}
+
+static void stacked_row(FILE *out, double y, const char *label, const double *v, const int *colors, const char *const *names,
+			int n)
+{
+	double x = LABEL_W, span = W - LABEL_W - 20;
+
+	fprintf(out, "<g class=\"row\"><text class=\"lbl\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 6, y + 12);
+	esc(out, label);
+	fputs("</text>", out);
+	for (int i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			continue;
+		fprintf(out, "<rect class=\"seg\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>%s "
+			     "%.1f%%</title></rect>",
+			x, y, span * fmin(v[i], 100) / 100, kind_colors[colors[i]], names[i], v[i]);
+		x += span * fmin(v[i], 100) / 100;
+	}
+	fputs("</g>\n", out);
+}
+
+static void section_cpu(struct page *pg)
+{
+	const struct nb_cmp_report *rep = pg->in->rep;
+	FILE *out = pg->out;
+	static const int kcolors[] = { 0, 1, 2, 3 };
+	static const int pcolors[] = { 4, 5 };
+	static const char *const pnames[] = { "NAPI thread", "traffic process" };
+	int rows = 0, points = 0, h;
+	double y = 10;
+
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_point *p = &rep->points[i];
+		double v;
+		char name[NB_METRIC_NAME_MAX];
+
+		if (p->status != NB_CMP_STATUS_OK || !median_of(p, "cpu_busy_pct", &v))
+			continue;
+		points++;
+		rows += 1 + (median_of(p, "napi_thread_pct", &v) || median_of(p, "traffic_proc_pct", &v));
+		for (int c = 0; c < 256; c++) {
+			snprintf(name, sizeof(name), "cpu%d_busy_pct", c);
+			if (median_of(p, name, &v))
+				rows++;
+			else if (rep->cpus > 0 && c >= rep->cpus)
+				break;
+		}
+	}
+	fputs("<section id=\"cpu\"><h2>CPU split</h2>\n", out);
+	if (!rows) {
+		fputs("<p>No point measured its CPU.</p></section>\n", out);
+		return;
+	}
+	legend(out, kind_names, 4, 0);
+	legend(out, pnames, 2, 4);
+	h = 10 + rows * 20 + points * 8 + 44;
+	fprintf(out, "<figure><figcaption>Per point: the machine's busy time by kind (%% of all CPUs), the NAPI "
+		     "thread and the traffic process (%% of all CPUs), then each CPU by kind (%% of that CPU)"
+		     "</figcaption>\n<svg class=\"chart\" data-chart=\"cpu\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+		     "height=\"%d\" role=\"img\">\n", W, h, W, h);
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_point *p = &rep->points[i];
+		double v[4], pv[2], busy;
+		char name[NB_METRIC_NAME_MAX], label[NB_METRIC_NAME_MAX + 16];
+		bool has_proc;
+
+		if (p->status != NB_CMP_STATUS_OK || !median_of(p, "cpu_busy_pct", &busy))
+			continue;
+		for (int k = 0; k < 4; k++) {
+			snprintf(name, sizeof(name), "%s_pct", kind_metrics[k]);
+			v[k] = median_of(p, name, &v[k]) ? v[k] : 0;
+		}
+		stacked_row(out, y, p->id, v, kcolors, kind_names, 4);
+		y += 20;
+		pv[0] = pv[1] = 0;
+		has_proc = median_of(p, "napi_thread_pct", &pv[0]);
+		has_proc = median_of(p, "traffic_proc_pct", &pv[1]) || has_proc;
+		if (has_proc) {
+			stacked_row(out, y, "processes", pv, pcolors, pnames, 2);
+			y += 20;
+		}
+		for (int c = 0; c < 256; c++) {
+			double cb;
+
+			snprintf(name, sizeof(name), "cpu%d_busy_pct", c);
+			if (!median_of(p, name, &cb)) {
+				if (rep->cpus > 0 && c >= rep->cpus)
+					break;
+				continue;
+			}
+			for (int k = 0; k < 4; k++) {
+				snprintf(name, sizeof(name), "cpu%d_%s_pct", c, kind_metrics[k]);
+				v[k] = median_of(p, name, &v[k]) ? v[k] : 0;
+			}
+			snprintf(label, sizeof(label), "CPU%d", c);
+			stacked_row(out, y, label, v, kcolors, kind_names, 4);
+			y += 20;
+		}
+		y += 8; /* a gap between points */
+	}
+	x_axis(out, LABEL_W, W - 20, y, 100, 20, 1, "busy, % (machine rows: of all CPUs; CPUn rows: of that CPU)");
+	fputs("</svg></figure></section>\n", out);
+	pg->charts++;
+}
+
+/* ---- test x setting heatmap (two-knob sweeps) ---- */
+
+/* Viridis stops: sequential, readable in grey print and for colour-blind readers. */
+static void viridis(double t, char *buf, size_t len)
+{
+	static const int stops[5][3] = {
+		{ 68, 1, 84 }, { 59, 82, 139 }, { 33, 145, 140 }, { 94, 201, 98 }, { 253, 231, 37 },
+	};
+	double x = fmin(fmax(t, 0), 1) * 4;
+	int i = x >= 4 ? 3 : (int)x;
+	double f = x - i;
+
+	snprintf(buf, len, "#%02x%02x%02x", (int)(stops[i][0] + f * (stops[i + 1][0] - stops[i][0])),
+		 (int)(stops[i][1] + f * (stops[i + 1][1] - stops[i][1])),
+		 (int)(stops[i][2] + f * (stops[i + 1][2] - stops[i][2])));
+}
+
+static int count_char(const char *s, char c)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+static void section_heatmap(struct page *pg, const struct nb_rv_choice *c)
+{
+	const struct nb_cmp_report *rep = pg->in->rep;
+	FILE *out = pg->out;
+	const char *settings[NB_RV_MAX_SETTINGS];
+	int ns = 0, cell_w, h;
+
+	for (int i = 0; i < rep->n_points; i++) {
+		const char *s = nb_rv_setting(&rep->points[i]);
+		int k;
+
+		for (k = 0; k < ns; k++)
+			if (!strcmp(settings[k], s))
+				break;
+		if (k == ns && ns < NB_RV_MAX_SETTINGS)
+			settings[ns++] = s;
+	}
+	/* two knob axes or more: a setting names at least two knobs */
+	if (ns < 2 || c->n_tests < 1 || count_char(settings[0], '=') < 2)
+		return;
+	cell_w = (W - LABEL_W - 20) / c->n_tests;
+	h = 30 + ns * 26 + 30;
+	fprintf(out, "<section id=\"heatmap\"><h2>Test x setting</h2><figure><figcaption>Median throughput as %% of "
+		     "the best setting of each test (darker is lower)</figcaption>\n<svg class=\"chart\" "
+		     "data-chart=\"heatmap\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n", W, h, W, h);
+	for (int t = 0; t < c->n_tests; t++) {
+		fprintf(out, "<text x=\"%d\" y=\"20\" text-anchor=\"middle\">", LABEL_W + t * cell_w + cell_w / 2);
+		esc(out, c->tests[t].test);
+		fputs("</text>", out);
+	}
+	for (int s = 0; s < ns; s++) {
+		int y = 30 + s * 26;
+
+		fprintf(out, "<text class=\"lbl\" x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - 6, y + 17);
+		esc(out, settings[s]);
+		fputs("</text>", out);
+		for (int t = 0; t < c->n_tests; t++) {
+			const struct nb_rv_test_front *f = &c->tests[t];
+			double best = 0, v = -1, x;
+			char col[16];
+
+			for (int i = 0; i < f->n_points; i++) {
+				if (f->points[i]->status != NB_CMP_STATUS_OK || !median_of(f->points[i], "throughput_bps", &x))
+					continue;
+				best = fmax(best, x);
+				if (!strcmp(nb_rv_setting(f->points[i]), settings[s]))
+					v = x;
+			}
+			if (v < 0 || best <= 0) {
+				fprintf(out, "<rect class=\"cell absent\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"24\"/>",
+					LABEL_W + t * cell_w, y, cell_w - 2);
+				continue;
+			}
+			viridis(v / best, col, sizeof(col));
+			fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"24\" fill=\"%s\"/>"
+				     "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"%s\">%.0f%%</text>",
+				LABEL_W + t * cell_w, y, cell_w - 2, col, LABEL_W + t * cell_w + cell_w / 2, y + 17,
+				v / best > 0.6 ? "dark" : "light", 100 * v / best);
+		}
+		fputc('\n', out);
+	}
+	fputs("</svg></figure></section>\n", out);
+	pg->charts++;
+}
+
+/* ---- which setting ---- */
+
+static void section_choice(struct page *pg, const struct nb_rv_choice *c)
+{
+	FILE *out = pg->out;
+
+	fputs("<section id=\"choice\"><h2>Which setting to choose</h2>\n<ul>\n", out);
+	for (int t = 0; t < c->n_tests; t++) {
+		const struct nb_rv_test_front *f = &c->tests[t];
+		int shown = 0;
+
+		fputs("<li><b>", out);
+		esc(out, f->test);
+		fprintf(out, "</b>: Pareto front of throughput, bits per CPU-second%s: ", f->has_p99 ? " and p99 latency" : "");
+		for (int i = 0; i < f->n_points; i++) {
+			if (!f->on_front[i])
+				continue;
+			fputs(shown++ ? ", " : "", out);
+			esc(out, nb_rv_setting(f->points[i]));
+		}
+		fputs(shown ? "</li>\n" : "none</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+	if (c->best) {
+		fputs("<p class=\"best\">Best across tests (geometric mean of throughput): <b>", out);
+		esc(out, c->best);
+		fputs("</b> against ", out);
+		esc(out, c->reference);
+		fputs(":", out);
+		for (int t = 0; t < c->n_tests; t++) {
+			fprintf(out, "%s ", t ? "," : "");
+			esc(out, c->tests[t].test);
+			if (isnan(c->change_pct[t]))
+				fputs(" n/a", out);
+			else
+				fprintf(out, " %+.1f%%", c->change_pct[t]);
+		}
+		if (c->worst_test >= 0) {
+			fputs("; worst case ", out);
+			esc(out, c->tests[c->worst_test].test);
+			fprintf(out, " %+.1f%%", c->change_pct[c->worst_test]);
+		}
+		fputs("</p>\n", out);
+	} else {
+		fputs("<p>Only one setting: nothing to choose.</p>\n", out);
+	}
+	fputs("</section>\n", out);
+}
+
+/* ---- series of a run ---- */
+
+static void series_chart(FILE *out, const struct nb_rv_series *s, const char *id, int first, int last,
+			 const char *unit, bool pct)
+{
+	double max = pct ? 100 : 0, step, tmax = s->t[s->n - 1];
+	int lines = 0, h = 200;
+	const double x0 = 70, x1 = W - 20, y0 = 10, y1 = h - 50;
+
+	for (int c = first; c <= last; c++)
+		for (int i = 0; s->col[c] && i < s->n; i++)
+			if (isfinite(s->col[c][i]))
+				max = fmax(max, s->col[c][i]);
+	max = nice_max(max, &step);
+	if (!(tmax > 0))
+		tmax = 1;
+	fputs("<svg class=\"chart\" data-chart=\"series\" data-point=\"", out);
+	esc(out, id);
+	fprintf(out, "\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n", W, h, W, h);
+	for (double v = 0; v <= max + step / 2; v += step) {
+		double y = y1 - (y1 - y0) * v / max;
+
+		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" "
+			     "y=\"%.1f\" text-anchor=\"end\">%g</text>",
+			x0, x1, y, y, x0 - 4, y + 4, pct || max < 1e4 ? v : v / 1e3);
+	}
+	fprintf(out, "<text class=\"unit\" x=\"12\" y=\"%.1f\" transform=\"rotate(-90 12 %.1f)\" "
+		     "text-anchor=\"middle\">%s%s</text>",
+		(y0 + y1) / 2, (y0 + y1) / 2, unit, pct || max < 1e4 ? "" : " (thousands)");
+	for (int c = first; c <= last; c++) {
+		int n = 0;
+
+		if (!s->col[c])
+			continue;
+		for (int i = 0; i < s->n; i++)
+			n += isfinite(s->col[c][i]);
+		if (n < 2)
+			continue;
+		fprintf(out, "<polyline class=\"line\" stroke=\"%s\" points=\"", kind_colors[c % 6]);
+		for (int i = 0; i < s->n; i++)
+			if (isfinite(s->col[c][i]))
+				fprintf(out, "%.1f,%.1f ", x0 + (x1 - x0) * s->t[i] / tmax,
+					y1 - (y1 - y0) * s->col[c][i] / max);
+		fprintf(out, "\"><title>%s</title></polyline>", nb_rv_series_cols[c]);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" class=\"key\">%s</text>", x1 - 150,
+			y0 + 12 + lines * 14, kind_colors[c % 6], nb_rv_series_cols[c]);
+		lines++;
+	}
+	x_axis(out, x0, x1, y1, tmax, tmax > 4 ? 1 : 0.5, 1, "time since the measured window opened, s");
+	fputs("</svg>\n", out);
+}
+
+static void section_series(struct page *pg)
+{
+	const struct nb_cmp_report *rep = pg->in->rep;
+	FILE *out = pg->out;
+	int shown = 0;
+
+	if (!pg->in->extra)
+		return;
+	fputs("<section id=\"series\"><h2>100 ms series</h2>\n<p class=\"note\">The first ok run of each point; "
+	      "/proc/stat moves in 10 ms ticks, so use the window's metrics for numbers and these for shape.</p>\n",
+	      out);
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_rv_series *s = nb_rv_series_of(pg->in->extra, rep->points[i].id);
+
+		if (!s)
+			continue;
+		fprintf(out, "<details%s><summary>", shown ? "" : " open");
+		esc(out, rep->points[i].id);
+		fprintf(out, " (run %d)</summary>\n", s->run);
+		series_chart(out, s, rep->points[i].id, 0, 3, "CPU, % of the machine", true);
+		series_chart(out, s, rep->points[i].id, 4, 5, "packets/s", false);
+		fputs("</details>\n", out);
+		shown++;
+		pg->charts += 2;
+	}
+	if (!shown)
+		fputs("<p>The report holds no series (runs without samples).</p>\n", out);
+	fputs("</section>\n", out);
+}
+
+/* ---- profile ---- */
+
+static void section_profile(struct page *pg)
+{
+	const struct nb_cmp_report *rep = pg->in->rep;
+	FILE *out = pg->out;
+	int shown = 0;
+
+	fputs("<section id=\"profile\"><h2>Top profile symbols</h2>\n", out);
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_point *p = &rep->points[i];
+
+		if (p->n_profile <= 0)
+			continue;
+		fputs("<details><summary>", out);
+		esc(out, p->id);
+		fputs("</summary><table><tr><th>symbol</th><th>share of samples, %</th></tr>\n", out);
+		for (int k = 0; k < p->n_profile && k < 15; k++) {
+			fputs("<tr><td class=\"id\">", out);
+			esc(out, p->profile[k].symbol);
+			fprintf(out, "</td><td>%.1f</td></tr>\n", p->profile[k].share_pct);
+		}
+		fputs("</table></details>\n", out);
+		shown++;
+	}
+	if (!shown)
+		fputs("<p>No point has a profile (tracing off or unavailable).</p>\n", out);
+	fputs("</section>\n", out);
+}
+
+/* ---- compare ---- */
+
+static const char *verdict_class(enum nb_cmp_verdict v)
+{
+	return nb_cmp_verdict_name(v);
+}
+
+/* Bit rates scaled with their unit, everything else as a short number. */
+static void value(FILE *out, const char *metric, double v)
+{
+	char buf[24];
+
+	if (!strcmp(metric, "throughput_bps") || !strcmp(metric, "throughput_sent_bps"))
+		fputs(nb_rv_bps(buf, sizeof(buf), v), out);
+	else if (!strcmp(metric, NB_CMP_EFFICIENCY_METRIC))
+		fprintf(out, "%s per CPU-s", nb_rv_bps(buf, sizeof(buf), v));
+	else
+		fprintf(out, "%.4g", v);
+}
+
+static void compare_table(FILE *out, const struct nb_cmp_result *r)
+{
+	fputs("<table class=\"sortable\"><thead><tr><th>point</th><th>metric</th><th>base (median)</th>"
+	      "<th>new (median)</th><th>change</th><th>90% interval</th><th>verdict</th></tr></thead><tbody>\n",
+	      out);
+	for (int i = 0; i < r->n_points; i++) {
+		const struct nb_cmp_point_result *pr = &r->points[i];
+
+		for (int m = 0; m < pr->n_metrics; m++) {
+			const struct nb_cmp_metric_result *mr = &pr->metrics[m];
+			char change[32], why[160];
+
+			/* the headline and gated metrics, and whatever moved */
+			if (!mr->gated && strcmp(mr->name, "throughput_bps") && mr->verdict != NB_CMP_CHANGED &&
+			    mr->verdict != NB_CMP_IMPROVED && mr->verdict != NB_CMP_REGRESSED)
+				continue;
+			fputs("<tr><td class=\"id\">", out);
+			esc(out, pr->id);
+			fputs("</td><td>", out);
+			esc(out, mr->name);
+			fputs(mr->gated ? " <small>(gated)</small>" : "", out);
+			fputs("</td><td class=\"nw\">", out);
+			if (mr->has_base)
+				value(out, mr->name, mr->base);
+			fputs("</td><td class=\"nw\">", out);
+			if (mr->has_new)
+				value(out, mr->name, mr->new);
+			fprintf(out, "</td><td data-v=\"%.4g\">%s</td><td>", mr->has_change ? mr->change_pct : 0,
+				nb_cmp_format_change(change, sizeof(change), mr));
+			if (mr->has_ci)
+				fprintf(out, "%+.1f%% .. %+.1f%%", mr->ci_lo_pct, mr->ci_hi_pct);
+			fprintf(out, "</td><td class=\"v v-%s\">%s", verdict_class(mr->verdict), nb_cmp_verdict_name(mr->verdict));
+			nb_cmp_reason_text(why, sizeof(why), mr, r->opt);
+			if (why[0]) {
+				fputs(" <small>", out);
+				esc(out, why);
+				fputs("</small>", out);
+			}
+			fputs("</td></tr>\n", out);
+		}
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+/* Forest plot of the gated metrics. The scale is symmetric-logarithmic: +500% and the 5% minimum effect
+ * both stay readable on one axis. */
+static double fx(double v, double lim)
+{
+	double c = fmax(-lim, fmin(lim, v));
+
+	return (c < 0 ? -1 : 1) * log1p(fabs(c) / 5) / log1p(lim / 5);
+}
+
+static void compare_chart(struct page *pg, const struct nb_cmp_result *r)
+{
+	static const double ticks[] = { 0, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000 };
+	FILE *out = pg->out;
+	const double x0 = LABEL_W, x1 = W - 20, mid = (x0 + x1) / 2, half = (x1 - x0) / 2;
+	double lim = 10, y = 10;
+	int rows = 0, h;
+
+	for (int i = 0; i < r->n_points; i++)
+		for (int m = 0; m < r->points[i].n_metrics; m++) {
+			const struct nb_cmp_metric_result *mr = &r->points[i].metrics[m];
+
+			if (!mr->gated || !mr->has_change)
+				continue;
+			rows++;
+			lim = fmax(lim, fabs(mr->change_pct));
+			if (mr->has_ci)
+				lim = fmax(lim, fmax(fabs(mr->ci_lo_pct), fabs(mr->ci_hi_pct)));
+		}
+	if (!rows)
+		return;
+	for (size_t t = 0; t < sizeof(ticks) / sizeof(ticks[0]); t++)
+		if (ticks[t] >= lim) {
+			lim = ticks[t];
+			break;
+		}
+	lim = fmin(lim, 10000);
+	h = 10 + rows * 20 + 44;
+	fprintf(out, "<figure><figcaption>Gated metrics: change of the median (dot) and its 90%% interval (line); "
+		     "the grey band is the minimum effect</figcaption>\n<svg class=\"chart\" data-chart=\"compare\" "
+		     "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n", W, h, W, h);
+	for (int i = 0; i < r->n_points; i++) {
+		const struct nb_cmp_point_result *pr = &r->points[i];
+
+		for (int m = 0; m < pr->n_metrics; m++) {
+			const struct nb_cmp_metric_result *mr = &pr->metrics[m];
+			char label[NB_POINT_ID_MAX + NB_METRIC_NAME_MAX + 4];
+			double band;
+
+			if (!mr->gated || !mr->has_change)
+				continue;
+			snprintf(label, sizeof(label), "%s %s", pr->id, mr->name);
+			band = half * fx(mr->min_effect_pct, lim);
+			fprintf(out, "<g class=\"row v-%s\"><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"lbl\">",
+				verdict_class(mr->verdict), LABEL_W - 6, y + 12);
+			esc(out, label);
+			fprintf(out, "</text><rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"16\"/>",
+				mid - band, y, 2 * band);
+			if (mr->has_ci)
+				fprintf(out, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+					mid + half * fx(mr->ci_lo_pct, lim), mid + half * fx(mr->ci_hi_pct, lim), y + 8, y + 8);
+			fprintf(out, "<circle class=\"chg\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%s: %+.1f%%, %s</title>"
+				     "</circle></g>\n",
+				mid + half * fx(mr->change_pct, lim), y + 8, mr->name, mr->change_pct,
+				nb_cmp_verdict_name(mr->verdict));
+			y += 20;
+		}
+	}
+	fprintf(out, "<g class=\"axis\"><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x0, x1, y, y);
+	for (size_t t = 0; t < sizeof(ticks) / sizeof(ticks[0]) && ticks[t] <= lim; t++) {
+		for (int sign = -1; sign <= 1; sign += 2) {
+			double x = mid + sign * half * fx(ticks[t], lim);
+
+			if (ticks[t] == 0 && sign < 0)
+				continue;
+			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
+				     "text-anchor=\"middle\">%+g</text>", x, x, y, y + 4, x, y + 16, sign * ticks[t]);
+		}
+	}
+	fprintf(out, "<text class=\"unit\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">change against the base, %% "
+		     "(symmetric log scale, clipped at &#177;%g)</text></g>\n</svg></figure>\n", mid, y + 32, lim);
+	pg->charts++;
+}
+
+static void section_compare(struct page *pg)
+{
+	const struct nb_cmp_result *r = pg->in->cmp;
+	FILE *out = pg->out;
+	int moved = 0;
+
+	if (!r)
+		return;
+	fputs("<section id=\"compare\"><h2>Compare</h2>\n<p>Base <code>", out);
+	esc(out, r->base->path);
+	fputs("</code> (kernel ", out);
+	esc(out, r->base->kernel_release);
+	fputs(") against new <code>", out);
+	esc(out, r->new->path);
+	fputs("</code> (kernel ", out);
+	esc(out, r->new->kernel_release);
+	fprintf(out, "): <b class=\"v v-%s\">%s</b></p>\n", r->verdict == NB_CMP_REGRESSION ? "regressed" : "unchanged",
+		nb_cmp_overall_name(r->verdict));
+	if (r->n_env_diffs) {
+		fputs("<h3>Environment differences</h3><table><tr><th>field</th><th>base</th><th>new</th></tr>\n", out);
+		for (int i = 0; i < r->n_env_diffs; i++) {
+			fputs("<tr><td>", out);
+			esc(out, r->env_diffs[i].key);
+			fputs("</td><td>", out);
+			esc(out, r->env_diffs[i].base ? r->env_diffs[i].base : "absent");
+			fputs("</td><td>", out);
+			esc(out, r->env_diffs[i].new ? r->env_diffs[i].new : "absent");
+			fputs("</td></tr>\n", out);
+		}
+		fputs("</table>\n", out);
+	}
+	compare_chart(pg, r);
+	compare_table(out, r);
+	fputs("<h3>Bottleneck moved</h3><ul>\n", out);
+	for (int i = 0; i < r->n_points; i++) {
+		char buf[2 * NB_BN_SENTENCE_MAX + 32];
+
+		if (!nb_rv_moved(r, &r->points[i], buf, sizeof(buf)))
+			continue;
+		fputs("<li class=\"moved\"><code>", out);
+		esc(out, r->points[i].id);
+		fputs("</code>: ", out);
+		esc(out, buf);
+		fputs("</li>\n", out);
+		moved++;
+	}
+	fputs(moved ? "</ul>\n" : "<li>in no point</li></ul>\n", out);
+	fputs("<h3>Profile movers</h3>\n", out);
+	moved = 0;
+	for (int i = 0; i < r->n_points; i++) {
+		const struct nb_cmp_point_result *pr = &r->points[i];
+
+		if (!pr->n_movers)
+			continue;
+		if (!moved++)
+			fputs("<table><tr><th>point</th><th>symbol</th><th>base, % of samples</th><th>new, %</th></tr>\n", out);
+		for (int k = 0; k < pr->n_movers; k++) {
+			fputs("<tr><td class=\"id\">", out);
+			esc(out, pr->id);
+			fputs("</td><td class=\"id\">", out);
+			esc(out, pr->movers[k].symbol);
+			fprintf(out, "</td><td>%.1f</td><td>%.1f</td></tr>\n", pr->movers[k].base_share_pct,
+				pr->movers[k].new_share_pct);
+		}
+	}
+	fputs(moved ? "</table>\n" : "<p>No profile symbol moved (or the reports have no profile).</p>\n", out);
+	fputs("</section>\n", out);
+}
+
+/* ---- page ---- */
+
+static const char page_css[] =
+	"body{font:14px/1.4 system-ui,sans-serif;color:#111;background:#fff;margin:1.5em auto;max-width:1240px;padding:0 1em}"
+	"h1{font-size:1.5em}h2{border-bottom:1px solid #999;margin-top:1.6em}"
+	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:2px 6px;text-align:left;"
+	"vertical-align:top}th{background:#eee}.sortable th{cursor:pointer}td.id{font-family:monospace;font-size:12px;word-break:break-all}td.nw{white-space:nowrap}#points td.id{word-break:normal}#points table{width:100%}td.bnc{min-width:20em}"
+	"svg.chart{display:block;max-width:100%;height:auto;font-size:11px}svg .lbl{font:10px monospace}svg text{fill:#111}"
+	".axis line{stroke:#444}.unit{font-style:italic}.grid{stroke:#ddd}"
+	".bar{fill:#56B4E9}.bar.front{fill:#0072B2}.whisker{stroke:#111;stroke-width:1.5}.run{fill:#fff;stroke:#111}"
+	".line{fill:none;stroke-width:1.8}.key{font-weight:bold}"
+	".cell.absent{fill:#fff;stroke:#999;stroke-dasharray:3}text.dark{fill:#111}text.light{fill:#fff}"
+	".band{fill:#ddd}.ci{stroke:#111;stroke-width:2}.chg{stroke:#111}"
+	".v-improved .chg,.v-fixed .chg{fill:#0072B2}.v-regressed .chg,.v-broken .chg{fill:#D55E00}"
+	".v-unchanged .chg{fill:#999}.v-inconclusive .chg{fill:#F0E442}"
+	"td.v-improved,td.v-fixed,b.v-unchanged{background:#cfe3f1}td.v-regressed,td.v-broken,b.v-regressed{background:#f6d2bd}"
+	"td.v-inconclusive{background:#faf5c2}"
+	".legend span{margin-right:1em}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;"
+	"vertical-align:middle;border:1px solid #333}"
+	".bn{font-family:monospace;font-weight:bold;padding:0 3px;border:1px solid #666}"
+	".st-failed,.st-timeout,.err{color:#D55E00}.note{color:#444}"
+	"@media print{body{max-width:none}figure,tr{break-inside:avoid}}";
+
+/* Click a header to sort by that column (numbers by data-v); printing opens every <details>. */
+static const char page_js[] =
+	"document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',"
+	"function(){var tb=th.closest('table').tBodies[0],up=th.dataset.up!=='1';th.dataset.up=up?'1':'0';"
+	"Array.from(tb.rows).sort(function(a,b){var x=a.cells[i],y=b.cells[i],p=parseFloat(x.dataset.v),"
+	"q=parseFloat(y.dataset.v),c=isNaN(p)||isNaN(q)?x.textContent.localeCompare(y.textContent):p-q;"
+	"return up?c:-c;}).forEach(function(r){tb.appendChild(r);});});});"
+	"window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach("
+	"function(d){d.open=true;});});";
+
+int nb_rv_render_html(FILE *out, const struct nb_rv_input *in)
+{
+	struct page pg = { .out = out, .in = in };
+	struct nb_rv_choice choice;
+
+	nb_rv_choose(in->rep, &choice);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+	      "script-src 'unsafe-inline'; img-src data:\">\n<title>nicbench ",
+	      out);
+	fputs(in->cmp ? "compare" : "report", out);
+	fputs(": kernel ", out);
+	esc(out, in->rep->kernel_release);
+	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>nicbench %s: ", page_css, in->cmp ? "compare" : "report");
+	esc(out, in->rep->path);
+	fputs("</h1>\n", out);
+	section_compare(&pg);
+	section_env(&pg);
+	section_points(&pg);
+	section_choice(&pg, &choice);
+	fputs("<section id=\"throughput\"><h2>Throughput per setting</h2>\n", out);
+	for (int t = 0; t < choice.n_tests; t++)
+		throughput_chart(&pg, &choice.tests[t]);
+	fputs("</section>\n", out);
+	section_heatmap(&pg, &choice);
+	section_cpu(&pg);
+	section_series(&pg);
+	section_profile(&pg);
+	fprintf(out, "<footer><p class=\"note\">nicbench %s; %d charts; bottleneck rules: docs/bottleneck.md.</p>"
+		     "</footer>\n<script>%s</script>\n</body></html>\n", NICBENCH_VERSION, pg.charts, page_js);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: MIT
+/* The report view: environment and series read with jansson, per-point bottleneck and efficiency, the Pareto choice. */
+#include "report/report_view.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit/stats.h"
+
+const char *const nb_rv_series_cols[NB_RV_SERIES_COLS] = {
+	"cpu_busy_pct", "softirq_pct", "irq_pct", "napi_thread_pct", "rx_packets_per_s", "tx_packets_per_s",
+};
+
+/* ---- extras ---- */
+
+struct env_source {
+	const char *label;
+	const char *path[3]; /* object keys from the root */
+};
+
+static const struct env_source env_sources[] = {
+	{ "host", { "host", "hostname" } },
+	{ "kernel", { "host", "kernel", "release" } },
+	{ "kernel version", { "host", "kernel", "version" } },
+	{ "kernel config hash", { "host", "kernel", "config_hash" } },
+	{ "CPUs", { "host", "cpus" } },
+	{ "CPU model", { "host", "cpu_model" } },
+	{ "interface", { "interface", "name" } },
+	{ "driver", { "interface", "driver" } },
+	{ "driver version", { "interface", "driver_version" } },
+	{ "firmware", { "interface", "firmware" } },
+	{ "bus", { "interface", "bus_info" } },
+	{ "MTU", { "interface", "mtu" } },
+	{ "link speed (Mbit/s)", { "interface", "speed_mbps" } },
+	{ "peer", { "peer", "host" } },
+	{ "peer port", { "peer", "port" } },
+	{ "created", { "created" } },
+	{ "nicbench", { "tool", "version" } },
+	{ "description", { "config", "description" } },
+};
+
+static char *scalar_text(const json_t *v)
+{
+	char buf[64];
+
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	if (json_is_integer(v)) {
+		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
+		return strdup(buf);
+	}
+	if (json_is_real(v)) {
+		snprintf(buf, sizeof(buf), "%g", json_real_value(v));
+		return strdup(buf);
+	}
+	if (json_is_boolean(v))
+		return strdup(json_is_true(v) ? "true" : "false");
+	return NULL; /* null or absent: not shown */
+}
+
+static void load_env(const json_t *root, struct nb_rv_extra *x)
+{
+	for (size_t i = 0; i < sizeof(env_sources) / sizeof(env_sources[0]) && x->n_env < NB_RV_ENV_MAX; i++) {
+		const json_t *v = root;
+		char *text;
+
+		for (int k = 0; k < 3 && env_sources[i].path[k] && v; k++)
+			v = json_object_get(v, env_sources[i].path[k]);
+		text = v ? scalar_text(v) : NULL;
+		if (!text)
+			continue;
+		x->env[x->n_env].key = env_sources[i].label;
+		x->env[x->n_env++].value = text;
+	}
+}
+
+static double *column(const json_t *samples, const char *name, int n)
+{
+	const json_t *col = json_object_get(samples, name);
+	double *v;
+
+	if (!json_is_array(col) || (int)json_array_size(col) != n)
+		return NULL;
+	v = malloc((size_t)n * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const json_t *e = json_array_get(col, (size_t)i);
+
+		v[i] = json_is_number(e) ? json_number_value(e) : NAN;
+	}
+	return v;
+}
+
+static int load_series(const json_t *point, struct nb_rv_series *s)
+{
+	const json_t *runs = json_object_get(point, "runs");
+	const json_t *id = json_object_get(point, "id");
+	size_t i;
+	const json_t *run;
+
+	memset(s, 0, sizeof(*s));
+	if (!json_is_string(id))
+		return -EINVAL;
+	s->point_id = strdup(json_string_value(id));
+	if (!s->point_id)
+		return -ENOMEM;
+	json_array_foreach(runs, i, run) {
+		const json_t *samples = json_object_get(run, "samples");
+		const json_t *t = json_object_get(samples, "t");
+		const char *status = json_string_value(json_object_get(run, "status"));
+
+		if (!status || strcmp(status, "ok") || !json_is_array(t) || json_array_size(t) < 2)
+			continue;
+		s->n = (int)json_array_size(t);
+		s->t = column(samples, "t", s->n);
+		if (!s->t)
+			return -ENOMEM;
+		for (int c = 0; c < NB_RV_SERIES_COLS; c++)
+			s->col[c] = column(samples, nb_rv_series_cols[c], s->n);
+		s->run = (int)i + 1;
+		break;
+	}
+	return 0;
+}
+
+int nb_rv_extra_load(const char *path, struct nb_rv_extra *out, struct nb_err *err)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+	const json_t *results, *point;
+	size_t i;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!root)
+		return nb_err_set(err, -EINVAL, "read report %s: line %d: %s", path, jerr.line, jerr.text);
+	load_env(root, out);
+	results = json_object_get(root, "results");
+	if (json_is_array(results) && json_array_size(results) > 0) {
+		out->series = calloc(json_array_size(results), sizeof(*out->series));
+		if (!out->series)
+			ret = nb_err_set(err, -ENOMEM, "read report %s: out of memory", path);
+		json_array_foreach(results, i, point) {
+			if (ret)
+				break;
+			ret = load_series(point, &out->series[out->n_series]);
+			out->n_series++;
+			if (ret)
+				nb_err_set(err, ret, "read report %s: result %zu: %s", path, i + 1,
+					   ret == -ENOMEM ? "out of memory" : "no id");
+		}
+	}
+	json_decref(root);
+	if (ret)
+		nb_rv_extra_free(out);
+	return ret;
+}
+
+void nb_rv_extra_free(struct nb_rv_extra *x)
+{
+	for (int i = 0; i < x->n_env; i++)
+		free(x->env[i].value);
+	for (int i = 0; i < x->n_series; i++) {
+		free(x->series[i].point_id);
+		free(x->series[i].t);
+		for (int c = 0; c < NB_RV_SERIES_COLS; c++)
+			free(x->series[i].col[c]);
+	}
+	free(x->series);
+	memset(x, 0, sizeof(*x));
+}
+
+const struct nb_rv_series *nb_rv_series_of(const struct nb_rv_extra *x, const char *point_id)
+{
+	for (int i = 0; x && i < x->n_series; i++)
+		if (x->series[i].point_id && !strcmp(x->series[i].point_id, point_id))
+			return x->series[i].n > 1 ? &x->series[i] : NULL;
+	return NULL;
+}
+
+/* ---- per point ---- */
+
+static bool point_median(const void *ctx, const char *name, double *v)
+{
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(ctx, name);
+
+	if (!s || s->n <= 0)
+		return false;
+	*v = s->median;
+	return true;
+}
+
+/* An environment field as a number ("1000"); compare_load keeps them as compact JSON text. */
+static double env_number(const struct nb_cmp_report *rep, const char *key)
+{
+	for (int i = 0; i < rep->n_env; i++) {
+		if (strcmp(rep->env[i].key, key) || !rep->env[i].value)
+			continue;
+		char *end;
+		double v = strtod(rep->env[i].value, &end);
+
+		return end != rep->env[i].value && !*end && isfinite(v) ? v : 0;
+	}
+	return 0;
+}
+
+/* The point's measured window: its test's duration (compare_load keeps the test object as compact JSON). */
+static double point_window_s(const struct nb_cmp_report *rep, const struct nb_cmp_point *p)
+{
+	json_t *test = p->test_json ? json_loads(p->test_json, 0, NULL) : NULL;
+	json_t *d = json_object_get(test, "duration");
+	double v = json_is_number(d) ? json_number_value(d) : 0;
+
+	json_decref(test);
+	return v > 0 ? v : env_number(rep, "config.duration");
+}
+
+void nb_rv_bottleneck(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, struct nb_bottleneck *out)
+{
+	struct nb_bn_input in = {
+		.get = point_median,
+		.ctx = p,
+		.cpus = rep->cpus,
+		.link_mbps = env_number(rep, "interface.speed_mbps"),
+		.window_s = point_window_s(rep, p),
+		.ok = p->status == NB_CMP_STATUS_OK,
+	};
+
+	nb_bottleneck_judge(&in, out);
+}
+
+bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, double *bits_per_cpu_s)
+{
+	double v[256];
+	int n = 0;
+	struct nb_stats st;
+
+	if (rep->cpus <= 0 || p->status != NB_CMP_STATUS_OK)
+		return false;
+	for (int i = 0; i < p->n_pairs && n < 256; i++)
+		if (p->pair_cpu_busy_pct[i] > 0)
+			v[n++] = p->pair_throughput_bps[i] / (p->pair_cpu_busy_pct[i] * rep->cpus / 100.0);
+	if (n == 0)
+		return false;
+	nb_stats_compute(v, n, &st);
+	*bits_per_cpu_s = st.median;
+	return true;
+}
+
+const struct nb_cmp_samples *nb_rv_p99(const struct nb_cmp_point *p)
+{
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "rr_latency_p99_us");
+
+	if (s && s->n > 0)
+		return s;
+	/* another p99 in microseconds, but not a p999 */
+	for (int i = 0; i < p->n_metrics; i++) {
+		size_t n = strlen(p->metrics[i].name);
+
+		if (n > 8 && !strcmp(p->metrics[i].name + n - 8, "_p99_us") && p->metrics[i].n > 0)
+			return &p->metrics[i];
+	}
+	return NULL;
+}
+
+const char *nb_rv_setting(const struct nb_cmp_point *p)
+{
+	const char *slash = strchr(p->id, '/');
+
+	return slash && slash[1] ? slash + 1 : "default";
+}
+
+bool nb_rv_gated(const struct nb_cmp_options *opt, const char *test, const char *metric)
+{
+	for (int i = 0; i < opt->n_gate; i++) {
+		if (strcmp(opt->gate[i].metric, metric))
+			continue;
+		if (opt->gate[i].tests[0] && fnmatch(opt->gate[i].tests, test, 0))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* ---- which setting to choose ---- */
+
+static bool tput_of(const struct nb_cmp_point *p, double *v)
+{
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "throughput_bps");
+
+	if (!s || s->n <= 0 || p->status != NB_CMP_STATUS_OK)
+		return false;
+	*v = s->median;
+	return true;
+}
+
+/* The "more is better" rate of a point: throughput, or for rr tests transactions per second. */
+static bool rate_of(const struct nb_cmp_point *p, double *v)
+{
+	const struct nb_cmp_samples *s;
+
+	if (p->status != NB_CMP_STATUS_OK)
+		return false;
+	if (tput_of(p, v))
+		return true;
+	s = nb_cmp_point_metric(p, "rr_transactions_per_s");
+	if (!s || s->n <= 0)
+		return false;
+	*v = s->median;
+	return true;
+}
+
+/* Can the point be on a front at all: it ran and has a rate or a p99. */
+static bool judgeable(const struct nb_cmp_point *p)
+{
+	double v;
+
+	return p->status == NB_CMP_STATUS_OK && (rate_of(p, &v) || nb_rv_p99(p));
+}
+
+/* a dominates b: no worse in every objective both have and better in one; without a common objective
+ * neither dominates. Objectives: rate and bits per CPU-second (more is better), p99 (less is better). */
+static bool dominates(const struct nb_cmp_report *rep, const struct nb_cmp_point *a, const struct nb_cmp_point *b,
+		      bool use_p99)
+{
+	double ra, rb, ea, eb;
+	bool common = false, better = false;
+
+	if (rate_of(a, &ra) && rate_of(b, &rb)) {
+		if (ra < rb)
+			return false;
+		better = ra > rb;
+		common = true;
+	}
+	if (nb_rv_efficiency(rep, a, &ea) && nb_rv_efficiency(rep, b, &eb)) {
+		if (ea < eb)
+			return false;
+		better = better || ea > eb;
+		common = true;
+	}
+	if (use_p99) {
+		const struct nb_cmp_samples *la = nb_rv_p99(a), *lb = nb_rv_p99(b);
+
+		if (la && lb) {
+			if (la->median > lb->median)
+				return false;
+			better = better || la->median < lb->median;
+			common = true;
+		}
+	}
+	return common && better;
+}
+
+static int test_index(struct nb_rv_choice *c, const char *test)
+{
+	for (int i = 0; i < c->n_tests; i++)
+		if (!strcmp(c->tests[i].test, test))
+			return i;
+	if (c->n_tests == NB_RV_MAX_TESTS)
+		return -1;
+	c->tests[c->n_tests].test = test;
+	return c->n_tests++;
+}
+
+static const struct nb_cmp_point *point_of(const struct nb_rv_test_front *t, const char *setting)
+{
+	for (int i = 0; i < t->n_points; i++)
+		if (!strcmp(nb_rv_setting(t->points[i]), setting))
+			return t->points[i];
+	return NULL;
+}
+
+/* Change of one setting against the reference in one test, %; NAN where either is missing. */
+static double change_in(const struct nb_rv_test_front *t, const char *setting, const char *reference)
+{
+	const struct nb_cmp_point *a = point_of(t, setting), *r = point_of(t, reference);
+	double ta, tr;
+
+	if (!a || !r || !rate_of(a, &ta) || !rate_of(r, &tr) || tr <= 0)
+		return NAN;
+	return 100.0 * (ta - tr) / tr;
+}
+
+void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out)
+{
+	const char *settings[NB_RV_MAX_SETTINGS];
+	double best_score = -INFINITY;
+
+	memset(out, 0, sizeof(*out));
+	out->worst_test = -1;
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_point *p = &rep->points[i];
+		const char *test = p->test_name[0] ? p->test_name : p->id;
+		int t = test_index(out, test);
+		const char *s = nb_rv_setting(p);
+		int k;
+
+		if (t < 0 || out->tests[t].n_points == NB_RV_MAX_SETTINGS)
+			continue;
+		out->tests[t].points[out->tests[t].n_points++] = p;
+		out->tests[t].has_p99 = out->tests[t].has_p99 || nb_rv_p99(p);
+		for (k = 0; k < out->n_settings; k++)
+			if (!strcmp(settings[k], s))
+				break;
+		if (k == out->n_settings && k < NB_RV_MAX_SETTINGS)
+			settings[out->n_settings++] = s;
+	}
+	for (int t = 0; t < out->n_tests; t++) {
+		struct nb_rv_test_front *f = &out->tests[t];
+
+		for (int i = 0; i < f->n_points; i++) {
+			f->on_front[i] = judgeable(f->points[i]);
+			for (int j = 0; j < f->n_points && f->on_front[i]; j++)
+				if (j != i && dominates(rep, f->points[j], f->points[i], f->has_p99))
+					f->on_front[i] = false;
+		}
+	}
+	if (out->n_settings < 2)
+		return;
+	out->reference = settings[0];
+	/* Best across tests: the geometric mean of throughput ratios to the reference, over the tests where
+	 * both ran; a setting missing from a test it should have been in cannot win. */
+	for (int s = 0; s < out->n_settings; s++) {
+		double log_sum = 0;
+		int n = 0;
+		bool complete = true;
+
+		for (int t = 0; t < out->n_tests; t++) {
+			double c = change_in(&out->tests[t], settings[s], out->reference);
+
+			if (isnan(c)) {
+				complete = complete && !point_of(&out->tests[t], out->reference);
+				continue;
+			}
+			log_sum += log(fmax(1.0 + c / 100.0, 1e-6));
+			n++;
+		}
+		if (!complete || n == 0)
+			continue;
+		if (log_sum / n > best_score) {
+			best_score = log_sum / n;
+			out->best = settings[s];
+		}
+	}
+	if (!out->best)
+		return;
+	for (int t = 0; t < out->n_tests; t++) {
+		out->change_pct[t] = change_in(&out->tests[t], out->best, out->reference);
+		if (!isnan(out->change_pct[t]) &&
+		    (out->worst_test < 0 || out->change_pct[t] < out->change_pct[out->worst_test]))
+			out->worst_test = t;
+	}
+}
+
+const char *nb_rv_bps(char *buf, size_t len, double bps)
+{
+	if (bps >= 1e9)
+		snprintf(buf, len, "%.2f Gbit/s", bps / 1e9);
+	else if (bps >= 1e6)
+		snprintf(buf, len, "%.1f Mbit/s", bps / 1e6);
+	else if (bps >= 1e3)
+		snprintf(buf, len, "%.1f kbit/s", bps / 1e3);
+	else
+		snprintf(buf, len, "%.0f bit/s", bps);
+	return buf;
+}
+
+bool nb_rv_moved(const struct nb_cmp_result *r, const struct nb_cmp_point_result *pr, char *buf, size_t len)
+{
+	struct nb_bottleneck a, b;
+
+	if (len)
+		buf[0] = '\0';
+	if (!pr->base || !pr->new)
+		return false;
+	nb_rv_bottleneck(r->base, pr->base, &a);
+	nb_rv_bottleneck(r->new, pr->new, &b);
+	return nb_bn_moved(&a, &b, buf, len);
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/* What `nicbench report` renders: compare_load's view of a report, the extras only the page shows
+ * (environment, 100 ms series), per-point bottlenecks, the "which setting" choice, and the renderers. */
+#ifndef NB_REPORT_VIEW_H
+#define NB_REPORT_VIEW_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report/bottleneck.h"
+#include "compare/compare.h"
+#include "compare/compare_load.h"
+#include "kit/nb_error.h"
+
+/* ---- extras read from the report file (jansson stays in report_view.c) ---- */
+
+#define NB_RV_ENV_MAX 32
+#define NB_RV_SERIES_COLS 6
+
+struct nb_rv_env_item {
+	const char *key;   /* "kernel", "driver", ... (display labels) */
+	char *value;       /* owned; never NULL */
+};
+
+/* The raw 100 ms series of one run of a point: columns named by nb_rv_series_cols[]. */
+struct nb_rv_series {
+	char *point_id;    /* owned */
+	int run;           /* 1-based run number the series is from; 0 = none */
+	int n;
+	double *t;         /* owned, n values, seconds */
+	double *col[NB_RV_SERIES_COLS]; /* owned or NULL when the report has no such column; NAN = not measured */
+};
+
+extern const char *const nb_rv_series_cols[NB_RV_SERIES_COLS];
+
+struct nb_rv_extra {
+	int n_env;
+	struct nb_rv_env_item env[NB_RV_ENV_MAX];
+	int n_series;
+	struct nb_rv_series *series;
+};
+
+/* Read the environment and the series of the first ok run of every point. */
+int nb_rv_extra_load(const char *path, struct nb_rv_extra *out, struct nb_err *err);
+void nb_rv_extra_free(struct nb_rv_extra *x);
+const struct nb_rv_series *nb_rv_series_of(const struct nb_rv_extra *x, const char *point_id);
+
+/* ---- derived per point ---- */
+
+/* The bottleneck of a loaded point (rules of bottleneck.c over its medians). */
+void nb_rv_bottleneck(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, struct nb_bottleneck *out);
+
+/* Throughput per busy CPU (bits per CPU-second): median over the runs that have both; false when absent. */
+bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, double *bits_per_cpu_s);
+
+/* The point's p99 latency (a metric whose name holds "p99", from rr tests); NULL when none. */
+const struct nb_cmp_samples *nb_rv_p99(const struct nb_cmp_point *p);
+
+/* The setting of a point: its id without the test name ("threaded=1/gro_flush_timeout=20000"), "default" when none. */
+const char *nb_rv_setting(const struct nb_cmp_point *p);
+
+/* ---- which setting to choose ---- */
+
+#define NB_RV_MAX_TESTS 16
+#define NB_RV_MAX_SETTINGS 128
+
+struct nb_rv_test_front {
+	const char *test;
+	int n_points;
+	const struct nb_cmp_point *points[NB_RV_MAX_SETTINGS];
+	bool on_front[NB_RV_MAX_SETTINGS];  /* not dominated in throughput, efficiency and (where present) p99 */
+	bool has_p99;
+};
+
+struct nb_rv_choice {
+	int n_tests;
+	struct nb_rv_test_front tests[NB_RV_MAX_TESTS];
+	const char *reference;         /* the first setting of the report: what changes are against */
+	const char *best;              /* highest geometric mean of throughput over the reference; NULL: none */
+	double change_pct[NB_RV_MAX_TESTS]; /* best vs reference, per test; NAN where either is missing */
+	int worst_test;                /* index of the largest loss (or smallest gain); -1 when none */
+	int n_settings;
+};
+
+void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out);
+
+/* ---- renderers ---- */
+
+/* "7.64 Gbit/s", "538 Mbit/s"; buf of at least 24 bytes. */
+const char *nb_rv_bps(char *buf, size_t len, double bps);
+
+/* Did the point's bottleneck move from base to new? Both sides judged; words in buf when it did. */
+bool nb_rv_moved(const struct nb_cmp_result *r, const struct nb_cmp_point_result *pr, char *buf, size_t len);
+
+struct nb_rv_input {
+	const struct nb_cmp_report *rep;     /* the report (the new one of a compare) */
+	const struct nb_rv_extra *extra;     /* NULL: no environment detail, no series */
+	const struct nb_cmp_result *cmp;     /* NULL: no compare view */
+};
+
+int nb_rv_render_text(FILE *out, const struct nb_rv_input *in);
+/* The points whose bottleneck moved, as text lines or a Markdown list (compare's text and Markdown end with it). */
+void nb_rv_render_moved(FILE *out, const struct nb_cmp_result *r, bool md);
+int nb_rv_render_markdown(FILE *out, const struct nb_rv_input *in);
+int nb_rv_render_html(FILE *out, const struct nb_rv_input *in);
+
+/* KCIDB I/O v5.3 (kcidb.c). origin: [a-z0-9_]+; build_id: NULL to emit a checkout and build of our own. */
+struct nb_kcidb_opts {
+	const char *origin;
+	const char *build_id;
+};
+
+int nb_kcidb_origin_check(const char *origin, struct nb_err *err);
+int nb_kcidb_build_id_check(const char *id, struct nb_err *err);
+int nb_kcidb_render_report(FILE *out, const struct nb_cmp_report *rep, const struct nb_kcidb_opts *ko);
+int nb_kcidb_render_compare(FILE *out, const struct nb_cmp_result *r, const struct nb_kcidb_opts *ko);
+
+/* Is metric gated for a test under the compare options' gate rules? (the same rules compare applies) */
+bool nb_rv_gated(const struct nb_cmp_options *opt, const char *test, const char *metric);
+
+#endif
