@@ -486,10 +486,13 @@ static void section_choice(struct page *pg, const struct nb_rv_choice *c)
 		esc(out, f->test);
 		fprintf(out, "</b>: Pareto front of throughput, bits per CPU-second%s: ", f->has_p99 ? " and p99 latency" : "");
 		for (int i = 0; i < f->n_points; i++) {
+			char figures[64];
+
 			if (!f->on_front[i])
 				continue;
 			fputs(shown++ ? ", " : "", out);
 			esc(out, nb_rv_setting(f->points[i]));
+			fprintf(out, " (%s)", nb_rv_front_figures(figures, sizeof(figures), f->points[i]));
 		}
 		fputs(shown ? "</li>\n" : "none</li>\n", out);
 	}

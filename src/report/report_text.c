@@ -167,11 +167,11 @@ static void text_choice(FILE *out, const struct nb_cmp_report *rep, bool md)
 		fprintf(out, md ? "- **%s**: Pareto front of throughput, bits per CPU-second%s:" : "  %s: Pareto front of throughput, bits per CPU-second%s:",
 			f->test, f->has_p99 ? " and p99 latency" : "");
 		for (int i = 0; i < f->n_points; i++) {
-			char tput[24];
+			char tput[64];
 
 			if (!f->on_front[i])
 				continue;
-			fmt_tput(tput, sizeof(tput), f->points[i]);
+			nb_rv_front_figures(tput, sizeof(tput), f->points[i]);
 			fprintf(out, "%s ", shown++ ? "," : "");
 			put_text(out, nb_rv_setting(f->points[i]), md);
 			fprintf(out, " (%s)", tput);

@@ -457,6 +457,23 @@ void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out)
 	}
 }
 
+const char *nb_rv_front_figures(char *buf, size_t len, const struct nb_cmp_point *p)
+{
+	const struct nb_cmp_samples *tps = nb_cmp_point_metric(p, "rr_transactions_per_s"), *p99 = nb_rv_p99(p);
+	double bps;
+	int n = 0;
+
+	if (tput_of(p, &bps))
+		nb_rv_bps(buf, len, bps), n = (int)strlen(buf);
+	else if (tps && tps->n > 0 && p->status == NB_CMP_STATUS_OK)
+		n = snprintf(buf, len, "%.0f trans/s", tps->median);
+	if (p99 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%sp99 %.0f us", n ? ", " : "", p99->median);
+	if (n == 0)
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 const char *nb_rv_bps(char *buf, size_t len, double bps)
 {
 	if (bps >= 1e9)

@@ -84,6 +84,9 @@ struct nb_rv_choice {
 
 void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out);
 
+/* A front point's figures: "7.64 Gbit/s", "41250 trans/s, p99 38 us"; "-" when it has none. */
+const char *nb_rv_front_figures(char *buf, size_t len, const struct nb_cmp_point *p);
+
 /* ---- renderers ---- */
 
 /* "7.64 Gbit/s", "538 Mbit/s"; buf of at least 24 bytes. */

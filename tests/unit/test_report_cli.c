@@ -31,6 +31,11 @@ static const struct cli_case cases[] = {
 	{ "seed UDP TX move", { "--base", "report/seed-udptx-base.json", "report/seed-udptx-new.json" }, NB_EXIT_OK, NULL,
 	  { "udp-tx: base: CPU0 saturated (96% busy) by softirq 92%; new: CPU0 saturated (97% busy), shared by NAPI "
 	    "thread 48% and traffic process 47%" }, { NULL } },
+	/* an rr point on the front shows its rate and p99, not "(-)" */
+	{ "rr front figures", { "report/veth-rr.json" }, NB_EXIT_OK, NULL,
+	  { "napi_defer_hard_irqs=1 (10623 trans/s, p99 193 us)" }, { "(-)" } },
+	{ "rr front figures in html", { "-f", "html", "report/veth-rr.json" }, NB_EXIT_OK, NULL,
+	  { "napi_defer_hard_irqs=1 (10623 trans/s, p99 193 us)" }, { NULL } },
 	/* strings from a report are text in every format, never markup */
 	{ "html escapes", { "-f", "html", "report/hostile.json" }, NB_EXIT_OK, NULL,
 	  { "&lt;script&gt;alert('host')&lt;/script&gt;", "&lt;img src=x onerror=alert(2)&gt;", "a &amp; b &lt;/td&gt;" },
