@@ -551,6 +551,20 @@ int nb_report_assemble(const char *record_path, const char *report_path, struct 
 	return rc;
 }
 
+void nb_report_set_peer_local(struct nb_report *r, const struct nb_peer_local *peer, bool forced)
+{
+	json_t *pids = json_array(), *local;
+
+	for (int i = 0; i < peer->npids; i++)
+		json_array_append_new(pids, json_integer(peer->pids[i]));
+	local = json_pack("{s:b, s:o, s:s, s:s}", "found", peer->found, "pids", pids, "how", peer->how, "counted",
+			  peer->found ? "by socket: the server and its descendants"
+				      : forced ? "by name (--peer-local): iperf3 processes" : "no");
+	if (local && peer->found)
+		json_object_set_new(local, "netns", json_integer((json_int_t)peer->netns));
+	json_object_set_new(json_object_get(r->root, "peer"), "local", local);
+}
+
 void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic)
 {
 	json_t *busiest = json_array();

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "kit/nb_error.h"
 #include "result.h"
+#include "sampling/peer_local.h"
 #include "sampling/sysinfo.h"
 
 #define NB_REPORT_SCHEMA "nicbench-report/1"
@@ -76,6 +77,8 @@ int nb_report_assemble(const char *record_path, const char *report_path, struct 
 void nb_report_print_table(const struct nb_report *r, FILE *out);
 /* Record the idle check before the first point (top-level "idle_check"); the table then
  * warns when the machine was busy. */
+/* The local peer as found by its socket (report "peer"."local"); forced: --peer-local. */
+void nb_report_set_peer_local(struct nb_report *r, const struct nb_peer_local *peer, bool forced);
 void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic);
 /* What --redact writes in place of the hostname and the kernel command line. */
 #define NB_REDACTED "(redacted)"
