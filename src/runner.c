@@ -1026,6 +1026,13 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 	 * until the report is durable: a SIGKILL before that leaves the journal naming the
 	 * record, and `nicbench knobs restore` writes the report from it. */
 	restored = nb_journal_restore_keep(rn.journal, &restore_err) == 0;
+	if (recording && rn.journal) {
+		struct nb_err put_err = { 0 };
+
+		if (nb_report_put_restore(report, rn.journal, restored ? 0 : restore_err.code, restore_err.msg, &put_err) < 0 &&
+		    o->progress)
+			fprintf(o->progress, "nicbench run: record the restore's outcome: %s\n", put_err.msg);
+	}
 	if (!restored) {
 		*err = restore_err;
 		rc = restore_err.code;

@@ -256,6 +256,13 @@ static int check_environment(const struct compare_cli *cli, const struct nb_cmp_
 			"and up to %s in %s (cpu_other_pct, %% of all CPUs): changes may come from them\n",
 			load_text(r->other_base_pct, lb, sizeof(lb)), cli->base_path,
 			load_text(r->other_new_pct, ln, sizeof(ln)), cli->new_path);
+	/* a side that did not put the board back may have measured the next run's settings */
+	if (!strcmp(r->base->restore_status, "failed"))
+		fprintf(stderr, "nicbench compare: warning: %s: its run's restore failed (%s): the board was not left as "
+			"found\n", cli->base_path, r->base->restore_error[0] ? r->base->restore_error : "no error text");
+	if (!strcmp(r->new->restore_status, "failed"))
+		fprintf(stderr, "nicbench compare: warning: %s: its run's restore failed (%s): the board was not left as "
+			"found\n", cli->new_path, r->new->restore_error[0] ? r->new->restore_error : "no error text");
 	return cli->strict_env && (r->n_env_diffs || r->n_test_diffs) ? -EINVAL : 0;
 }
 

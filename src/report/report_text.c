@@ -109,8 +109,17 @@ static void text_header(FILE *out, const struct nb_rv_input *in)
 		fprintf(out, ", %s (%s) on %s, peer %s", or_dash(env_value(in->extra, "interface")),
 			or_dash(env_value(in->extra, "driver")), or_dash(env_value(in->extra, "host")),
 			or_dash(env_value(in->extra, "peer")));
-	fprintf(out, ", %d CPU%s, %d point%s\n\n", rep->cpus, rep->cpus == 1 ? "" : "s", rep->n_points,
+	fprintf(out, ", %d CPU%s, %d point%s\n", rep->cpus, rep->cpus == 1 ? "" : "s", rep->n_points,
 		rep->n_points == 1 ? "" : "s");
+	if (!strcmp(rep->restore_status, "ok"))
+		fprintf(out, "restore: ok, %d knob value%s put back as found (restore.knobs)\n", rep->restore_knobs,
+			rep->restore_knobs == 1 ? "" : "s");
+	else if (rep->restore_status[0])
+		fprintf(out, "restore: FAILED: %s; the board is not as it was found (restore.knobs)\n",
+			rep->restore_error[0] ? rep->restore_error : "no error text");
+	else
+		fprintf(out, "restore: not recorded (a report from before nicbench recorded it)\n");
+	fputc('\n', out);
 }
 
 static void text_points(FILE *out, const struct nb_cmp_report *rep)

@@ -9,10 +9,11 @@ source "$(dirname "$0")/lib.sh"
 nb_require_root
 
 # "no run disturbed" holds on a quiet machine; when the idle check saw other sessions' load,
-# that part is reported, not judged (the identity checks still are)
+# or NB_SHARED_MACHINE=1 says others run beside (8 sessions on 2 CPUs), that part is reported,
+# not judged (the identity checks still are)
 quiet_or_note() {
 	local r=$1 what=$2
-	if [ "$(jq '.idle_check.busy_pct < 10' "$r")" = true ]; then
+	if [ "$(jq '.idle_check.busy_pct < 10' "$r")" = true ] && [ "${NB_SHARED_MACHINE:-0}" != 1 ]; then
 		expect "$what: no run disturbed" "$(jq '[.results[].runs[] | .disturbed == true] | any' "$r")" false
 	else
 		echo "note: $what: the machine was $(jq '.idle_check.busy_pct | floor' "$r")% busy before the run;" \
@@ -33,7 +34,7 @@ if [ -z "${NB_IFACE:-}" ]; then
 	expect "demo: peer_proc_pct in every run" \
 		"$(jq '[.results[].runs[].metrics | has("peer_proc_pct")] | all' "$work/demo.json")" true
 	quiet_or_note "$work/demo.json" demo
-	if [ "$(jq '.idle_check.busy_pct < 10' "$work/demo.json")" = true ]; then
+	if [ "$(jq '.idle_check.busy_pct < 10' "$work/demo.json")" = true ] && [ "${NB_SHARED_MACHINE:-0}" != 1 ]; then
 		grep -q "other programs took" "$work/demo.out" && fail "the demo warns of foreign load"
 	fi
 	echo "PASS"
