@@ -78,6 +78,10 @@ struct nb_sampler {
 	bool traffic_seen;
 	uint64_t traffic_last;
 
+	int npeer;
+	int peer_fd[NB_MAX_PEER_PIDS];
+	unsigned peer_generation;
+
 	char scratch[NB_SCRATCH_SIZE];
 };
 
@@ -262,6 +266,23 @@ static void sample_traffic(struct nb_sampler *s, struct nb_snapshot *snap)
 	snap->traffic_ticks = s->traffic_last;
 }
 
+static bool stat_all_ticks(const char *text, int *ppid, unsigned *flags, uint64_t *ticks);
+
+static void sample_peer(struct nb_sampler *s, struct nb_snapshot *snap)
+{
+	uint64_t sum = 0, ticks;
+	int ppid;
+	unsigned flags;
+
+	for (int i = 0; i < s->npeer; i++)
+		if (read_whole(s->peer_fd[i], s->scratch, sizeof(s->scratch)) >= 0 &&
+		    stat_all_ticks(s->scratch, &ppid, &flags, &ticks))
+			sum += ticks;
+	snap->peer_present = s->npeer > 0;
+	snap->peer_generation = s->peer_generation;
+	snap->peer_ticks = sum;
+}
+
 int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct nb_err *err)
 {
 	if (!s || !snap)
@@ -287,6 +308,8 @@ int nb_sampler_snapshot(struct nb_sampler *s, struct nb_snapshot *snap, struct n
 		sample_napi(s, snap);
 	if (s->sources & NB_SRC_TRAFFIC)
 		sample_traffic(s, snap);
+	if (s->sources & NB_SRC_PEER)
+		sample_peer(s, snap);
 	return 0;
 }
 
@@ -565,6 +588,24 @@ void nb_sampler_set_traffic_pid(struct nb_sampler *s, pid_t pid)
 	s->traffic_fd = open_under(s->proc_root, rel);
 }
 
+void nb_sampler_set_peer(struct nb_sampler *s, const int *pids, int n)
+{
+	char rel[64];
+
+	if (!s)
+		return;
+	for (int i = 0; i < s->npeer; i++)
+		close_fd(&s->peer_fd[i]);
+	s->npeer = 0;
+	s->peer_generation++;
+	for (int i = 0; i < n && s->npeer < NB_MAX_PEER_PIDS; i++) {
+		snprintf(rel, sizeof(rel), "%d/stat", pids[i]);
+		s->peer_fd[s->npeer] = open_under(s->proc_root, rel);
+		if (s->peer_fd[s->npeer] >= 0)
+			s->npeer++;
+	}
+}
+
 int nb_sampler_rescan(struct nb_sampler *s, struct nb_err *err)
 {
 	bool irqs_changed, napi_changed;
@@ -592,6 +633,8 @@ void nb_sampler_free(struct nb_sampler *s)
 	for (int i = 0; i < s->nnapi; i++)
 		close_fd(&s->napi[i].fd);
 	close_fd(&s->traffic_fd);
+	for (int i = 0; i < s->npeer; i++)
+		close_fd(&s->peer_fd[i]);
 	free(s);
 }
 
@@ -609,7 +652,9 @@ void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_loca
 	nb_metrics_get(m, "napi_thread_pct", &napi);
 	/* busy holds the hypervisor's steal too: the host's load, not another program's here */
 	nb_metrics_get(m, "steal_pct", &steal);
-	if (peer_local) {
+	/* the peer found by its socket, over the window, is the same set of processes the scan leaves out */
+	if (nb_metrics_get(m, "peer_proc_pct", &peer)) {
+	} else if (peer_local) {
 		if (!nb_metrics_get(m, "iperf_remote_cpu_pct", &peer))
 			return;
 		peer /= ncpus;
@@ -619,7 +664,8 @@ void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_loca
 }
 
 struct proc_cpu {
-	int pid;
+	int pid, ppid;
+	bool peer; /* the local peer's server or a descendant of it */
 	char comm[16];
 	uint64_t ticks;
 };
@@ -648,7 +694,8 @@ static void stat_comm(const char *text, char *comm, size_t len)
 }
 
 /* Which processes a scan keeps, and their ticks: from one /proc/PID/stat's text and its comm. */
-typedef bool (*proc_pick_fn)(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks);
+typedef bool (*proc_pick_fn)(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks,
+			     int *ppid);
 
 /* Every process of /proc that pick keeps, sorted by pid. */
 static int proc_scan(const struct nb_paths *paths, struct proc_table *t, proc_pick_fn pick, const void *ctx)
@@ -665,6 +712,7 @@ static int proc_scan(const struct nb_paths *paths, struct proc_table *t, proc_pi
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 		uint64_t ticks;
+		int ppid = 0;
 		char rel[64];
 
 		if (*end || pid <= 0)
@@ -674,7 +722,7 @@ static int proc_scan(const struct nb_paths *paths, struct proc_table *t, proc_pi
 		if (nb_path_join(path, sizeof(path), paths->proc, rel) < 0 || nb_read_file(path, text, sizeof(text)) < 0)
 			continue;
 		stat_comm(text, comm, sizeof(comm));
-		if (!pick(text, comm, (int)pid, ctx, &ticks))
+		if (!pick(text, comm, (int)pid, ctx, &ticks, &ppid))
 			continue;
 		if (t->n == t->cap) {
 			int cap = t->cap ? t->cap * 2 : 512;
@@ -688,6 +736,8 @@ static int proc_scan(const struct nb_paths *paths, struct proc_table *t, proc_pi
 			t->cap = cap;
 		}
 		t->p[t->n].pid = (int)pid;
+		t->p[t->n].ppid = ppid;
+		t->p[t->n].peer = false;
 		t->p[t->n].ticks = ticks;
 		snprintf(t->p[t->n].comm, sizeof(t->p[t->n].comm), "%s", comm);
 		t->n++;
@@ -699,9 +749,9 @@ static int proc_scan(const struct nb_paths *paths, struct proc_table *t, proc_pi
 }
 
 /* The idle check: every process, by its own utime + stime. */
-static bool pick_any(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks)
+static bool pick_any(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks, int *ppid)
 {
-	(void)comm, (void)pid, (void)ctx;
+	(void)comm, (void)pid, (void)ctx, (void)ppid;
 	return nb_parse_pid_stat_ticks(text, ticks) == 0;
 }
 
@@ -760,46 +810,103 @@ void nb_foreign_scan_free(struct nb_foreign_scan *s)
 	free(s);
 }
 
-/* Whether a process is another program's: not a kernel thread (their time is the softirq,
- * NAPI and IRQ work the test causes), not nicbench or a child of it, not the local peer. */
-static bool foreign_process(const char *comm, int pid, int ppid, unsigned flags, int self, bool peer_local)
+/* Fields 4 (ppid), 9 (flags) and 14-17 (utime, stime, cutime, cstime): a process's time with
+ * that of the children it reaped. */
+static bool stat_all_ticks(const char *text, int *ppid, unsigned *flags, uint64_t *ticks)
 {
-	if (flags & PF_KTHREAD_FLAG || pid == self || ppid == self)
-		return false;
-	return !(peer_local && !strcmp(comm, "iperf3"));
-}
-
-struct foreign_who {
-	int self;
-	bool peer_local;
-};
-
-/* Another program's process, by utime + stime + the time of the children it reaped. */
-static bool pick_foreign(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks)
-{
-	const struct foreign_who *who = ctx;
 	const char *after = strrchr(text, ')');
-	int ppid;
-	unsigned flags;
 	unsigned long long ut, st;
 	long long cut, cst;
 
-	/* fields 3 (state), 4 (ppid), 9 (flags), 14-17 (utime, stime, cutime, cstime) */
-	if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu %lld %lld", &ppid,
-			     &flags, &ut, &st, &cut, &cst) != 6 ||
-	    !foreign_process(comm, pid, ppid, flags, who->self, who->peer_local))
+	if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu %lld %lld", ppid, flags,
+			     &ut, &st, &cut, &cst) != 6)
 		return false;
 	*ticks = ut + st + (uint64_t)(cut > 0 ? cut : 0) + (uint64_t)(cst > 0 ? cst : 0);
 	return true;
 }
 
-int nb_foreign_scan_take(const struct nb_paths *paths, int self, bool peer_local, struct nb_foreign_scan *s)
+/* Whether a process may be another program's: not a kernel thread (their time is the softirq,
+ * NAPI and IRQ work the test causes), not nicbench or a child of it, and, when the peer is
+ * local but was not found by its socket, not an iperf3 (the old rule, by name). */
+static bool foreign_process(const char *comm, int pid, int ppid, unsigned flags, int self, bool by_name)
 {
-	const struct foreign_who who = { .self = self, .peer_local = peer_local };
+	if (flags & PF_KTHREAD_FLAG || pid == self || ppid == self)
+		return false;
+	return !(by_name && !strcmp(comm, "iperf3"));
+}
+
+struct foreign_who {
+	int self;
+	bool by_name;
+};
+
+static bool pick_foreign(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks, int *ppid)
+{
+	const struct foreign_who *who = ctx;
+	unsigned flags;
+
+	return stat_all_ticks(text, ppid, &flags, ticks) &&
+	       foreign_process(comm, pid, *ppid, flags, who->self, who->by_name);
+}
+
+static const struct proc_cpu *table_find(const struct proc_table *t, int pid)
+{
+	struct proc_cpu key = { .pid = pid };
+
+	return bsearch(&key, t->p, (size_t)t->n, sizeof(key), proc_cpu_by_pid);
+}
+
+/* Mark the peer's servers and everything below them, by the parent chain. */
+static void mark_peer(struct proc_table *t, const struct nb_peer_local *peer)
+{
+	for (int i = 0; i < t->n; i++) {
+		const struct proc_cpu *p = &t->p[i];
+
+		for (int depth = 0; p && depth < 64 && !t->p[i].peer; depth++) {
+			for (int r = 0; r < peer->npids; r++)
+				t->p[i].peer = t->p[i].peer || p->pid == peer->pids[r];
+			p = p->ppid > 1 ? table_find(t, p->ppid) : NULL;
+		}
+	}
+}
+
+int nb_foreign_scan_take(const struct nb_paths *paths, int self, bool peer_local, const struct nb_peer_local *peer,
+			 struct nb_foreign_scan *s)
+{
+	bool found = peer && peer->found;
+	const struct foreign_who who = { .self = self, .by_name = peer_local && !found };
 	int rc = proc_scan(paths, &s->t, pick_foreign, &who);
 
+	if (rc == 0 && found)
+		mark_peer(&s->t, peer);
 	s->at = nb_monotonic_s();
 	return rc;
+}
+
+static bool pick_user(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks, int *ppid)
+{
+	unsigned flags;
+
+	(void)comm, (void)pid, (void)ctx;
+	return stat_all_ticks(text, ppid, &flags, ticks) && !(flags & PF_KTHREAD_FLAG);
+}
+
+int nb_peer_tree(const struct nb_paths *paths, const struct nb_peer_local *peer, int *pids, int max)
+{
+	struct proc_table t = { 0 };
+	int n = 0, rc;
+
+	if (!peer->found)
+		return 0;
+	rc = proc_scan(paths, &t, pick_user, NULL);
+	if (rc == 0) {
+		mark_peer(&t, peer);
+		for (int i = 0; i < t.n && n < max; i++)
+			if (t.p[i].peer)
+				pids[n++] = t.p[i].pid;
+	}
+	free(t.p);
+	return rc < 0 ? rc : n;
 }
 
 double nb_foreign_scan_pct(const struct nb_foreign_scan *open, const struct nb_foreign_scan *close, int ncpus)
@@ -814,6 +921,8 @@ double nb_foreign_scan_pct(const struct nb_foreign_scan *open, const struct nb_f
 		const struct proc_cpu *p = &close->t.p[i];
 		const struct proc_cpu *q = bsearch(p, open->t.p, (size_t)open->t.n, sizeof(*p), proc_cpu_by_pid);
 
+		if (p->peer)
+			continue; /* the test's own, like nicbench */
 		if (!q || strcmp(p->comm, q->comm))
 			ticks += p->ticks; /* started inside the window (or a reused pid: counted whole) */
 		else if (p->ticks > q->ticks)
@@ -824,9 +933,9 @@ double nb_foreign_scan_pct(const struct nb_foreign_scan *open, const struct nb_f
 
 bool nb_foreign_scan_has(const struct nb_foreign_scan *s, int pid)
 {
-	struct proc_cpu key = { .pid = pid };
+	const struct proc_cpu *p = table_find(&s->t, pid);
 
-	return bsearch(&key, s->t.p, (size_t)s->t.n, sizeof(key), proc_cpu_by_pid) != NULL;
+	return p && !p->peer;
 }
 
 void nb_metrics_raise_cpu_other(struct nb_metric_set *m, double measured_pct)

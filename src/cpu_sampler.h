@@ -11,6 +11,7 @@
 #include "kit/metrics.h"
 #include "kit/nb_error.h"
 #include "kit/nb_paths.h"
+#include "sampling/peer_local.h"
 
 #define NB_MAX_CPUS 256
 #define NB_MAX_IRQS 64
@@ -49,6 +50,9 @@ struct nb_snapshot {
 	bool traffic_present;
 	pid_t traffic_pid;
 	uint64_t traffic_ticks;      /* utime + stime of the traffic process and its threads */
+	bool peer_present;           /* the local peer's processes were read (nb_sampler_set_peer) */
+	unsigned peer_generation;    /* which set of them */
+	uint64_t peer_ticks;         /* their utime + stime + reaped children's; an exited one adds 0 */
 };
 
 struct nb_sampler_target {
@@ -72,7 +76,8 @@ enum nb_sample_source {
 	NB_SRC_NETDEV = 1u << 5,    /* <sys>/class/net/IF/statistics */
 	NB_SRC_NAPI = 1u << 6,      /* napi/<iface>-N kthreads */
 	NB_SRC_TRAFFIC = 1u << 7,   /* the traffic process */
-	NB_SRC_ALL = 0xffu,
+	NB_SRC_PEER = 1u << 8,      /* the local peer's processes */
+	NB_SRC_ALL = 0x1ffu,
 };
 
 /* Open what can be kept open and find the interface's IRQs and NAPI threads. NAPI threads
@@ -83,6 +88,11 @@ enum nb_sample_source {
  * is missing (sysfs shows the network namespace it was mounted in), -ENOMEM. */
 int nb_sampler_new(const struct nb_sampler_target *t, struct nb_sampler **out, struct nb_err *err);
 void nb_sampler_set_traffic_pid(struct nb_sampler *s, pid_t pid);
+/* The local peer's processes (a server and its descendants, nb_peer_tree), read at each full
+ * snapshot; n = 0: none. A process that exits counts 0 from then on: its time is in its
+ * parent's reaped-children time, and the parent is in the set. */
+#define NB_MAX_PEER_PIDS 16
+void nb_sampler_set_peer(struct nb_sampler *s, const int *pids, int n);
 /* Which sources the following snapshots read (NB_SRC_ALL after nb_sampler_new). A skipped
  * source is absent from the snapshot, so its metrics are absent from any delta that uses it
  * (bench/sampler-cost prices the sources one by one this way). */
@@ -114,6 +124,7 @@ void nb_sampler_free(struct nb_sampler *s);
  *   napi_thread_pct  CPU time of the interface's napi/<iface>-N kthreads (it shows as
  *                    system time, so it is part of system_pct, not softirq_pct)
  *   traffic_proc_pct CPU time of the traffic process (all its threads)
+ *   peer_proc_pct    CPU time of the local peer's server and its descendants
  *                    (both: ticks / clk_tck / interval / b.ncpus_online)
  *   napi_threads     how many napi/ kthreads were found (at the last rescan)
  *   cpuN_busy_pct, cpuN_user_pct, cpuN_system_pct, cpuN_irq_pct, cpuN_softirq_pct
@@ -131,8 +142,9 @@ void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 
 /* Pure: from a run's merged metrics, put cpu_other_pct = cpu_busy_pct minus what is the
  * test's own: irq_pct and softirq_pct (the network stack's, whoever was interrupted),
- * napi_thread_pct, traffic_proc_pct, nicbench itself (nicbench_cpu_ms_per_s) and, with
- * peer_local, the peer's iperf3 server (iperf_remote_cpu_pct, % of one core). Never below 0.
+ * napi_thread_pct, traffic_proc_pct, nicbench itself (nicbench_cpu_ms_per_s) and the local
+ * peer: peer_proc_pct when it was found by its socket, else with peer_local its iperf3
+ * server's self-report (iperf_remote_cpu_pct, % of one core). Never below 0.
  * Interrupt ticks charged to a process count twice, so this is a lower bound. Left out when
  * a term it needs is absent (then it cannot tell foreign load from the test's own). */
 void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_local);
@@ -140,15 +152,20 @@ void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_loca
 /* Foreign load measured from the other processes' own CPU time: the residual above misses
  * what it cannot tell from the test (a compiler at half the machine during a TCP TX run read
  * 0), and reads the peer's share from iperf3's self-report. A scan keeps, per process that is
- * neither a kernel thread, nicbench or its children, nor (peer_local) an iperf3, its user and
- * system ticks plus those of its reaped children, so that a build's short-lived compilers
- * count through their make or shell. */
+ * neither a kernel thread, nicbench or its children, nor the local peer (found: its server and
+ * descendants; not found but peer_local: an iperf3 by name), its user and system ticks plus
+ * those of its reaped children, so that a build's short-lived compilers count through their
+ * make or shell. */
 struct nb_foreign_scan;
 
 struct nb_foreign_scan *nb_foreign_scan_new(void);
 void nb_foreign_scan_free(struct nb_foreign_scan *s);
 /* Scan <proc>/PID/stat now; self is nicbench's pid. Returns 0, -errno. */
-int nb_foreign_scan_take(const struct nb_paths *paths, int self, bool peer_local, struct nb_foreign_scan *s);
+int nb_foreign_scan_take(const struct nb_paths *paths, int self, bool peer_local, const struct nb_peer_local *peer,
+			 struct nb_foreign_scan *s);
+/* The peer's servers and their descendants now, into pids (at most max): one /proc walk.
+ * Returns how many, or -errno. */
+int nb_peer_tree(const struct nb_paths *paths, const struct nb_peer_local *peer, int *pids, int max);
 /* The other processes' CPU between two scans, % of ncpus CPUs; NAN when it cannot tell. A
  * process only in the later scan started in between and counts whole; so does a child a
  * process reaps in between (its cutime), which can overstate: capped at 100%. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kit/nb_paths.h"
+#include "knobs/journal.h"
 #include "report/report_internal.h"
 #include "report/report_napi.h"
 
@@ -382,7 +383,7 @@ char *nb_report_dumps(struct nb_report *r)
 		nb_record_reader_close(rd);
 		return NULL;
 	}
-	rc = nb_report_assemble_json(rd, mem, NULL, &err);
+	rc = nb_report_assemble_json(rd, mem, NULL, NULL, &err);
 	nb_record_reader_close(rd);
 	if (fclose(mem) != 0 || rc < 0) {
 		free(text);
@@ -465,7 +466,7 @@ int nb_report_remove_stale_temps(const char *path, void (*removed)(const char *t
 }
 
 /* Assemble into a temporary file, fsync, rename: a crash leaves the old or the new report. */
-static int assemble_to(struct nb_record_reader *rd, const char *path, struct nb_assembly_info *info,
+static int assemble_to(struct nb_record_reader *rd, const char *path, json_t *restore, struct nb_assembly_info *info,
 		       struct nb_err *err)
 {
 	char tmp[PATH_MAX + 16];
@@ -483,7 +484,7 @@ static int assemble_to(struct nb_record_reader *rd, const char *path, struct nb_
 		unlink(tmp);
 		return nb_err_set(err, -ENOMEM, "write report %s: out of memory", path);
 	}
-	rc = nb_report_assemble_json(rd, out, info, err);
+	rc = nb_report_assemble_json(rd, out, restore, info, err);
 	if (rc < 0) {
 		fclose(out);
 		unlink(tmp);
@@ -525,13 +526,13 @@ int nb_report_write(struct nb_report *r, const char *path, struct nb_err *err)
 		rc = nb_record_reader_open(NULL, nb_record_writer_fd(r->rec), &rd, err);
 	if (rc < 0)
 		return rc;
-	rc = assemble_to(rd, path, NULL, err);
+	rc = assemble_to(rd, path, NULL, NULL, err);
 	nb_record_reader_close(rd);
 	return rc;
 }
 
-int nb_report_assemble(const char *record_path, const char *report_path, struct nb_assembly_info *info,
-		       struct nb_err *err)
+static int assemble_record(const char *record_path, const char *report_path, json_t *restore,
+			   struct nb_assembly_info *info, struct nb_err *err)
 {
 	struct nb_assembly_info probe = { 0 };
 	struct nb_record_reader *rd;
@@ -546,7 +547,7 @@ int nb_report_assemble(const char *record_path, const char *report_path, struct 
 		if (rc < 0)
 			return rc;
 		null = fopen("/dev/null", "we");
-		rc = null ? nb_report_assemble_json(rd, null, &probe, err) : nb_err_set(err, -errno, "open /dev/null: %s",
+		rc = null ? nb_report_assemble_json(rd, null, NULL, &probe, err) : nb_err_set(err, -errno, "open /dev/null: %s",
 									 strerror(errno));
 		if (null)
 			fclose(null);
@@ -563,11 +564,108 @@ int nb_report_assemble(const char *record_path, const char *report_path, struct 
 	if (rc < 0)
 		return rc;
 	snprintf(info->report_path, sizeof(info->report_path), "%s", report_path);
-	rc = assemble_to(rd, report_path, info, err);
+	rc = assemble_to(rd, report_path, restore, info, err);
 	nb_record_reader_close(rd);
 	if (rc == 0)
 		snprintf(info->report_path, sizeof(info->report_path), "%s", report_path);
 	return rc;
+}
+
+int nb_report_assemble(const char *record_path, const char *report_path, struct nb_assembly_info *info,
+		       struct nb_err *err)
+{
+	return assemble_record(record_path, report_path, NULL, info, err);
+}
+
+/* ---- restore: what the run found before its first change and what it left ---- */
+
+static const char *restore_path_name(enum nb_knob_via via)
+{
+	return via == NB_VIA_IOCTL ? "ioctl" : via == NB_VIA_ANY ? "unknown" : nb_knob_via_name(via);
+}
+
+/* The value of NAPI id in a per-NAPI list ("282=7777 283=0"); NULL when absent. */
+static json_t *napi_value(const char *list, const char *id)
+{
+	size_t idlen = strlen(id);
+
+	for (const char *p = list; p && *p; p = strchr(p, ' '), p = p ? p + 1 : NULL)
+		if (!strncmp(p, id, idlen) && p[idlen] == '=')
+			return json_stringn(p + idlen + 1, strcspn(p + idlen + 1, " "));
+	return json_null();
+}
+
+static json_t *restore_json(const struct nb_journal *j, int rc, const char *error)
+{
+	json_t *knobs = json_array(), *o;
+
+	for (int i = 0; j && i < nb_journal_count(j); i++) {
+		const char *knob, *value, *after = NULL, *why = NULL;
+		enum nb_knob_via via = nb_journal_entry_path(j, i);
+		bool tried;
+
+		nb_journal_entry(j, i, &knob, &value);
+		tried = nb_journal_entry_outcome(j, i, &after, &why);
+		if (via == NB_VIA_NAPI && strchr(value, '=')) {
+			/* one entry per NAPI: its id is the scope */
+			for (const char *p = value; p && *p; p = strchr(p, ' '), p = p ? p + 1 : NULL) {
+				char id[32];
+				size_t n = strcspn(p, "=");
+
+				if (n >= sizeof(id) || !p[n])
+					break;
+				snprintf(id, sizeof(id), "%.*s", (int)n, p);
+				o = json_pack("{s:s, s:s+, s:s, s:o, s:o}", "knob", knob, "scope", "napi ", id, "path",
+					      restore_path_name(via), "original", napi_value(value, id), "after",
+					      after ? napi_value(after, id) : json_null());
+				if (why)
+					json_object_set_new(o, "error", json_string(why));
+				json_array_append_new(knobs, o);
+			}
+			continue;
+		}
+		o = json_pack("{s:s, s:s, s:s, s:s, s:o}", "knob", knob, "scope", "device", "path", restore_path_name(via),
+			      "original", value, "after", after ? json_string(after) : json_null());
+		if (why)
+			json_object_set_new(o, "error", json_string(why));
+		else if (!tried)
+			json_object_set_new(o, "error", json_string("not restored"));
+		json_array_append_new(knobs, o);
+	}
+	o = json_pack("{s:s, s:o}", "status", rc == 0 ? "ok" : "failed", "knobs", knobs);
+	if (rc != 0 && error && error[0])
+		json_object_set_new(o, "error", json_string(error));
+	return o;
+}
+
+int nb_report_put_restore(struct nb_report *r, const struct nb_journal *j, int rc, const char *error,
+			  struct nb_err *err)
+{
+	return record_put(r, json_pack("{s:s, s:o}", "type", "restore", "restore", restore_json(j, rc, error)), err);
+}
+
+int nb_report_assemble_restored(const char *record_path, const struct nb_journal *j, int rc, const char *error,
+				struct nb_assembly_info *info, struct nb_err *err)
+{
+	json_t *restore = restore_json(j, rc, error);
+	int ret = assemble_record(record_path, NULL, restore, info, err);
+
+	json_decref(restore);
+	return ret;
+}
+
+void nb_report_set_peer_local(struct nb_report *r, const struct nb_peer_local *peer, bool forced)
+{
+	json_t *pids = json_array(), *local;
+
+	for (int i = 0; i < peer->npids; i++)
+		json_array_append_new(pids, json_integer(peer->pids[i]));
+	local = json_pack("{s:b, s:o, s:s, s:s}", "found", peer->found, "pids", pids, "how", peer->how, "counted",
+			  peer->found ? "by socket: the server and its descendants"
+				      : forced ? "by name (--peer-local): iperf3 processes" : "no");
+	if (local && peer->found)
+		json_object_set_new(local, "netns", json_integer((json_int_t)peer->netns));
+	json_object_set_new(json_object_get(r->root, "peer"), "local", local);
 }
 
 void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic)

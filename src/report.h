@@ -12,6 +12,7 @@
 #include "config.h"
 #include "kit/nb_error.h"
 #include "result.h"
+#include "sampling/peer_local.h"
 #include "sampling/sysinfo.h"
 
 #define NB_REPORT_SCHEMA "nicbench-report/1"
@@ -70,12 +71,23 @@ struct nb_assembly_info {
 	bool torn;   /* the record ended in a record cut short (not assembled) */
 };
 /* Assemble a record left by a killed run into report_path (NULL: the path its header names). */
+struct nb_journal;
+/* The report's "restore" (status, one entry per knob or per NAPI with scope, path, original as
+ * the journal holds it and after as read back, error) as a record line: after the journal's
+ * restore, rc and error are its outcome. */
+int nb_report_put_restore(struct nb_report *r, const struct nb_journal *j, int rc, const char *error,
+			  struct nb_err *err);
+/* nb_report_assemble (to the report the record names) with the "restore" of j's restore. */
+int nb_report_assemble_restored(const char *record_path, const struct nb_journal *j, int rc, const char *error,
+				struct nb_assembly_info *info, struct nb_err *err);
 int nb_report_assemble(const char *record_path, const char *report_path, struct nb_assembly_info *info,
 		       struct nb_err *err);
 /* The human table: one line per point. */
 void nb_report_print_table(const struct nb_report *r, FILE *out);
 /* Record the idle check before the first point (top-level "idle_check"); the table then
  * warns when the machine was busy. */
+/* The local peer as found by its socket (report "peer"."local"); forced: --peer-local. */
+void nb_report_set_peer_local(struct nb_report *r, const struct nb_peer_local *peer, bool forced);
 void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic);
 /* What --redact writes in place of the hostname and the kernel command line. */
 #define NB_REDACTED "(redacted)"

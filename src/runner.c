@@ -81,6 +81,8 @@ struct runner {
 	struct nb_series_snapshot series_a, series_b, *series_prev, *series_now;
 	struct nb_qstats_snap *qs_open, *qs_now;  /* per-queue counters at the window's edges */
 	struct nb_foreign_scan *fs_open, *fs_now; /* other programs' CPU ticks before and after a run's traffic */
+	struct nb_peer_local peer;  /* the local peer's server, found at each point's start */
+	bool peer_said;             /* its line was printed (again only when it changes) */
 };
 
 /* ---- knobs ---- */
@@ -186,7 +188,13 @@ static double self_cpu_s(void)
 static void window_open(struct runner *rn, struct window *w)
 {
 	struct nb_err err = { 0 };
+	int peer[NB_MAX_PEER_PIDS], npeer = 0;
 
+	/* the peer's per-test processes exist now that the traffic runs: one /proc walk, before
+	 * the window's first snapshot and before nicbench's own CPU is read */
+	if (rn->peer.found)
+		npeer = nb_peer_tree(rn->o->paths, &rn->peer, peer, NB_MAX_PEER_PIDS);
+	nb_sampler_set_peer(rn->sampler, peer, npeer > 0 ? npeer : 0);
 	w->self_cpu_open = self_cpu_s();
 	if (w->capture_path && nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err) < 0)
 		nb_point_result_note(w->pr, "capture missing: %s", err.msg);
@@ -369,7 +377,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	/* Other programs' CPU is scanned from before the traffic starts to after it ends: a scan
 	 * reads every process's stat (~1 ms here), so it stays out of the measured window, whose
 	 * figures its CPU would move. */
-	foreign_open = rn->fs_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local,
+	foreign_open = rn->fs_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local, &rn->peer,
 							   rn->fs_open) == 0;
 	if (traffic_start(rn, p, &params, &tr, &err) < 0) {
 		run->status = NB_RUN_FAILED;
@@ -423,9 +431,11 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 		window_close(rn, &w, run);
 	else if (w.open && !w.closed && w.trace)
 		nb_trace_end(w.trace, 0, &w.trace_metrics, NULL, &err);
-	if (foreign_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local, rn->fs_now) == 0)
+	if (foreign_open &&
+	    nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local, &rn->peer, rn->fs_now) == 0)
 		foreign_pct = nb_foreign_scan_pct(rn->fs_open, rn->fs_now, rn->snap_now->ncpus_online);
 	nb_sampler_set_traffic_pid(rn->sampler, 0);
+	nb_sampler_set_peer(rn->sampler, NULL, 0);
 
 	if (tr.rr) {
 		finish_rr(&tr, run);
@@ -603,6 +613,42 @@ static double remaining_estimate(const struct runner *rn, const struct point_sta
 	return left;
 }
 
+/* Who the local peer is, once per point (a server restarted between points is found again);
+ * said in the run's first lines and again when it changes. */
+static void find_peer(struct runner *rn, int tries)
+{
+	const struct nb_config *cfg = rn->o->cfg;
+	struct nb_peer_local was = rn->peer;
+
+	for (int i = 0; i < tries; i++) {
+		if (nb_peer_local_find(rn->o->paths, cfg->peer_host, cfg->peer_port, &rn->peer) < 0)
+			snprintf(rn->peer.how, sizeof(rn->peer.how), "not looked for: out of memory");
+		/* nicbench serve listens again only once its last test's child is gone */
+		if (rn->peer.found || i + 1 == tries)
+			break;
+		poll(NULL, 0, 100);
+	}
+	/* between two tests a server may not listen: the one found before, while it lives, still is */
+	if (!rn->peer.found && was.found && was.npids > 0 && kill(was.pids[0], 0) == 0)
+		rn->peer = was;
+	if (rn->peer_said && was.found == rn->peer.found && was.npids == rn->peer.npids &&
+	    !memcmp(was.pids, rn->peer.pids, sizeof(was.pids)))
+		return;
+	if (!rn->peer_said)
+		nb_report_set_peer_local(rn->report, &rn->peer, cfg->peer_local);
+	rn->peer_said = true;
+	if (!rn->o->progress)
+		return;
+	if (rn->peer.found)
+		fprintf(rn->o->progress, "%snicbench run: local peer: %s; its CPU is the test's, not foreign load\n",
+			rn->o->progress_tty ? "\r\033[K" : "", rn->peer.how);
+	else
+		fprintf(rn->o->progress, "%snicbench run: local peer: %s%s\n", rn->o->progress_tty ? "\r\033[K" : "",
+			rn->peer.how,
+			cfg->peer_local ? "; --peer-local: iperf3 processes by name and iperf3's own CPU figure are the "
+					  "test's" : "");
+}
+
 /* Its knobs applied, the point is ready for repetitions: returns false when it cannot run. */
 static bool start_point(struct runner *rn, const struct nb_point *p, struct point_state *ps, double *knob_s,
 			struct nb_err *rerr, int *rc)
@@ -619,6 +665,7 @@ static bool start_point(struct runner *rn, const struct nb_point *p, struct poin
 	ps->pr = pr;
 	pr->point = p;
 	ps->started = true;
+	find_peer(rn, 1);
 	apply_point_knobs(rn, p, pr);
 	*knob_s += nb_monotonic_s() - t0;
 	if (pr->status == NB_POINT_UNSUPPORTED || pr->status == NB_POINT_FAILED) {
@@ -938,6 +985,8 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 		if (rc < 0)
 			return rc;
 	}
+	/* before the record's header: the report's "peer" says who the peer was at the start */
+	find_peer(rn, 10);
 	rc = nb_journal_create(o->journal_path, &rn->target, &rn->journal, err);
 	if (rc == 0 && o->changed)
 		*o->changed = true;
@@ -980,6 +1029,13 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 	 * until the report is durable: a SIGKILL before that leaves the journal naming the
 	 * record, and `nicbench knobs restore` writes the report from it. */
 	restored = nb_journal_restore_keep(rn.journal, &restore_err) == 0;
+	if (recording && rn.journal) {
+		struct nb_err put_err = { 0 };
+
+		if (nb_report_put_restore(report, rn.journal, restored ? 0 : restore_err.code, restore_err.msg, &put_err) < 0 &&
+		    o->progress)
+			fprintf(o->progress, "nicbench run: record the restore's outcome: %s\n", put_err.msg);
+	}
 	if (!restored) {
 		*err = restore_err;
 		rc = restore_err.code;

@@ -76,6 +76,8 @@ static void compare_usage(FILE *out)
 	      "      --min-runs N           runs needed per side for a verdict (default 3, at least 3)\n"
 	      "      --strict-env           reports that differ in anything but the kernel are an error\n"
 	      "      --fail-on-inconclusive exit 3 when nothing regressed but a gated metric is inconclusive\n"
+	      "      --allow-disturbed      exit 0, not 3, for a gated verdict withheld because a side\n"
+	      "                             was disturbed (foreign load, host steal)\n"
 	      "  -v, --verbose              text: list every metric (also --all-metrics); by default\n"
 	      "                             the gated ones and those regressed, improved, new or\n"
 	      "                             missing, direction-less changes on one line, and a count\n"
@@ -83,8 +85,9 @@ static void compare_usage(FILE *out)
 	      "  -h, --help                 this help\n"
 	      "\n"
 	      "exit codes: 0 no regression; 1 a gated metric regressed or is missing from NEW, or a\n"
-	      "point broke or is missing from NEW; 2 usage or input error; 3 inconclusive (only with\n"
-	      "--fail-on-inconclusive).\n"
+	      "point broke or is missing from NEW; 2 usage or input error; 3 inconclusive: a gated\n"
+	      "metric withheld because a side was disturbed (unless --allow-disturbed), or with\n"
+	      "--fail-on-inconclusive also too noisy or too few runs.\n"
 	      "git bisect run: 0 is good and 1 is bad; map 2 and 3 to 125 (skip the commit).\n"
 	      "A recipe is in docs/compare.md.\n",
 	      out);
@@ -125,7 +128,7 @@ static int parse_color(const char *s, enum color_mode *c)
 }
 
 enum { OPT_GATE = 256, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_RUNS, OPT_STRICT_ENV, OPT_FAIL_INCONCLUSIVE,
-       OPT_ALL_METRICS, OPT_COLOR, OPT_FLOOR, OPT_MISSING_OK, OPT_LIST_FLOORS };
+       OPT_ALL_METRICS, OPT_COLOR, OPT_FLOOR, OPT_MISSING_OK, OPT_LIST_FLOORS, OPT_ALLOW_DISTURBED };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -140,6 +143,7 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "floor", required_argument, NULL, OPT_FLOOR },
 	{ "missing-ok", no_argument, NULL, OPT_MISSING_OK },
+	{ "allow-disturbed", no_argument, NULL, OPT_ALLOW_DISTURBED },
 	{ "list-floors", no_argument, NULL, OPT_LIST_FLOORS },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "help", no_argument, NULL, 'h' },
@@ -186,6 +190,9 @@ static int parse_option(struct compare_cli *cli, int c, const char *arg, struct 
 		return nb_cmp_floor_parse(&cli->opt, arg, err) ? usage_error(err, err->msg, NULL) : 0;
 	case OPT_MISSING_OK:
 		cli->opt.missing_ok = true;
+		return 0;
+	case OPT_ALLOW_DISTURBED:
+		cli->opt.allow_disturbed = true;
 		return 0;
 	case OPT_LIST_FLOORS:
 		cli->list_floors = true;
@@ -249,6 +256,13 @@ static int check_environment(const struct compare_cli *cli, const struct nb_cmp_
 			"and up to %s in %s (cpu_other_pct, %% of all CPUs): changes may come from them\n",
 			load_text(r->other_base_pct, lb, sizeof(lb)), cli->base_path,
 			load_text(r->other_new_pct, ln, sizeof(ln)), cli->new_path);
+	/* a side that did not put the board back may have measured the next run's settings */
+	if (!strcmp(r->base->restore_status, "failed"))
+		fprintf(stderr, "nicbench compare: warning: %s: its run's restore failed (%s): the board was not left as "
+			"found\n", cli->base_path, r->base->restore_error[0] ? r->base->restore_error : "no error text");
+	if (!strcmp(r->new->restore_status, "failed"))
+		fprintf(stderr, "nicbench compare: warning: %s: its run's restore failed (%s): the board was not left as "
+			"found\n", cli->new_path, r->new->restore_error[0] ? r->new->restore_error : "no error text");
 	return cli->strict_env && (r->n_env_diffs || r->n_test_diffs) ? -EINVAL : 0;
 }
 
@@ -312,11 +326,14 @@ static int write_output(const struct compare_cli *cli, const struct nb_cmp_resul
 
 static int exit_code(const struct compare_cli *cli, const struct nb_cmp_result *r)
 {
-	if (r->verdict == NB_CMP_REGRESSION || r->verdict == NB_CMP_OVERALL_MISSING)
+	switch (nb_cmp_exit_status(r, cli->fail_on_inconclusive)) {
+	case NB_CMP_EXIT_FAIL:
 		return NB_EXIT_FAIL;
-	if (r->verdict == NB_CMP_OVERALL_INCONCLUSIVE && cli->fail_on_inconclusive)
+	case NB_CMP_EXIT_INCONCLUSIVE:
 		return NB_EXIT_INCONCLUSIVE;
-	return NB_EXIT_OK;
+	default:
+		return NB_EXIT_OK;
+	}
 }
 
 int cmd_compare(int argc, char **argv)

@@ -320,14 +320,14 @@ static void say_stale_removed(const char *tmp, int pid, void *ctx)
 
 /* The killed run's report, from its record; the record goes once the report holds it. A record
  * already gone (the run ended normally, or an earlier restore wrote it) is not an error. */
-static int assemble_record(const char *record)
+static int assemble_record(const char *record, const struct nb_journal *j, int restore_rc, const char *restore_error)
 {
 	struct nb_assembly_info info;
 	struct nb_err err = { 0 };
 
 	if (!record[0] || access(record, F_OK) < 0)
 		return 0;
-	if (nb_report_assemble(record, NULL, &info, &err) < 0) {
+	if (nb_report_assemble_restored(record, j, restore_rc, restore_error, &info, &err) < 0) {
 		fprintf(stderr, "nicbench knobs: restore: report from %s: %s (the record is kept)\n", record, err.msg);
 		return -1;
 	}
@@ -387,14 +387,14 @@ static int knobs_restore(const struct knobs_options *o)
 	snprintf(record, sizeof(record), "%s", nb_journal_record(j) ? nb_journal_record(j) : "");
 	if (nb_journal_restore_keep(j, &err)) {
 		fprintf(stderr, "nicbench knobs: restore %s: %s\n", iface, err.msg);
-		nb_journal_free(j);
 		/* the knobs come first; the report is still worth writing */
-		assemble_record(record);
+		assemble_record(record, j, err.code, err.msg);
+		nb_journal_free(j);
 		return NB_EXIT_FAIL;
 	}
 	/* The journal goes last: killed before the report is durable, this command can be run
 	 * again and finds the record through it. */
-	if (assemble_record(record)) {
+	if (assemble_record(record, j, 0, NULL)) {
 		nb_journal_free(j);
 		printf("restored %d knob%s on %s; kept %s: it names the record, so this command can try again "
 		       "(remove both to give up on that report)\n", n, n == 1 ? "" : "s", iface,

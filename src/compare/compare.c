@@ -1311,3 +1311,36 @@ void nb_cmp_result_free(struct nb_cmp_result *r)
 	r->points = NULL;
 	r->n_points = 0;
 }
+
+/* ---- the exit status ---- */
+
+bool nb_cmp_withheld_disturbed(const struct nb_cmp_metric_result *m)
+{
+	return m->gated && m->verdict == NB_CMP_INCONCLUSIVE &&
+	       (m->reason == NB_CMP_REASON_DISTURBED || m->reason == NB_CMP_REASON_STEAL);
+}
+
+int nb_cmp_disturbed_points(const struct nb_cmp_result *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->n_points; i++) {
+		bool any = false;
+
+		for (int j = 0; j < r->points[i].n_metrics && !any; j++)
+			any = nb_cmp_withheld_disturbed(&r->points[i].metrics[j]);
+		n += any;
+	}
+	return n;
+}
+
+enum nb_cmp_exit nb_cmp_exit_status(const struct nb_cmp_result *r, bool fail_on_inconclusive)
+{
+	if (r->verdict == NB_CMP_REGRESSION || r->verdict == NB_CMP_OVERALL_MISSING)
+		return NB_CMP_EXIT_FAIL;
+	if (!r->opt->allow_disturbed && nb_cmp_disturbed_points(r) > 0)
+		return NB_CMP_EXIT_INCONCLUSIVE;
+	if (r->verdict == NB_CMP_OVERALL_INCONCLUSIVE && fail_on_inconclusive)
+		return NB_CMP_EXIT_INCONCLUSIVE;
+	return NB_CMP_EXIT_OK;
+}

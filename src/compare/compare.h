@@ -91,6 +91,7 @@ struct nb_cmp_options {
 	struct nb_cmp_gate_rule gate[NB_CMP_MAX_GATE];
 	bool no_floors;         /* --floor none: the relative rules alone, as before floors */
 	bool missing_ok;        /* --missing-ok: a gated metric absent from NEW is inconclusive, not a failure */
+	bool allow_disturbed;   /* --allow-disturbed: a verdict withheld for disturbed data does not fail */
 	int n_floors;
 	struct nb_cmp_floor_override floors[NB_CMP_MAX_FLOORS];
 };
@@ -238,6 +239,18 @@ int nb_cmp_render_markdown(FILE *out, const struct nb_cmp_result *r);
 int nb_cmp_render_floors(FILE *out);
 
 /* Why a metric got its verdict, in words ("" when the verdict says it all). */
+/* A gated metric whose verdict was withheld because a side was disturbed (foreign load, host
+ * steal): bad data, not a pass. */
+bool nb_cmp_withheld_disturbed(const struct nb_cmp_metric_result *m);
+/* How many points have such a metric. */
+int nb_cmp_disturbed_points(const struct nb_cmp_result *r);
+
+/* compare's exit status from the verdicts (the contract in docs/compare.md): 1 a regression or
+ * a missing gated metric or point; 3 a gated metric withheld for disturbed data (unless
+ * opt->allow_disturbed), or with fail_on_inconclusive any inconclusive one; else 0. */
+enum nb_cmp_exit { NB_CMP_EXIT_OK = 0, NB_CMP_EXIT_FAIL = 1, NB_CMP_EXIT_INCONCLUSIVE = 3 };
+enum nb_cmp_exit nb_cmp_exit_status(const struct nb_cmp_result *r, bool fail_on_inconclusive);
+
 const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,
 			       const struct nb_cmp_options *opt);
 

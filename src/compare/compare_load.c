@@ -468,6 +468,11 @@ static int load_root(struct loader *ld, json_t *root, struct nb_cmp_report *r)
 	ret = copy_str(ld, json_object_get(host, "kernel"), "release", "", &r->kernel_release);
 	if (!ret)
 		ret = copy_str(ld, root, "created", "", &r->created);
+	if (!ret)
+		ret = copy_str(ld, json_object_get(root, "restore"), "status", "", &r->restore_status);
+	if (!ret)
+		ret = copy_str(ld, json_object_get(root, "restore"), "error", "", &r->restore_error);
+	r->restore_knobs = (int)json_array_size(json_object_get(json_object_get(root, "restore"), "knobs"));
 	r->cpus = json_is_integer(cpus) ? (int)json_integer_value(cpus) : 0;
 	return ret ? ret : load_env(ld, root, r);
 }

@@ -68,6 +68,9 @@ struct nb_cmp_report {
 	const char *kernel_release; /* "" when absent */
 	const char *created;
 	int cpus;                   /* 0 when absent: no efficiency metric then */
+	const char *restore_status; /* the report's restore.status: "ok", "failed"; "" when absent */
+	const char *restore_error;  /* "" when none */
+	int restore_knobs;          /* entries in restore.knobs */
 	int n_env;
 	struct nb_cmp_env_field env[NB_CMP_ENV_MAX];
 	int n_points;

@@ -498,6 +498,35 @@ static void text_counts(struct nb_print *out, const struct nb_cmp_result *r)
 	nb_print_lit(out, ")\n");
 }
 
+/* Gated verdicts withheld for disturbed data: which points, why, what to do (text and Markdown). */
+static void put_disturbed(struct nb_print *out, const struct nb_cmp_result *r, bool md)
+{
+	int n = nb_cmp_disturbed_points(r), shown = 0;
+
+	if (!n)
+		return;
+	nb_print_fmt(out, md ? "\n**Inconclusive because a side was disturbed** in %d point(s):" :
+			       "inconclusive because a side was disturbed, in %d point(s):", n);
+	for (int i = 0; i < r->n_points; i++) {
+		const struct nb_cmp_point_result *pr = &r->points[i];
+
+		for (int j = 0; j < pr->n_metrics; j++) {
+			const struct nb_cmp_metric_result *m = &pr->metrics[j];
+			char why[160];
+
+			if (!nb_cmp_withheld_disturbed(m))
+				continue;
+			nb_print_fmt(out, md ? "%s\n- %s %s: " : "%s\n  %s %s: ", shown++ ? "" : "", pr->id, m->name);
+			nb_print_puts(out, nb_cmp_reason_text(why, sizeof(why), m, r->opt));
+		}
+	}
+	nb_print_fmt(out, md ? "\n\nA gate cannot pass on that data%s. Run again on a quiet machine, or in alternating "
+			       "rounds (docs/compare.md).\n"
+			     : "\n  a gate cannot pass on that data%s; run again on a quiet machine, or in alternating "
+			       "rounds (docs/compare.md)\n",
+		     r->opt->allow_disturbed ? " (--allow-disturbed: exit 0 all the same)" : ": exit 3");
+}
+
 static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const struct nb_cmp_render_opts *ro)
 {
 	const struct nb_cmp_options *opt = r->opt;
@@ -528,6 +557,7 @@ static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const
 		text_point(out, &r->points[i], opt, ro, &columns);
 		nb_print_drain(out);
 	}
+	put_disturbed(out, r, false);
 	nb_print_lit(out, "verdict: ");
 	if (ro->color)
 		nb_print_puts(out, r->verdict == NB_CMP_REGRESSION ? "\033[1;31m" : r->verdict == NB_CMP_PASS ? "\033[32m" : "\033[33m");
@@ -808,6 +838,12 @@ static bool junit_fails(enum nb_cmp_verdict v, const struct nb_cmp_options *opt)
 	return v == NB_CMP_REGRESSED || v == NB_CMP_BROKEN || (v == NB_CMP_MISSING && !opt->missing_ok);
 }
 
+/* ... and a gated verdict withheld for disturbed data, unless --allow-disturbed. */
+static bool junit_metric_fails(const struct nb_cmp_metric_result *m, const struct nb_cmp_options *opt)
+{
+	return junit_fails(m->verdict, opt) || (nb_cmp_withheld_disturbed(m) && !opt->allow_disturbed);
+}
+
 struct junit_counts {
 	int tests, failures, skipped;
 };
@@ -828,7 +864,7 @@ static void junit_count(const struct nb_cmp_result *r, struct junit_counts *c)
 		}
 		for (int j = 0; j < pr->n_metrics; j++) {
 			const struct nb_cmp_metric_result *m = &pr->metrics[j];
-			bool fail = junit_fails(m->verdict, r->opt);
+			bool fail = junit_metric_fails(m, r->opt);
 
 			if (!m->gated)
 				continue;
@@ -904,10 +940,11 @@ static void junit_metric_case(struct nb_print *out, const struct nb_cmp_point_re
 	xml_text(out, m->name);
 	nb_print_lit(out, "\">");
 	if (m->verdict == NB_CMP_REGRESSED || m->verdict == NB_CMP_INCONCLUSIVE || m->verdict == NB_CMP_MISSING) {
-		bool fail = junit_fails(m->verdict, opt);
+		bool fail = junit_metric_fails(m, opt);
 
 		nb_print_fmt(out, "\n      <%s %smessage=\"", fail ? "failure" : "skipped",
-			  !fail ? "" : m->verdict == NB_CMP_MISSING ? "type=\"missing\" " : "type=\"regression\" ");
+			  !fail ? "" : m->verdict == NB_CMP_MISSING ? "type=\"missing\" " :
+			  m->verdict == NB_CMP_INCONCLUSIVE ? "type=\"disturbed\" " : "type=\"regression\" ");
 		nb_cmp_format_change(c, sizeof(c), m);
 		nb_print_fmt(out, "%s:%s%s (base %s, new %s)", nb_cmp_verdict_name(m->verdict), c[0] ? " " : "", c,
 			format_value(b, sizeof(b), m->name, m->has_base, m->base),
@@ -918,6 +955,9 @@ static void junit_metric_case(struct nb_print *out, const struct nb_cmp_point_re
 			nb_print_lit(out, ": ");
 			xml_text(out, nb_cmp_reason_text(reason, sizeof(reason), m, opt));
 		}
+		if (nb_cmp_withheld_disturbed(m))
+			nb_print_lit(out, "; a gate cannot pass on that data: run again on a quiet machine, or in "
+					  "alternating rounds");
 		nb_print_lit(out, "\"/>\n    ");
 	}
 	junit_incomplete(out, pr, m->verdict == NB_CMP_REGRESSED || m->verdict == NB_CMP_INCONCLUSIVE ||
@@ -1135,6 +1175,7 @@ static void markdown_body(struct nb_print *out, const struct nb_cmp_result *r)
 		md_point(out, &tests, &r->points[i]);
 		nb_print_drain(out);
 	}
+	put_disturbed(out, r, true);
 	nb_print_fmt(out, "\nMedians of the runs on each side; \"similar\" is within %g%%%s, \"inconclusive\" is a larger "
 		"change whose %.0f%% confidence interval (Mann-Whitney) still reaches within %g%% or within the spread of "
 		"a side's runs, or fewer than %d runs, or a point where other programs took %.0f%% of the CPU or more "

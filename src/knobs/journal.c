@@ -26,6 +26,10 @@ struct nb_journal_entry {
 	char knob[32];
 	char value[NB_KNOB_ORIGINAL_MAX];  /* per-NAPI originals list every NAPI: "282=7777 283=0" */
 	enum nb_knob_via via;              /* a line without "via=" (older journals): sysfs */
+	bool restored;                     /* a restore tried it: after and error say how it went */
+	enum nb_knob_via taken;            /* the path the restore's write went through */
+	char after[NB_KNOB_ORIGINAL_MAX];  /* read back after the restore's write, same form as value */
+	char error[512];                   /* why the restore failed; "" when it did not */
 };
 
 struct nb_journal {
@@ -269,11 +273,11 @@ static int restore_rank(const struct nb_journal *j, int k)
 	return strcmp(j->e[k].knob, "mtu") ? 1 + (j->n - 1 - k) : 0;
 }
 
-static int restore_one(const struct nb_journal *j, const struct nb_journal_entry *e, struct nb_err *err)
+static int restore_write_check(const struct nb_journal *j, struct nb_journal_entry *e, struct nb_err *err)
 {
 	struct nb_knob_target t = { .paths = &j->paths, .iface = j->iface };
 	char readback[NB_KNOB_ORIGINAL_MAX];
-	int ret = nb_knob_write_via(&t, e->knob, e->value, e->via, NULL, err);
+	int ret = nb_knob_write_via(&t, e->knob, e->value, e->via, &e->taken, err);
 
 	if (ret)
 		return ret;
@@ -282,10 +286,41 @@ static int restore_one(const struct nb_journal *j, const struct nb_journal_entry
 		nb_err_prefix(err, "after restore %s=%s: ", e->knob, e->value);
 		return ret;
 	}
+	snprintf(e->after, sizeof(e->after), "%s", readback);
 	if (strcmp(readback, e->value))
 		return nb_err_set(err, -EIO, "restore %s=%s on %s: the kernel reports %s after the write",
 				  e->knob, e->value, j->iface, readback);
 	return 0;
+}
+
+/* Restore one knob and keep how it went for the report's "restore". */
+static int restore_one(const struct nb_journal *j, struct nb_journal_entry *e, struct nb_err *err)
+{
+	int ret;
+
+	e->after[0] = e->error[0] = '\0';
+	e->taken = e->via;
+	ret = restore_write_check(j, e, err);
+	e->restored = true;
+	if (ret)
+		snprintf(e->error, sizeof(e->error), "%s", err->msg);
+	return ret;
+}
+
+int nb_journal_entry_outcome(const struct nb_journal *j, int index, const char **after, const char **error)
+{
+	if (index < 0 || index >= j->n || !j->e[index].restored)
+		return 0;
+	*after = j->e[index].after[0] ? j->e[index].after : NULL;
+	*error = j->e[index].error[0] ? j->e[index].error : NULL;
+	return 1;
+}
+
+enum nb_knob_via nb_journal_entry_path(const struct nb_journal *j, int index)
+{
+	if (index < 0 || index >= j->n)
+		return NB_VIA_ANY;
+	return j->e[index].via != NB_VIA_ANY ? j->e[index].via : j->e[index].taken;
 }
 
 int nb_journal_restore(struct nb_journal *j, struct nb_err *err)

@@ -71,4 +71,11 @@ int nb_journal_entry(const struct nb_journal *j, int index, const char **knob, c
 /* The path an entry's original came through ("napi-netlink", "sysfs"), NULL when unrecorded. */
 const char *nb_journal_entry_via(const struct nb_journal *j, int index);
 
+/* How the last restore went for an entry: 1 when tried, with *after the value read back (NULL
+ * when it could not be read) and *error why it failed (NULL when it did not); 0 when untried. */
+int nb_journal_entry_outcome(const struct nb_journal *j, int index, const char **after, const char **error);
+/* The path an entry was read and restored through; for one journaled without it, the path
+ * the last restore's write took (NB_VIA_ANY before any restore). */
+enum nb_knob_via nb_journal_entry_path(const struct nb_journal *j, int index);
+
 #endif

@@ -258,7 +258,11 @@ int nb_kcidb_render_compare(FILE *out, const struct nb_cmp_result *r, const stru
 				v = pr->verdict;
 			t = test_json(&d, r->new, p, mr->name, env);
 			misc = json_object_get(t, "misc");
-			json_object_set_new(t, "status", json_string(compare_status(v)));
+			/* bad data is no pass: ERROR, as compare's exit 3 */
+			if (nb_cmp_withheld_disturbed(mr) && v == NB_CMP_INCONCLUSIVE && !r->opt->allow_disturbed)
+				json_object_set_new(t, "status", json_string("ERROR"));
+			else
+				json_object_set_new(t, "status", json_string(compare_status(v)));
 			if (mr->has_new)
 				json_object_set_new(t, "number", number_json(mr->name, mr->new));
 			json_object_set_new(misc, "verdict", json_string(nb_cmp_verdict_name(v)));
@@ -272,6 +276,12 @@ int nb_kcidb_render_compare(FILE *out, const struct nb_cmp_result *r, const stru
 			}
 			if (did_move)
 				json_object_set_new(misc, "bottleneck_moved", json_string(moved));
+			if (nb_cmp_withheld_disturbed(mr)) {
+				char why[160];
+
+				json_object_set_new(misc, "disturbed",
+						    json_string(nb_cmp_reason_text(why, sizeof(why), mr, r->opt)));
+			}
 			json_array_append_new(d.tests, t);
 		}
 	}

@@ -57,8 +57,9 @@ json_t *nb_report_test_json(const struct nb_test_spec *t);
 json_t *nb_report_run_json(const struct nb_run_record *run, bool bare);
 /* The summary's machine facts from the report's head. */
 void nb_report_head_facts(const json_t *root, struct nb_summary_input *in);
-/* The record's lines (header first) -> the report's JSON text on out. */
-int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_assembly_info *info,
+/* The record's lines (header first) -> the report's JSON text on out. restore (may be NULL)
+ * is the report's "restore", over a "restore" line of the record. */
+int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, json_t *restore, struct nb_assembly_info *info,
 			    struct nb_err *err);
 
 /* report_table.c */

@@ -156,6 +156,7 @@ struct assembly {
 	struct gathered *open;
 	int nopen;
 	json_t *rounds;      /* the "round" lines of an interleaved sweep, in order */
+	json_t *restore;     /* the "restore" line: what the run found and left */
 	struct nb_assembly_info *info;
 };
 
@@ -377,6 +378,11 @@ static int assemble_line(struct assembly *a, json_t *line, struct nb_err *err)
 		json_array_append(a->rounds, line);
 		return 0;
 	}
+	if (!strcmp(type, "restore")) {
+		json_decref(a->restore);
+		a->restore = json_incref(json_object_get(line, "restore"));
+		return 0;
+	}
 	if (strcmp(type, "point") && strcmp(type, "run") && strcmp(type, "end") && strcmp(type, "diag"))
 		return 0; /* from a newer nicbench: not ours to judge */
 	g = gathered_of(a, index);
@@ -404,7 +410,7 @@ static int assemble_line(struct assembly *a, json_t *line, struct nb_err *err)
 }
 
 /* The report's head keys, then "results" streamed a point at a time. */
-int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_assembly_info *info,
+int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, json_t *restore, struct nb_assembly_info *info,
 			    struct nb_err *err)
 {
 	struct assembly a = { .out = out, .info = info, .rounds = json_array() };
@@ -479,6 +485,10 @@ int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_as
 			fputs(",\n  \"rounds\": ", out);
 			json_dumpf(a.rounds, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		}
+		if (restore || a.restore) {
+			fputs(",\n  \"restore\": ", out);
+			json_dumpf(restore ? restore : a.restore, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		}
 		fputs("\n}\n", out);
 		if (info) {
 			info->points = a.npoints;
@@ -486,6 +496,7 @@ int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, struct nb_as
 		}
 	}
 	json_decref(a.rounds);
+	json_decref(a.restore);
 	json_decref(header);
 	return rc < 0 ? rc : 0;
 }

@@ -113,6 +113,14 @@ static void text_header(FILE *out, const struct nb_rv_input *in)
 		rep->n_points == 1 ? "" : "s");
 	if (env_value(in->extra, "round"))
 		fprintf(out, "round %s\n", env_value(in->extra, "round"));
+	if (!strcmp(rep->restore_status, "ok"))
+		fprintf(out, "restore: ok, %d knob value%s put back as found (restore.knobs)\n", rep->restore_knobs,
+			rep->restore_knobs == 1 ? "" : "s");
+	else if (rep->restore_status[0])
+		fprintf(out, "restore: FAILED: %s; the board is not as it was found (restore.knobs)\n",
+			rep->restore_error[0] ? rep->restore_error : "no error text");
+	else
+		fprintf(out, "restore: not recorded (a report from before nicbench recorded it)\n");
 	fputc('\n', out);
 }
 

@@ -165,6 +165,8 @@ static void put_threads(const struct nb_snapshot *a, const struct nb_snapshot *b
 	}
 	if (a->traffic_present && b->traffic_present && a->traffic_pid == b->traffic_pid)
 		put_process_pct(out, "traffic_proc_pct", a->traffic_ticks, b->traffic_ticks, b, dt);
+	if (a->peer_present && b->peer_present && a->peer_generation == b->peer_generation)
+		put_process_pct(out, "peer_proc_pct", a->peer_ticks, b->peer_ticks, b, dt);
 }
 
 static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,

@@ -530,6 +530,11 @@ static const struct cli_case cli_cases[] = {
 	  { "--missing-ok", "--fail-on-inconclusive", "--gate", "throughput_bps@tcp-*", "compare/g2ul-base.json",
 	    "compare/g2ul-new-lost-counter.json" },
 	  NB_EXIT_INCONCLUSIVE, NULL },
+	/* the seed's G2UL replay, NEW loaded by another program: a gate withheld for bad data is no pass */
+	{ "disturbed: exit 3 by default", { "compare/g2ul-base.json", "compare/g2ul-new-loaded.json" },
+	  NB_EXIT_INCONCLUSIVE, "foreign load differs" },
+	{ "--allow-disturbed: exit 0", { "--allow-disturbed", "compare/g2ul-base.json", "compare/g2ul-new-loaded.json" },
+	  NB_EXIT_OK, "foreign load differs" },
 	{ "floors off", { "--floor", "none", "compare/g2l-base.json", "compare/g2l-new.json" }, NB_EXIT_OK, NULL },
 	{ "floor override", { "--floor", "cpu=1,lost_packets=10", "-v", "compare/g2l-base.json", "compare/g2l-new.json" },
 	  NB_EXIT_OK, NULL },
@@ -764,6 +769,74 @@ static void test_recorded_aa(void)
 	free(json);
 }
 
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = calloc(1, 1 << 20);
+
+	if (f && text)
+		text[fread(text, 1, (1 << 20) - 1, f)] = '\0';
+	if (f)
+		fclose(f);
+	return text;
+}
+
+/* Every format says what the exit code says about disturbed data, and the opt-out too. */
+static void test_disturbed_gate(void)
+{
+	static const struct {
+		const char *format, *has, *allowed_has; /* allowed_has: with --allow-disturbed */
+	} cases[] = {
+		{ "text", "inconclusive because a side was disturbed, in 4 point(s):\n  tcp-tx throughput_bps: disturbed: "
+			  "other programs took up to 45% of the CPU in a run (cpu_other_pct)",
+		  "(--allow-disturbed: exit 0 all the same)" },
+		{ "text", "a gate cannot pass on that data: exit 3; run again on a quiet machine, or in alternating rounds",
+		  "run again on a quiet machine" },
+		{ "markdown", "**Inconclusive because a side was disturbed** in 4 point(s):\n- tcp-tx throughput_bps: ",
+		  "(--allow-disturbed: exit 0 all the same)" },
+		{ "junit", "failures=\"4\"", "failures=\"0\"" },
+		{ "junit", "<failure type=\"disturbed\" message=\"inconclusive", "<skipped message=\"inconclusive" },
+		{ "kcidb", "\"status\": \"ERROR\"", "\"disturbed\": \"disturbed: other programs took up to 45%" },
+	};
+	char out_path[] = "/tmp/nb-compare-disturbed-XXXXXX";
+	int fd = mkstemp(out_path);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int allow = 0; allow <= 1; allow++) {
+			struct cli_case c = { "disturbed", { "--format", cases[i].format,
+							     allow ? "--allow-disturbed" : "compare/g2ul-base.json",
+							     allow ? "compare/g2ul-base.json" : "compare/g2ul-new-loaded.json",
+							     allow ? "compare/g2ul-new-loaded.json" : NULL }, 0, NULL };
+			char err_text[4096], *text;
+			int rc = run_cli(&c, out_path, err_text, sizeof(err_text));
+			const char *want = allow ? cases[i].allowed_has : cases[i].has;
+
+			CHECK_MSG(rc == (allow ? NB_EXIT_OK : NB_EXIT_INCONCLUSIVE), "%s%s: exit %d", cases[i].format,
+				  allow ? " --allow-disturbed" : "", rc);
+			text = slurp(out_path);
+			CHECK_MSG(text && strstr(text, want), "%s%s: no \"%s\" in:\n%s", cases[i].format,
+				  allow ? " --allow-disturbed" : "", want, text ? text : "(unreadable)");
+			free(text);
+		}
+	}
+	/* kcidb with the opt-out: no ERROR for the disturbed points */
+	{
+		struct cli_case c = { "kcidb allowed", { "--format", "kcidb", "--allow-disturbed", "compare/g2ul-base.json",
+							 "compare/g2ul-new-loaded.json" }, 0, NULL };
+		char err_text[4096], *text;
+
+		run_cli(&c, out_path, err_text, sizeof(err_text));
+		text = slurp(out_path);
+		CHECK(text && !strstr(text, "\"ERROR\""));
+		free(text);
+	}
+	unlink(out_path);
+}
+
 int main(void)
 {
 	test_json();
@@ -777,6 +850,7 @@ int main(void)
 	test_number_text();
 	test_number_render();
 	test_cli();
+	test_disturbed_gate();
 	test_incomplete();
 	test_odd_bytes();
 	test_recorded_aa();

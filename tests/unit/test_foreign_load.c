@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Foreign load: cpu_other_pct from a run's metrics, and the idle check on the live /proc. */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <math.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -44,6 +47,9 @@ static void test_cpu_other(void)
 		{ "no busy figure: absent", -1, 5, 25, 10, 10, 20, -1, 2, 0, false, -1 },
 		{ "no own figure: absent", 60, 5, 25, 10, 10, -1, -1, 2, 0, false, -1 },
 		{ "local peer without its figure: absent", 60, 5, 25, 10, 10, 20, -1, 2, 0, true, -1 },
+		/* found by its socket: peer_proc_pct (% of the machine), whatever iperf3 says */
+		{ "peer found: its measured share", 60, 5, 25, 10, 10, 20, -2, 2, 0, false, 0 },
+		{ "peer found, forced too", 60, 5, 25, 10, 10, 20, -2, 2, 0, true, 0 },
 		{ "no CPU count: absent", 60, 5, 25, 10, 10, 20, -1, 0, 0, false, -1 },
 	};
 
@@ -59,6 +65,8 @@ static void test_cpu_other(void)
 		put_if(&m, "traffic_proc_pct", c->traffic);
 		put_if(&m, "nicbench_cpu_ms_per_s", c->self_ms);
 		put_if(&m, "iperf_remote_cpu_pct", c->remote);
+		if (c->remote == -2)
+			nb_metrics_put(&m, "peer_proc_pct", 9); /* 18% of one of two CPUs */
 		if (c->steal > 0)
 			nb_metrics_put(&m, "steal_pct", c->steal);
 		nb_metrics_put_cpu_other(&m, c->ncpus, c->peer_local);
@@ -190,7 +198,7 @@ static void test_foreign_scan_live(void)
 		pid_t child;
 		double pct;
 
-		CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, a) == 0);
+		CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, NULL, a) == 0);
 		child = spinner(0.3, reap);
 		CHECK(child > 0);
 		if (child <= 0)
@@ -200,22 +208,127 @@ static void test_foreign_scan_live(void)
 
 			nanosleep(&ts, NULL);
 		}
-		CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, b) == 0);
+		CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, NULL, b) == 0);
 		pct = nb_foreign_scan_pct(a, b, (int)ncpus);
 		/* 0.3 s of CPU in ~0.8 s: ~37% of one CPU; other sessions' load only adds */
 		CHECK_MSG(pct * ncpus > 25, "%s spinner: %.1f%% of %ld CPUs", reap ? "reaped" : "live", pct, ncpus);
 		/* the same child as nicbench's own (self = this process): not in the scan, nor is this process */
 		CHECK(nb_foreign_scan_has(b, (int)child) && nb_foreign_scan_has(b, (int)getpid()));
-		CHECK(nb_foreign_scan_take(&nb_paths_live, (int)getpid(), false, a) == 0);
+		CHECK(nb_foreign_scan_take(&nb_paths_live, (int)getpid(), false, NULL, a) == 0);
 		CHECK(!nb_foreign_scan_has(a, (int)child) && !nb_foreign_scan_has(a, (int)getpid()));
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
 	}
 	CHECK(isnan(nb_foreign_scan_pct(a, b, (int)ncpus))); /* a was taken last: the later scan first, no window */
-	CHECK(nb_foreign_scan_take(&(const struct nb_paths){ .proc = "/nonexistent-proc", .sys = "/sys" }, 1, false, a) < 0);
+	CHECK(nb_foreign_scan_take(&(const struct nb_paths){ .proc = "/nonexistent-proc", .sys = "/sys" }, 1, false, NULL, a) < 0);
 out:
 	nb_foreign_scan_free(a);
 	nb_foreign_scan_free(b);
+}
+
+/* /proc/net text copied from this machine (6.18) */
+static void test_peer_parse(void)
+{
+	static const char tcp[] =
+		"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+		"   0: 00000000:1451 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1080 1 0 100 0 0 10 0\n"
+		"   1: 0100007F:3C29 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 135523 1 0 100 0 0 10 0\n"
+		"   2: 0200000A:1451 0100000A:C350 01 00000000:00000000 00:00000000 00000000     0        0 2000 1 0 100 0 0 10 0\n";
+	static const char tcp6[] =
+		"  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+		"   0: 00000000000000000000000000000000:1451 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 7777 1 0 100 0 0 10 0\n";
+	static const char fib[] =
+		"Main:\n  +-- 0.0.0.0/0 3 0 5\n     +-- 192.0.2.0/24 2 0 2\n        +-- 192.0.2.0/30 2 0 2\n"
+		"           |-- 192.0.2.0\n              /24 link UNICAST\n           |-- 192.0.2.2\n"
+		"              /32 host LOCAL\n        |-- 192.0.2.255\n           /32 link BROADCAST\n";
+	static const char inet6[] = "00000000000000000000000000000001 01 80 10 80       lo\n"
+				    "fd000000000000000000000000000002 04 40 00 82     eth0\n";
+	unsigned long ino[4];
+	uint8_t a6[16] = { 0xfd, [15] = 2 }, b6[16] = { 0xfd, [15] = 3 };
+	struct in_addr a;
+
+	CHECK(nb_parse_tcp_listeners(tcp, 5201, ino, 4) == 1 && ino[0] == 1080); /* not the connected one */
+	CHECK(nb_parse_tcp_listeners(tcp, 15401, ino, 4) == 1 && ino[0] == 135523);
+	CHECK(nb_parse_tcp_listeners(tcp, 5202, ino, 4) == 0);
+	CHECK(nb_parse_tcp_listeners(tcp6, 5201, ino, 4) == 1 && ino[0] == 7777);
+	inet_pton(AF_INET, "192.0.2.2", &a);
+	CHECK(nb_fib_trie_has_local(fib, a.s_addr));
+	inet_pton(AF_INET, "192.0.2.255", &a); /* broadcast, not local */
+	CHECK(!nb_fib_trie_has_local(fib, a.s_addr));
+	inet_pton(AF_INET, "192.0.2.0", &a);
+	CHECK(!nb_fib_trie_has_local(fib, a.s_addr));
+	CHECK(nb_if_inet6_has(inet6, a6) && !nb_if_inet6_has(inet6, b6));
+}
+
+/* Live: a child listens on a loopback port and forks a spinner; found by its socket, the child
+ * and the spinner are the peer: out of the foreign scan, into peer_proc_pct's set. */
+static void test_peer_live(void)
+{
+	struct nb_foreign_scan *a = nb_foreign_scan_new(), *b = nb_foreign_scan_new();
+	struct nb_foreign_scan *a2 = nb_foreign_scan_new(), *b2 = nb_foreign_scan_new();
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	struct nb_peer_local peer;
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port, pids[NB_MAX_PEER_PIDS], n, ready[2];
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t server;
+	char c;
+
+	CHECK(a && b && a2 && b2 && fd >= 0 && pipe(ready) == 0);
+	if (!a || !b || !a2 || !b2 || fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 1) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+		CHECK(!"listen on loopback");
+		goto out;
+	}
+	port = ntohs(sa.sin_port);
+	CHECK(nb_peer_local_find(&nb_paths_live, "127.0.0.1", port, &peer) == 0 && !peer.found); /* ours */
+	server = fork();
+	if (server == 0) {
+		pid_t spin = spinner(0.3, false);
+
+		(void)spin;
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fd);
+	CHECK(read(ready[0], &c, 1) == 1);
+	CHECK(nb_peer_local_find(&nb_paths_live, "127.0.0.1", port, &peer) == 0);
+	CHECK_MSG(peer.found && peer.npids == 1 && peer.pids[0] == server, "%s", peer.how);
+	CHECK(nb_peer_local_find(&nb_paths_live, "127.0.0.1", port == 1 ? 2 : port - 1, &(struct nb_peer_local){ 0 }) == 0);
+	n = nb_peer_tree(&nb_paths_live, &peer, pids, NB_MAX_PEER_PIDS);
+	CHECK_MSG(n == 2, "peer tree: %d processes", n); /* the server and its spinner */
+	/* the same window scanned with the peer found and not: only the spinner's share differs
+	 * (other sessions' load is in both) */
+	CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, &peer, a) == 0);
+	CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, NULL, a2) == 0);
+	{
+		struct timespec ts = { 0, 500 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, &peer, b) == 0);
+	CHECK(nb_foreign_scan_take(&nb_paths_live, 1, false, NULL, b2) == 0);
+	CHECK(!nb_foreign_scan_has(b, (int)server) && nb_foreign_scan_has(b2, (int)server));
+	for (int i = 0; i < n && n > 0; i++)
+		CHECK(!nb_foreign_scan_has(b, pids[i]) && nb_foreign_scan_has(b2, pids[i]));
+	/* the spinner's 0.3 s in ~0.5 s: ~60% of one CPU */
+	CHECK_MSG((nb_foreign_scan_pct(a2, b2, (int)ncpus) - nb_foreign_scan_pct(a, b, (int)ncpus)) * ncpus > 25,
+		  "not found %.1f%%, found %.1f%%", nb_foreign_scan_pct(a2, b2, (int)ncpus),
+		  nb_foreign_scan_pct(a, b, (int)ncpus));
+	for (int i = 0; i < n; i++)
+		if (pids[i] != server)
+			kill(pids[i], SIGKILL);
+	kill(server, SIGKILL);
+	waitpid(server, NULL, 0);
+out:
+	close(ready[0]);
+	close(ready[1]);
+	nb_foreign_scan_free(a);
+	nb_foreign_scan_free(b);
+	nb_foreign_scan_free(a2);
+	nb_foreign_scan_free(b2);
 }
 
 int main(void)
@@ -225,5 +338,7 @@ int main(void)
 	test_idle_check_no_proc();
 	test_raise_cpu_other();
 	test_foreign_scan_live();
+	test_peer_parse();
+	test_peer_live();
 	return nb_test_done("test_foreign_load");
 }
