@@ -21,6 +21,11 @@ arch_check() {
 	esac
 	[ -n "${arch_debarchs[$arch]:-}" ] || die 2 "--arch '$arch': x86_64, arm64 or riscv64"
 	debarch=${arch_debarchs[$arch]}
+	# the default kernel: 6.1, or 6.12 where Debian 12 has none (riscv64)
+	if [ -z "$kernel" ]; then
+		kernel=6.1
+		[ "$arch" = riscv64 ] && kernel=6.12
+	fi
 	[ "$arch" = x86_64 ] && return 0
 	case "$accel_req" in
 	kvm) die 2 "--arch $arch: no KVM for a foreign architecture; the guest runs under TCG (--accel tcg or auto)" ;;
