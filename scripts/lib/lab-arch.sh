@@ -61,7 +61,8 @@ arch_kernel_check() {
 	case "$arch:$1" in
 	arm64:6.1 | arm64:6.12 | arm64:backports | riscv64:6.12 | riscv64:backports) ;;
 	riscv64:6.1) die 2 "--arch riscv64 --kernel 6.1: Debian 12 has no riscv64 kernel (riscv64 is a release architecture from Debian 13: use 6.12 or backports)" ;;
-	*) die 2 "--arch $arch --kernel $1: an $arch guest boots Debian's kernels only (6.1 for arm64, 6.12, backports); its busybox comes from the same release" ;;
+	arm64:*) die 2 "--arch arm64 --kernel $1: an arm64 guest boots Debian's kernels only (6.1, 6.12 or backports: its busybox comes from the same release)" ;;
+	*) die 2 "--arch $arch --kernel $1: an $arch guest boots Debian's kernels only (6.12 or backports: its busybox comes from the same release)" ;;
 	esac
 }
 
