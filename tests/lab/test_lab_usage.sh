@@ -40,6 +40,12 @@ expect_usage "--netem ''" run --netem '' -- --tests tcp-rr
 expect_usage "--nic 'rtl8139': e1000e or virtio-net" run --nic rtl8139
 expect_usage "--guest-bin '/nonexistent/tool': no such file" run --guest-bin /nonexistent/tool
 expect_usage "--setup '/nonexistent.sh': cannot read it" run --setup /nonexistent.sh
+expect_usage "--arch 'sparc': x86_64, arm64 or riscv64" run --arch sparc
+expect_usage "Debian 12 has no riscv64 kernel" run --arch riscv64 --kernel 6.1 -- --tests tcp-rx
+expect_usage "an arm64 guest boots Debian's kernels only" run --arch arm64 --kernel /nonexistent/Image -- --tests tcp-rx
+expect_usage "no KVM for a foreign architecture" run --arch arm64 --accel kvm
+expect_usage "--netem needs --arch x86_64" run --arch riscv64 --netem 'delay 1ms'
+expect_usage "the guest is arm64 (AArch64)" run --arch arm64 --guest-bin "$(command -v busybox)"
 "$NB_SRC/scripts/lab" --help >"$tmp/help" 2>&1
 check "--help exits 0 and describes run and ab" grep -q 'scripts/lab ab KERNEL_A KERNEL_B' "$tmp/help"
 # Nothing of a run was left behind by the refusals.

@@ -1,0 +1,140 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: MIT
+# scripts/lab's arm64 and riscv64 guests (sourced by scripts/lab): QEMU's virt machine under TCG, Debian's kernel
+# and busybox-static of that architecture, and the static nicbench that scripts/cross-build makes for the boards.
+
+# --arch NAME -> Debian's architecture, qemu's binary, scripts/cross-build's name (build-NAME), the serial console
+# and the ELF machine readelf names.
+declare -A arch_debarchs=([x86_64]=amd64 [arm64]=arm64 [riscv64]=riscv64)
+declare -A arch_qemus=([x86_64]=qemu-system-x86_64 [arm64]=qemu-system-aarch64 [riscv64]=qemu-system-riscv64)
+declare -A arch_cross=([x86_64]=x86_64 [arm64]=aarch64 [riscv64]=riscv64)
+declare -A arch_consoles=([arm64]=ttyAMA0 [riscv64]=ttyS0)
+declare -A arch_elf=([x86_64]="X86-64" [arm64]="AArch64" [riscv64]="RISC-V")
+# A TCG boot of Debian's generic kernel: seconds until /init (measured: docs/lab.md), with room for a slow host.
+virt_boot_deadline=${NB_LAB_VIRT_BOOT_DEADLINE:-300}
+
+# arch_check: validates --arch (and what it allows with it) once the options are read; sets debarch.
+arch_check() {
+	case "$arch" in
+	aarch64) arch=arm64 ;;
+	amd64) arch=x86_64 ;;
+	esac
+	[ -n "${arch_debarchs[$arch]:-}" ] || die 2 "--arch '$arch': x86_64, arm64 or riscv64"
+	debarch=${arch_debarchs[$arch]}
+	# the default kernel: 6.1, or 6.12 where Debian 12 has none (riscv64)
+	if [ -z "$kernel" ]; then
+		kernel=6.1
+		[ "$arch" = riscv64 ] && kernel=6.12
+	fi
+	[ "$arch" = x86_64 ] && return 0
+	case "$accel_req" in
+	kvm) die 2 "--arch $arch: no KVM for a foreign architecture; the guest runs under TCG (--accel tcg or auto)" ;;
+	*) accel_req=tcg ;;
+	esac
+	[ -z "$netem" ] || die 2 "--netem needs --arch x86_64: the guest runs this host's tc (an x86_64 binary)"
+	local bin
+	for bin in "${guest_bins[@]}"; do
+		arch_static_binary "$bin" || die 2 "--guest-bin $bin: $arch_binary_error"
+	done
+}
+
+# arch_static_binary FILE: FILE is a static ELF executable of the guest's architecture (its libraries could not be
+# taken from this x86_64 host). Sets arch_binary_error when not.
+arch_static_binary() {
+	local machine
+	machine=$(readelf -hW "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p')
+	if [ -z "$machine" ]; then
+		arch_binary_error="not an ELF file"
+	elif [[ "$machine" != *"${arch_elf[$arch]}"* ]]; then
+		arch_binary_error="built for $machine, the guest is $arch (${arch_elf[$arch]})"
+	elif readelf -lW "$1" 2>/dev/null | grep -q INTERP; then
+		arch_binary_error="dynamically linked; an $arch guest takes static binaries only (scripts/cross-build ${arch_cross[$arch]})"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# arch_kernel_check K: the kernels Debian has for the guest's architecture.
+arch_kernel_check() {
+	[ "$arch" = x86_64 ] && return 0
+	case "$arch:$1" in
+	arm64:6.1 | arm64:6.12 | arm64:backports | riscv64:6.12 | riscv64:backports) ;;
+	riscv64:6.1) die 2 "--arch riscv64 --kernel 6.1: Debian 12 has no riscv64 kernel (riscv64 is a release architecture from Debian 13: use 6.12 or backports)" ;;
+	arm64:*) die 2 "--arch arm64 --kernel $1: an arm64 guest boots Debian's kernels only (6.1, 6.12 or backports: its busybox comes from the same release)" ;;
+	*) die 2 "--arch $arch --kernel $1: an $arch guest boots Debian's kernels only (6.12 or backports: its busybox comes from the same release)" ;;
+	esac
+}
+
+# arch_guest_nicbench: the guest's nicbench. x86_64: the host's build (lab_nicbench). Otherwise the static binary
+# a board gets: build-ARCH/nicbench from scripts/cross-build (or $NB_LAB_GUEST_NICBENCH), rebuilt when a source is
+# newer. Sets guest_nicbench_bin.
+arch_guest_nicbench() {
+	if [ "$arch" = x86_64 ]; then
+		guest_nicbench_bin=$nicbench_bin
+		return 0
+	fi
+	local cross=${arch_cross[$arch]}
+	if [ -n "${NB_LAB_GUEST_NICBENCH:-}" ]; then
+		guest_nicbench_bin=$NB_LAB_GUEST_NICBENCH
+	else
+		guest_nicbench_bin=$top/build-$cross/nicbench
+		if [ ! -x "$guest_nicbench_bin" ] ||
+			[ -n "$(find "$top/src" "$top/CMakeLists.txt" -newer "$guest_nicbench_bin" -print -quit)" ]; then
+			say "building the guest's static nicbench: scripts/cross-build $cross"
+			local log
+			log=$(mktemp /tmp/nb-lab-cross.XXXXXX)
+			"$top/scripts/cross-build" "$cross" >"$log" 2>&1 ||
+				{ tail -n 20 "$log" >&2; rm -f "$log"; die 4 "scripts/cross-build $cross failed"; }
+			rm -f "$log"
+		fi
+	fi
+	[ -x "$guest_nicbench_bin" ] || die 4 "no nicbench binary for the $arch guest at $guest_nicbench_bin"
+	arch_static_binary "$guest_nicbench_bin" || die 4 "$guest_nicbench_bin: $arch_binary_error"
+}
+
+# arch_busybox: the guest's busybox: this host's (x86_64) or the one fetched beside the kernel.
+arch_busybox() {
+	if [ "$arch" = x86_64 ] || [ -z "${kdir:-}" ]; then
+		command -v busybox
+	else
+		local f
+		for f in "$kdir"/bin/busybox "$kdir"/usr/bin/busybox; do
+			[ -x "$f" ] && { echo "$f"; return 0; }
+		done
+		return 1
+	fi
+}
+
+# boot_virt: boot() for arm64 and riscv64: QEMU's virt machine under TCG, the NIC and the result disk on PCIe.
+# Waits up to $virt_boot_deadline s for /init (a TCG boot of a foreign ISA is slower than boot()'s x86 deadline).
+boot_virt() {
+	local machine
+	case "$arch" in
+	# cortex-a72: no pointer authentication to emulate (-cpu max spends much of its TCG time on it); GICv3 with
+	# its ITS gives the NIC MSI-X.
+	arm64) machine=(-machine virt,gic-version=3 -cpu cortex-a72) ;;
+	# -bios default: Debian's OpenSBI (package opensbi), which qemu-system-misc links to.
+	riscv64) machine=(-machine virt -cpu rv64 -bios default) ;;
+	esac
+	: >"$work/console.log"
+	truncate -s 0 "$work/result.img"
+	truncate -s 512M "$work/result.img"
+	local netdev_opts="" device_opts=""
+	if [ "$nic" = virtio-net ] && [ "$cpus" -gt 1 ]; then
+		netdev_opts=",queues=$cpus"
+		device_opts=",mq=on,vectors=$((2 * cpus + 2))"
+	fi
+	boot_start=$(date +%s.%N)
+	ip netns exec "$ns" "${arch_qemus[$arch]}" "${machine[@]}" -accel tcg -smp "$cpus" -m "$mem" \
+		-kernel "$kernel_image" -initrd "$work/initramfs.cpio" \
+		-append "console=${arch_consoles[$arch]} quiet loglevel=4 panic=-1 net.ifnames=0 mitigations=off" \
+		-netdev "tap,id=n0,ifname=$tap,script=no,downscript=no$netdev_opts" \
+		-device "${nic_devices[$nic]},netdev=n0,mac=52:54:00:4c:41:42$device_opts" \
+		-drive "file=$work/result.img,format=raw,if=none,id=result" -device virtio-blk-pci,drive=result \
+		-display none -monitor none -serial "file:$work/console.log" -no-reboot \
+		</dev/null >"$work/qemu.log" 2>&1 &
+	qemu_pid=$!
+	disown "$qemu_pid"
+	boot_wait tcg "$virt_boot_deadline"
+}
