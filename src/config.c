@@ -28,6 +28,8 @@ void nb_config_defaults(struct nb_config *cfg)
 		if (t->rows[i].flags & NB_OPT_TEST_FIELD)
 			nb_opt_store_number(&t->rows[i], &cfg->test_defaults, t->rows[i].def);
 	cfg->reps_min = NB_AUTO_REPS_MIN;  /* part of the repetitions row's "auto:MIN-MAX" value */
+	cfg->diag_mode = NB_DIAG_AUTO;
+	cfg->diag_round = 1;
 	for (size_t i = 0; i < sizeof(known_tests) / sizeof(known_tests[0]); i++)
 		nb_test_from_name(&cfg->tests[cfg->ntests++], known_tests[i]);
 	for (int i = 0; i < cfg->ntests; i++)
@@ -59,6 +61,93 @@ int nb_config_set_repetitions(struct nb_config *cfg, const char *text, struct nb
 	cfg->reps_auto = false;
 	cfg->repetitions = (int)n;
 	return 0;
+}
+
+/* A set id goes into file names and CI job names: keep it to a safe alphabet. */
+static bool round_set_valid(const char *s, size_t len)
+{
+	if (len == 0 || len >= NB_ROUND_SET_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+			return false;
+	return true;
+}
+
+int nb_config_set_round(struct nb_config *cfg, const char *text, struct nb_err *err)
+{
+	struct nb_round_spec r = { .present = true };
+	const char *p = text;
+	char *end;
+	long index, of;
+
+	if ((p[0] != 'A' && p[0] != 'B') || p[1] != ':')
+		goto bad;
+	r.side = p[0];
+	errno = 0;
+	index = strtol(p + 2, &end, 10);
+	if (end == p + 2 || *end != '/' || errno || !isdigit((unsigned char)p[2]))
+		goto bad;
+	p = end + 1;
+	of = strtol(p, &end, 10);
+	if (end == p || errno || !isdigit((unsigned char)p[0]) || (*end != '\0' && *end != ':'))
+		goto bad;
+	if (of < 1 || of > NB_MAX_ROUNDS || index < 1 || index > of)
+		return nb_err_set(err, -EINVAL, "--round '%s': round %ld of %ld: expected 1 <= I <= N <= %d", text, index,
+				  of, NB_MAX_ROUNDS);
+	if (*end == ':') {
+		if (!round_set_valid(end + 1, strlen(end + 1)))
+			return nb_err_set(err, -EINVAL, "--round '%s': the set id must be 1..%d characters of A-Z a-z "
+					  "0-9 . _ -", text, NB_ROUND_SET_MAX - 1);
+		snprintf(r.set, sizeof(r.set), "%s", end + 1);
+	}
+	r.index = (int)index;
+	r.of = (int)of;
+	cfg->round = r;
+	return 0;
+bad:
+	return nb_err_set(err, -EINVAL, "--round '%s': expected SIDE:I/N[:SET], SIDE A or B, e.g. A:1/5 or "
+			  "B:2/5:set-7", text);
+}
+
+static const char *const diag_mode_names[] = {
+	[NB_DIAG_AUTO] = "auto", [NB_DIAG_ALWAYS] = "always", [NB_DIAG_NEVER] = "never",
+};
+
+const char *nb_diag_mode_name(enum nb_diag_mode m)
+{
+	return diag_mode_names[m];
+}
+
+int nb_config_set_diagnostics(struct nb_config *cfg, const char *text, struct nb_err *err)
+{
+	char *end;
+	long k;
+
+	for (size_t i = 0; i < sizeof(diag_mode_names) / sizeof(diag_mode_names[0]); i++) {
+		if (!strcmp(text, diag_mode_names[i])) {
+			cfg->diag_mode = (enum nb_diag_mode)i;
+			cfg->diag_round = 1;
+			return 0;
+		}
+	}
+	errno = 0;
+	k = strtol(text, &end, 10);
+	if (!isdigit((unsigned char)text[0]) || *end != '\0' || errno || k < 1 || k > NB_MAX_ROUNDS)
+		return nb_err_set(err, -EINVAL, "--diagnostics '%s': expected auto, always, never or a round number "
+				  "1..%d", text, NB_MAX_ROUNDS);
+	cfg->diag_mode = NB_DIAG_AUTO;
+	cfg->diag_round = (int)k;
+	return 0;
+}
+
+bool nb_config_diagnostics_here(const struct nb_config *cfg)
+{
+	if (!cfg->trace || cfg->diag_mode == NB_DIAG_NEVER)
+		return false;
+	if (cfg->diag_mode == NB_DIAG_ALWAYS || !cfg->round.present)
+		return true;
+	return cfg->round.index == cfg->diag_round;
 }
 
 int nb_test_from_name(struct nb_test_spec *t, const char *name)
@@ -807,6 +896,11 @@ int nb_config_validate(const struct nb_config *cfg, struct nb_err *err)
 	if (cfg->reps_auto && (cfg->reps_min < 1 || cfg->reps_min > cfg->repetitions))
 		return nb_err_set(err, -EINVAL, "repetitions auto:%d-%d: the minimum must be 1..the maximum",
 				  cfg->reps_min, cfg->repetitions);
+	if (cfg->diag_round != 1 && !cfg->round.present)
+		return nb_err_set(err, -EINVAL, "--diagnostics %d: a round number needs --round SIDE:I/N", cfg->diag_round);
+	if (cfg->round.present && cfg->diag_round > cfg->round.of)
+		return nb_err_set(err, -EINVAL, "--diagnostics %d: the set has only %d rounds a side (--round %c:%d/%d)",
+				  cfg->diag_round, cfg->round.of, cfg->round.side, cfg->round.index, cfg->round.of);
 	for (int i = 0; i < cfg->ntests; i++)  /* the same test twice would give two points with one id */
 		for (int j = 0; j < i; j++)
 			if (!strcmp(cfg->tests[j].name, cfg->tests[i].name))
@@ -879,6 +973,11 @@ static json_t *row_to_json(const struct nb_opt *o, const struct nb_config *cfg)
 		}
 		if (!strcmp(o->key, "shuffle"))
 			return cfg->shuffle ? json_integer((json_int_t)cfg->shuffle_seed) : NULL;
+		if (!strcmp(o->key, "diagnostics")) {  /* auto in round K reads back as K */
+			if (cfg->diag_mode == NB_DIAG_AUTO && cfg->diag_round != 1)
+				return json_integer(cfg->diag_round);
+			return json_string(nb_diag_mode_name(cfg->diag_mode));
+		}
 		return !strcmp(o->key, "knobs") ? knobs_to_json(cfg) : NULL;
 	case NB_OPT_ARG: break;
 	}

@@ -54,6 +54,23 @@ struct nb_knob_axis {
 	char values[NB_MAX_AXIS_VALUES][NB_MAX_AXIS_KNOBS][NB_KNOB_VALUE_MAX];
 };
 
+/* Where a report stands in an A/B set of rounds (--round SIDE:I/N[:SET]); absent: not in one. */
+#define NB_ROUND_SET_MAX 64
+#define NB_MAX_ROUNDS 1000
+struct nb_round_spec {
+	bool present;
+	char side;               /* 'A' or 'B' */
+	int index, of;           /* 1..of */
+	char set[NB_ROUND_SET_MAX]; /* an id shared by the set; "": none given */
+};
+
+/* Which reports run the diagnostic repetition (tracepoints + profile), --diagnostics. */
+enum nb_diag_mode {
+	NB_DIAG_AUTO,            /* every report; with --round only round diag_round of each side */
+	NB_DIAG_ALWAYS,          /* every report, every round */
+	NB_DIAG_NEVER,           /* none */
+};
+
 struct nb_config {
 	char iface[16];
 	char peer_host[256];
@@ -82,6 +99,9 @@ struct nb_config {
 	bool json_stdout;        /* print the report on stdout at the end */
 	bool trace;              /* collect tracepoint metrics where available */
 	bool profile;            /* sampling kernel profile per point */
+	enum nb_diag_mode diag_mode;
+	int diag_round;          /* auto with --round: the round of each side that holds them (1..of) */
+	struct nb_round_spec round;
 	bool promiscuous;        /* hold the interface promiscuous (libpcap) during the sweep */
 	int capture_packets;     /* per point, capture up to this many packets (0: none) */
 	int capture_snaplen;     /* bytes kept per captured packet */
@@ -118,6 +138,14 @@ int nb_config_set_repetitions(struct nb_config *cfg, const char *text, struct nb
 /* The checks across settings once everything is merged: interface and peer given, every value
  * inside its row's range (for values set by code), no test twice. */
 int nb_config_validate(const struct nb_config *cfg, struct nb_err *err);
+
+/* --round / "round": "SIDE:I/N[:SET]", SIDE A or B, 1 <= I <= N. -EINVAL naming the flag. */
+int nb_config_set_round(struct nb_config *cfg, const char *text, struct nb_err *err);
+/* --diagnostics / "diagnostics": auto, always, never, or a round number (auto in that round). */
+int nb_config_set_diagnostics(struct nb_config *cfg, const char *text, struct nb_err *err);
+const char *nb_diag_mode_name(enum nb_diag_mode m);
+/* Does this report run the diagnostic repetition? (tracing on, and this round holds it) */
+bool nb_config_diagnostics_here(const struct nb_config *cfg);
 
 /* Fill a test's protocol and direction from its name; -EINVAL for unknown names. */
 int nb_test_from_name(struct nb_test_spec *t, const char *name);

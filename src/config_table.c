@@ -34,6 +34,8 @@ CONFIG_PARSER(parse_peer, nb_config_set_peer)
 CONFIG_PARSER(parse_tests, nb_config_set_tests)
 CONFIG_PARSER(parse_knob, nb_config_add_knob_axis)
 CONFIG_PARSER(parse_config, nb_config_load_file)
+CONFIG_PARSER(parse_round, nb_config_set_round)
+CONFIG_PARSER(parse_diagnostics, nb_config_set_diagnostics)
 
 static int parse_repetitions(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
 {
@@ -220,6 +222,23 @@ static const struct nb_opt rows[] = {
 	{ .name = "no-profile", .key = "profile", .type = NB_OPT_FLAG, .flags = NB_OPT_INVERT, .offset = CFG(profile),
 	  .def = 1, .help = "tracepoint metrics but no kernel profile",
 	  .doc = "a sampling kernel profile per point (with `trace`)" },
+	{ .name = "diagnostics", .key = "diagnostics", .type = NB_OPT_CUSTOM, .parse = parse_diagnostics,
+	  .metavar = "WHEN", .doc_type = "`\"auto\"`, `\"always\"`, `\"never\"` or a round number",
+	  .doc_default = "`\"auto\"`",
+	  .help = "which reports run the diagnostic repetition: auto (every report;\n"
+		  "with --round only round 1 of each side), always, never, or a round\n"
+		  "number K (auto, in round K of each side)",
+	  .doc = "which reports run the diagnostic repetition (tracepoints, profile): `auto` runs it in every report, "
+		 "and with `round` only in round 1 of each side (or round K when given a number); `always` in every "
+		 "round; `never` in none. The report's top-level `diagnostics` says which round holds it" },
+	{ .name = "round", .key = "round", .type = NB_OPT_CUSTOM, .flags = NB_OPT_NO_REPORT, .parse = parse_round,
+	  .metavar = "SIDE:I/N[:SET]", .doc_type = "`\"SIDE:I/N[:SET]\"`", .doc_default = "(none)",
+	  .help = "this report is round I of N of side A or B of an A/B set (SET: an\n"
+		  "id shared by the set); recorded as the report's \"round\", for\n"
+		  "nicbench compare A1.json ... -- B1.json ...",
+	  .doc = "this report is round I of N of side `A` or `B` of an A/B set; SET (A-Z a-z 0-9 . _ -) is an id shared "
+		 "by the set. Recorded as the report's top-level `round`, which `nicbench compare A... -- B...` pairs "
+		 "by index" },
 	{ .name = "journal", .key = "journal", .type = NB_OPT_STRING, .flags = NB_OPT_NO_REPORT, .offset = CFG(journal),
 	  .metavar = "FILE", .doc_type = "path", .doc_default = "`/run/nicbench/IFACE.journal`",
 	  .help = "where original knob values are saved before the first change\n"

@@ -93,14 +93,14 @@ double nb_run_estimate_s(const struct nb_config *cfg, const struct nb_point *p)
 double nb_point_estimate_s(const struct nb_config *cfg, const struct nb_point *p)
 {
 	/* with tracing on, one diagnostic repetition follows the measured ones (runner.c) */
-	return nb_run_estimate_s(cfg, p) * (cfg->repetitions + (cfg->trace ? 1 : 0));
+	return nb_run_estimate_s(cfg, p) * (cfg->repetitions + (nb_config_diagnostics_here(cfg) ? 1 : 0));
 }
 
 double nb_point_estimate_min_s(const struct nb_config *cfg, const struct nb_point *p)
 {
 	int reps = cfg->reps_auto ? cfg->reps_min : cfg->repetitions;
 
-	return nb_run_estimate_s(cfg, p) * (reps + (cfg->trace ? 1 : 0));
+	return nb_run_estimate_s(cfg, p) * (reps + (nb_config_diagnostics_here(cfg) ? 1 : 0));
 }
 
 double nb_plan_estimate_s(const struct nb_config *cfg, const struct nb_plan *plan)

@@ -74,6 +74,25 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 				      "speed_mbps", iface->speed_mbps > 0 ? json_integer(iface->speed_mbps) : json_null()));
 	json_object_set_new(r->root, "peer", json_pack("{s:s, s:i}", "host", cfg->peer_host, "port", cfg->peer_port));
 	json_object_set_new(r->root, "config", cfg_json ? cfg_json : json_object());
+	if (cfg->round.present) {
+		char side[2] = { cfg->round.side, '\0' };
+		json_t *round = json_pack("{s:s, s:i, s:i}", "side", side, "index", cfg->round.index, "of",
+					  cfg->round.of);
+
+		if (cfg->round.set[0])
+			json_object_set_new(round, "set", json_string(cfg->round.set));
+		json_object_set_new(r->root, "round", round);
+	}
+	/* which round of the set holds the diagnostic repetition: only told when it may not be this one */
+	if (cfg->trace && (cfg->round.present || cfg->diag_mode == NB_DIAG_NEVER)) {
+		bool here = nb_config_diagnostics_here(cfg);
+		json_t *where = cfg->diag_mode == NB_DIAG_AUTO && cfg->round.present ? json_integer(cfg->diag_round)
+										      : json_null();
+
+		json_object_set_new(r->root, "diagnostics", json_pack("{s:s, s:o, s:b}", "mode",
+								       nb_diag_mode_name(cfg->diag_mode), "round", where,
+								       "in_this_report", here));
+	}
 	*out = r;
 	return 0;
 }

@@ -35,6 +35,7 @@ struct nb_run_record {
 	struct nb_sample *samples;      /* owned */
 	struct nb_qstats_delta *qstats; /* per-queue counters over the window, owned; NULL: not taken */
 	struct nb_hist *rr_hist;        /* tcp-rr/udp-rr latency of the window, all flows; owned; NULL otherwise */
+	int round;                      /* --interleave: the round it ran in (1-based); 0: not interleaved */
 };
 
 /* INCOMPLETE only comes out of assembling a record whose run was stopped or killed mid-point. */

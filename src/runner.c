@@ -598,7 +598,7 @@ static double remaining_estimate(const struct runner *rn, const struct point_sta
 		if (st[i].done)
 			continue;
 		left += nb_run_estimate_s(cfg, p) * (cfg->repetitions - (st[i].pr ? st[i].pr->nruns : 0) +
-						     (cfg->trace ? 1 : 0));
+						     (rn->trace ? 1 : 0));
 	}
 	return left;
 }
@@ -703,8 +703,9 @@ static bool point_is_done(const struct nb_config *cfg, const struct nb_point_res
 	return nb_adaptive_decide(&rule, pr->nruns, iv, nw) != NB_ADAPTIVE_MORE;
 }
 
-/* One repetition of a started point: settle, run, record, and the rule's answer. */
-static int point_repetition(struct runner *rn, struct point_state *st, int index, struct nb_err *rerr)
+/* One repetition of a started point: settle, run, record, and the rule's answer. round: the
+ * interleaved round it belongs to (1-based), 0 in a sequential sweep. */
+static int point_repetition(struct runner *rn, struct point_state *st, int index, int round, struct nb_err *rerr)
 {
 	struct point_state *ps = &st[index];
 	struct nb_point_result *pr = ps->pr;
@@ -719,6 +720,7 @@ static int point_repetition(struct runner *rn, struct point_state *st, int index
 	if (!sleep_unless_stopped(rn->o->cfg->settle_s))
 		return 0;
 	run_once(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0], false);
+	pr->runs[rep].round = round;
 	pr->nruns++;
 	/* the repetition a signal cut short is not a measurement: it is not recorded */
 	if (stop_signal)
@@ -767,7 +769,7 @@ static int run_sequential(struct runner *rn, struct point_state *st, struct nb_e
 	for (int i = 0; rc == 0 && i < rn->o->plan->npoints && !stop_signal; i++) {
 		if (start_point(rn, &rn->o->plan->points[i], &st[i], &knob_s, err, &rc))
 			while (rc == 0 && !st[i].done && !stop_signal)
-				rc = point_repetition(rn, st, i, err);
+				rc = point_repetition(rn, st, i, 0, err);
 		if (rc == 0)
 			rc = end_point(rn, &st[i], true, false, err);
 		/* what a finished point holds is in the record: memory stays flat over the sweep */
@@ -824,7 +826,7 @@ static int run_interleaved(struct runner *rn, struct point_state *st, struct nb_
 			}
 			visited[ri.npoints++] = i;
 			last = i;
-			rc = point_repetition(rn, st, i, err);
+			rc = point_repetition(rn, st, i, round + 1, err);
 		}
 		if (!any)
 			break;
@@ -921,7 +923,8 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rc = nb_sampler_new(&st, &rn->sampler, err);
 	if (rc < 0)
 		return rc;
-	if (o->cfg->trace) {
+	/* with --round the diagnostic repetition runs in one round of each side (--diagnostics) */
+	if (nb_config_diagnostics_here(o->cfg)) {
 		struct nb_trace_opts to = { .paths = o->paths, .iface = o->cfg->iface, .profile = o->cfg->profile };
 
 		/* tracing is optional: when it cannot open, its metrics are absent with the reason */

@@ -85,6 +85,8 @@ json_t *nb_report_run_json(const struct nb_run_record *run, bool bare)
 	for (int i = 0; i < run->metrics.n; i++)
 		json_object_set_new(metrics, run->metrics.m[i].name, json_real(run->metrics.m[i].value));
 	json_object_set_new(o, "metrics", metrics);
+	if (run->round > 0)
+		json_object_set_new(o, "round", json_integer(run->round));
 	if (run_disturbed(run))
 		json_object_set_new(o, "disturbed", json_true());
 	if (bare)

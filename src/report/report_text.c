@@ -109,8 +109,11 @@ static void text_header(FILE *out, const struct nb_rv_input *in)
 		fprintf(out, ", %s (%s) on %s, peer %s", or_dash(env_value(in->extra, "interface")),
 			or_dash(env_value(in->extra, "driver")), or_dash(env_value(in->extra, "host")),
 			or_dash(env_value(in->extra, "peer")));
-	fprintf(out, ", %d CPU%s, %d point%s\n\n", rep->cpus, rep->cpus == 1 ? "" : "s", rep->n_points,
+	fprintf(out, ", %d CPU%s, %d point%s\n", rep->cpus, rep->cpus == 1 ? "" : "s", rep->n_points,
 		rep->n_points == 1 ? "" : "s");
+	if (env_value(in->extra, "round"))
+		fprintf(out, "round %s\n", env_value(in->extra, "round"));
+	fputc('\n', out);
 }
 
 static void text_points(FILE *out, const struct nb_cmp_report *rep)

@@ -62,11 +62,39 @@ static char *scalar_text(const json_t *v)
 	return NULL; /* null or absent: not shown */
 }
 
+/* "A 1/5, set s7; diagnostics in round 1 (not this report)": the report's place in an A/B set
+ * of rounds, and where its diagnostic repetition is; NULL when it is in none. */
+static char *round_text(const json_t *root)
+{
+	const json_t *round = json_object_get(root, "round"), *diag = json_object_get(root, "diagnostics");
+	const char *side = json_string_value(json_object_get(round, "side"));
+	const char *set = json_string_value(json_object_get(round, "set"));
+	const char *mode = json_string_value(json_object_get(diag, "mode"));
+	const json_t *where = json_object_get(diag, "round");
+	char buf[256];
+	int n;
+
+	if (!side)
+		return NULL;
+	n = snprintf(buf, sizeof(buf), "%s %lld/%lld", side, (long long)json_integer_value(json_object_get(round, "index")),
+		     (long long)json_integer_value(json_object_get(round, "of")));
+	if (set)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", set %.64s", set);
+	if (mode && json_is_integer(where))
+		snprintf(buf + n, sizeof(buf) - (size_t)n, "; diagnostics in round %lld (%s)",
+			 (long long)json_integer_value(where),
+			 json_is_true(json_object_get(diag, "in_this_report")) ? "this report" : "not this report");
+	else if (mode)
+		snprintf(buf + n, sizeof(buf) - (size_t)n, "; diagnostics %s", strcmp(mode, "never") ? "in every round" : "in none");
+	return strdup(buf);
+}
+
 static void load_env(const json_t *root, struct nb_rv_extra *x)
 {
+	char *text;
+
 	for (size_t i = 0; i < sizeof(env_sources) / sizeof(env_sources[0]) && x->n_env < NB_RV_ENV_MAX; i++) {
 		const json_t *v = root;
-		char *text;
 
 		for (int k = 0; k < 3 && env_sources[i].path[k] && v; k++)
 			v = json_object_get(v, env_sources[i].path[k]);
@@ -74,6 +102,10 @@ static void load_env(const json_t *root, struct nb_rv_extra *x)
 		if (!text)
 			continue;
 		x->env[x->n_env].key = env_sources[i].label;
+		x->env[x->n_env++].value = text;
+	}
+	if (x->n_env < NB_RV_ENV_MAX && (text = round_text(root))) {
+		x->env[x->n_env].key = "round";
 		x->env[x->n_env++].value = text;
 	}
 }
