@@ -105,29 +105,29 @@ static const struct nb_opt rows[] = {
 	  .doc = "the peer's name or address, as in `--peer`" },
 	{ .key = "peer.port", .type = NB_OPT_INT, .offset = CFG(peer_port), .min = 1, .max = 65535, .def = 5201,
 	  .doc = "the peer's iperf3 control port" },
-	{ .name = "tests", .key = "tests", .type = NB_OPT_CUSTOM, .parse = parse_tests, .metavar = "LIST",
+	{ .name = "tests", .brief = "tcp-tx,tcp-rx,udp-tx,udp-rx (default), tcp-rr,udp-rr (latency)", .key = "tests", .type = NB_OPT_CUSTOM, .parse = parse_tests, .metavar = "LIST",
 	  .help = TESTS_HELP, .doc_type = "list", .doc_default = "`[\"tcp-tx\", \"tcp-rx\", \"udp-tx\", \"udp-rx\"]`",
 	  .doc = "test names, or objects `{\"name\", \"duration\", \"omit\", \"streams\", \"rate\", \"length\"}` that "
 		 "override the defaults for that test. `tx`: this host sends; `rx`: the peer sends (iperf3 `-R`); "
 		 "`tcp-rr`, `udp-rr`: request/response latency against `nicbench serve` (sizes and rate in `rr`)" },
-	{ .name = "duration", .key = "duration", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD,
+	{ .name = "duration", .brief = "measured and warm-up seconds per run", .key = "duration", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD,
 	  .offset = TEST(duration_s), .min = 1, .max = 86400, .def = 10, .metavar = "S",
 	  .help = "measured seconds per run" },
-	{ .name = "omit", .key = "omit", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD, .offset = TEST(omit_s),
+	{ .name = "omit", .key = "omit", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_HELP_JOIN, .offset = TEST(omit_s),
 	  .min = 0, .max = 3600, .def = 2, .metavar = "S", .help = "warm-up seconds excluded from the figures",
 	  .doc = "warm-up seconds before the measured window (iperf3 `-O`); the sampler's window starts after them too" },
 	{ .name = "streams", .key = "streams", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD,
 	  .offset = TEST(streams), .min = 1, .max = 128, .def = 1, .metavar = "N", .help = "parallel streams",
 	  .doc = "parallel streams (iperf3 `-P`)" },
-	{ .name = "rate", .key = "udp.rate", .type = NB_OPT_RATE, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY,
+	{ .name = "rate", .brief = "UDP rate (0 = unlimited, 500M) and datagram size", .key = "udp.rate", .type = NB_OPT_RATE, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY,
 	  .offset = TEST(rate_bps), .min = 0, .max = 1e13, .def = 0, .metavar = "RATE",
 	  .help = "UDP target rate, e.g. 500M; 0 = unlimited, like iperf3 -b0",
 	  .doc = "UDP target rate, `\"0\"` = unlimited (iperf3 `-b0`), `\"500M\"`, `\"1G\"` (1000-based)" },
-	{ .name = "length", .key = "udp.length", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY,
+	{ .name = "length", .key = "udp.length", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY | NB_OPT_HELP_JOIN,
 	  .offset = TEST(length), .min = 16, .max = 65507, .def = 1448, .metavar = "BYTES",
 	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500",
 	  .doc = "UDP datagram length (iperf3 `-l`); 1448 is the TCP MSS at MTU 1500, what the iperf3 CLI picks" },
-	{ .name = "repetitions", .key = "repetitions", .type = NB_OPT_INT, .offset = CFG(repetitions), .min = 1,
+	{ .name = "repetitions", .brief = "runs per point (compare needs >= 3), or auto[:MIN-MAX]", .key = "repetitions", .type = NB_OPT_INT, .offset = CFG(repetitions), .min = 1,
 	  .max = NB_MAX_REPETITIONS, .def = 3, .metavar = "N", .parse = parse_repetitions,
 	  .help = "runs per test point; compare needs >= 3. N may be auto[:MIN-MAX]:\n"
 		  "repeat each point until the 90% interval of its median throughput\n"
@@ -139,17 +139,17 @@ static const struct nb_opt rows[] = {
 		 "repeat each point until the 90% interval of its median throughput (and of `cpu_busy_pct` for rx tests) "
 		 "lies within +-`precision` of the median, or MAX runs; a run disturbed by foreign load is repeated, "
 		 "not counted" },
-	{ .name = "precision", .key = "precision", .type = NB_OPT_NUMBER, .offset = CFG(precision_pct), .min = 0,
+	{ .name = "precision", .brief = "auto: the median's 90% interval to reach, +-% of it", .key = "precision", .type = NB_OPT_NUMBER, .offset = CFG(precision_pct), .min = 0,
 	  .max = 100, .def = NB_DEFAULT_PRECISION_PCT, .metavar = "PCT", .parse = parse_precision,
 	  .help = "the precision auto repetitions aim for, % of the median, above 0",
 	  .doc = "with auto repetitions: the half width of the median's 90% interval to reach, % of the median; above 0" },
-	{ .name = "interleave", .key = "interleave", .type = NB_OPT_FLAG, .offset = CFG(interleave),
+	{ .name = "interleave", .brief = "rounds of one run of each point; SEED shuffles each round", .key = "interleave", .type = NB_OPT_FLAG, .offset = CFG(interleave),
 	  .help = "run in rounds, one repetition of every point per round, so drift\n"
 		  "over time lands on every setting alike; with auto a precise point\n"
 		  "leaves the rounds (knobs are applied again at every visit)",
 	  .doc = "run in rounds, one repetition of every unfinished point per round (drift lands on every setting "
 		 "alike; knobs are applied again at each visit)" },
-	{ .name = "shuffle", .key = "shuffle", .type = NB_OPT_CUSTOM, .parse = parse_shuffle, .metavar = "SEED",
+	{ .name = "shuffle", .key = "shuffle", .type = NB_OPT_CUSTOM, .flags = NB_OPT_HELP_JOIN, .parse = parse_shuffle, .metavar = "SEED",
 	  .help = "interleave, each round in a pseudo-random order that SEED fixes\n(recorded in the report, so the order can be repeated)",
 	  .doc_type = "integer seed", .doc_default = "(plan order)",
 	  .doc = "with `interleave` (implied; `\"interleave\": false` beside it is an error): each round's order drawn "
@@ -159,10 +159,10 @@ static const struct nb_opt rows[] = {
 	  .doc = "pause after applying knobs and before each run (lets the server clean up and knobs take hold)" },
 	{ .name = "interval", .key = "interval_ms", .type = NB_OPT_INT, .offset = CFG(interval_ms), .min = 10,
 	  .max = 10000, .def = 100, .metavar = "MS", .help = "sampling period while traffic flows" },
-	{ .name = "grace", .key = "grace", .type = NB_OPT_INT, .offset = CFG(grace_s), .min = 1, .max = 600,
+	{ .name = "grace", .brief = "kill at duration + omit + grace; start within", .key = "grace", .type = NB_OPT_INT, .offset = CFG(grace_s), .min = 1, .max = 600,
 	  .def = 5, .metavar = "S", .help = "past duration + omit + grace a run is killed: timeout",
 	  .doc = "a run still going at duration + omit + grace is killed and recorded as `timeout`" },
-	{ .name = "connect-timeout", .key = "connect_timeout", .type = NB_OPT_INT, .offset = CFG(connect_timeout_s),
+	{ .name = "connect-timeout", .key = "connect_timeout", .type = NB_OPT_INT, .flags = NB_OPT_HELP_JOIN, .offset = CFG(connect_timeout_s),
 	  .min = 1, .max = 600, .def = 10, .metavar = "S", .help = "time a run may take to start, retries included",
 	  .doc = "how long a run may take to start, retries on \"server busy\" included; then `timeout`" },
 
@@ -170,27 +170,28 @@ static const struct nb_opt rows[] = {
 	{ .name = "rr-flows", .key = "rr.flows", .type = NB_OPT_INT, .offset = CFG(rr.flows), .min = 1, .max = 256,
 	  .def = 1, .metavar = "N", .help = "flows, each with one transaction in flight in closed loop",
 	  .doc = "tcp-rr / udp-rr: flows (connections or UDP sockets); in closed loop each has one transaction in flight" },
-	{ .name = "rr-request", .key = "rr.request", .type = NB_OPT_INT, .offset = CFG(rr.request),
+	{ .name = "rr-request", .brief = "sizes, the 16-byte header included", .key = "rr.request", .type = NB_OPT_INT, .offset = CFG(rr.request),
 	  .min = NB_RR_MIN_LEN, .max = NB_RR_MAX_LEN, .def = 64, .metavar = "BYTES",
 	  .help = "request size, the 16-byte header included" },
-	{ .name = "rr-response", .key = "rr.response", .type = NB_OPT_INT, .offset = CFG(rr.response),
+	{ .name = "rr-response", .key = "rr.response", .type = NB_OPT_INT, .flags = NB_OPT_HELP_JOIN, .offset = CFG(rr.response),
 	  .min = NB_RR_MIN_LEN, .max = NB_RR_MAX_LEN, .def = 64, .metavar = "BYTES",
 	  .help = "response size, the 16-byte header included" },
-	{ .name = "rr-rate", .key = "rr.rate", .type = NB_OPT_RATE, .offset = CFG(rr.rate_tps), .min = 0, .max = 1e7,
+	{ .name = "rr-rate", .brief = "open loop: transactions/s on a fixed schedule; 0 = closed loop", .key = "rr.rate", .type = NB_OPT_RATE, .offset = CFG(rr.rate_tps), .min = 0, .max = 1e7,
 	  .def = 0, .metavar = "TPS", .doc_type = "transactions/s, `\"20k\"`",
 	  .expect = "transactions per second 0..10M (0 = closed loop), e.g. 20000 or 20k",
 	  .help = "open loop: transactions per second across all flows, sent on a\n"
 		  "fixed schedule; latency counts from the scheduled time, so a stall\n"
 		  "is not hidden; 0 = closed loop: next request on each answer" },
-	{ .name = "rr-timeout", .key = "rr.timeout_ms", .type = NB_OPT_INT, .offset = CFG(rr.timeout_ms), .min = 1,
+	{ .name = "rr-timeout", .brief = "udp-rr: a request unanswered this long is lost", .key = "rr.timeout_ms", .type = NB_OPT_INT, .offset = CFG(rr.timeout_ms), .min = 1,
 	  .max = 60000, .def = 100, .metavar = "MS",
 	  .help = "udp-rr: a request unanswered this long is lost; one answered later\nis late" },
 	{ .name = "rr-port", .key = "rr.port", .type = NB_OPT_INT, .offset = CFG(rr.port), .min = 1, .max = 65535,
 	  .def = NB_RR_DEFAULT_PORT, .metavar = "PORT",
+	  .brief = "the peer's rr port, TCP and UDP",
 	  .help = "the peer's rr port, TCP and UDP, as nicbench serve --rr-port" },
 
 	/* the knob matrix */
-	{ .name = "knob", .key = "knobs", .type = NB_OPT_CUSTOM, .parse = parse_knob, .metavar = "NAME=V1,V2",
+	{ .name = "knob", .brief = "sweep a knob over values, repeatable; A:B=a1:b1,a2:b2 sweeps two", .key = "knobs", .type = NB_OPT_CUSTOM, .parse = parse_knob, .metavar = "NAME=V1,V2",
 	  .help = "repeatable, e.g. --knob threaded=0,1 --knob gro_flush_timeout=0,20000\n"
 		  "A:B=a1:b1,a2:b2 sweeps knobs together, e.g. software IRQ coalescing\n"
 		  "off / on: --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1\n"
@@ -203,7 +204,7 @@ static const struct nb_opt rows[] = {
 	/* files and output */
 	{ .name = "config", .type = NB_OPT_CUSTOM, .flags = NB_OPT_EARLY, .parse = parse_config, .metavar = "FILE",
 	  .help = "JSON config (see configs/README.md); flags override it" },
-	{ .name = "output", .short_name = 'o', .key = "output", .type = NB_OPT_STRING, .flags = NB_OPT_NO_REPORT,
+	{ .name = "output", .brief = "the report (default nicbench-IFACE-TIMESTAMP.json)", .short_name = 'o', .key = "output", .type = NB_OPT_STRING, .flags = NB_OPT_NO_REPORT,
 	  .offset = CFG(output), .metavar = "FILE", .doc_type = "path", .doc_default = "`nicbench-IFACE-TIMESTAMP.json`",
 	  .help = "report path (default nicbench-IFACE-TIMESTAMP.json), written at the\n"
 		  "end from FILE.record, where each repetition is fsync'd as it ends\n"
@@ -211,18 +212,19 @@ static const struct nb_opt rows[] = {
 	  .doc = "the report" },
 	{ .name = "json", .type = NB_OPT_FLAG, .offset = CFG(json_stdout),
 	  .help = "also print the report on stdout at the end" },
-	{ .name = "no-raw", .key = "raw", .type = NB_OPT_FLAG, .flags = NB_OPT_INVERT, .offset = CFG(raw), .def = 1,
+	{ .name = "no-raw", .brief = "leave out raw JSON / diagnostic run / profile", .key = "raw", .type = NB_OPT_FLAG, .flags = NB_OPT_INVERT, .offset = CFG(raw), .def = 1,
 	  .help = "leave iperf3's raw JSON out of the report", .doc = "keep iperf3's raw JSON per run in the report" },
-	{ .name = "no-trace", .key = "trace", .type = NB_OPT_FLAG, .flags = NB_OPT_INVERT, .offset = CFG(trace),
+	{ .name = "no-trace", .key = "trace", .type = NB_OPT_FLAG, .flags = NB_OPT_INVERT | NB_OPT_HELP_JOIN, .offset = CFG(trace),
 	  .def = 1,
 	  .help = "no diagnostic repetition: no tracepoint metrics (NAPI polls,\n"
 		  "softirq time) and no profile (by default they run in one extra\n"
 		  "repetition per point, reported apart, never in the medians)",
 	  .doc = "tracepoint metrics (NAPI polls, softirq time) where the kernel allows" },
-	{ .name = "no-profile", .key = "profile", .type = NB_OPT_FLAG, .flags = NB_OPT_INVERT, .offset = CFG(profile),
+	{ .name = "no-profile", .key = "profile", .type = NB_OPT_FLAG, .flags = NB_OPT_INVERT | NB_OPT_HELP_JOIN, .offset = CFG(profile),
 	  .def = 1, .help = "tracepoint metrics but no kernel profile",
 	  .doc = "a sampling kernel profile per point (with `trace`)" },
 	{ .name = "diagnostics", .key = "diagnostics", .type = NB_OPT_CUSTOM, .parse = parse_diagnostics,
+	  .brief = "which reports run the diagnostic repetition: auto, always, never, K",
 	  .metavar = "WHEN", .doc_type = "`\"auto\"`, `\"always\"`, `\"never\"` or a round number",
 	  .doc_default = "`\"auto\"`",
 	  .help = "which reports run the diagnostic repetition: auto (every report;\n"
@@ -232,6 +234,7 @@ static const struct nb_opt rows[] = {
 		 "and with `round` only in round 1 of each side (or round K when given a number); `always` in every "
 		 "round; `never` in none. The report's top-level `diagnostics` says which round holds it" },
 	{ .name = "round", .key = "round", .type = NB_OPT_CUSTOM, .flags = NB_OPT_NO_REPORT, .parse = parse_round,
+	  .brief = "this report is round I of N of side A or B of an A/B set",
 	  .metavar = "SIDE:I/N[:SET]", .doc_type = "`\"SIDE:I/N[:SET]\"`", .doc_default = "(none)",
 	  .help = "this report is round I of N of side A or B of an A/B set (SET: an\n"
 		  "id shared by the set); recorded as the report's \"round\", for\n"
@@ -239,7 +242,7 @@ static const struct nb_opt rows[] = {
 	  .doc = "this report is round I of N of side `A` or `B` of an A/B set; SET (A-Z a-z 0-9 . _ -) is an id shared "
 		 "by the set. Recorded as the report's top-level `round`, which `nicbench compare A... -- B...` pairs "
 		 "by index" },
-	{ .name = "journal", .key = "journal", .type = NB_OPT_STRING, .flags = NB_OPT_NO_REPORT, .offset = CFG(journal),
+	{ .name = "journal", .brief = "where the knobs' originals go (default /run/nicbench/IFACE.journal)", .key = "journal", .type = NB_OPT_STRING, .flags = NB_OPT_NO_REPORT, .offset = CFG(journal),
 	  .metavar = "FILE", .doc_type = "path", .doc_default = "`/run/nicbench/IFACE.journal`",
 	  .help = "where original knob values are saved before the first change\n"
 		  "(default /run/nicbench/IFACE.journal; after a crash:\n"
@@ -247,27 +250,27 @@ static const struct nb_opt rows[] = {
 	  .doc = "where original knob values are written before the first change" },
 	{ .name = "description", .key = "description", .type = NB_OPT_STRING, .offset = CFG(description),
 	  .metavar = "TEXT", .help = "free text stored in the report's config", .doc = "free text, kept in the report" },
-	{ .name = "promisc", .key = "promiscuous", .type = NB_OPT_FLAG, .offset = CFG(promiscuous),
+	{ .name = "promisc", .brief = "hold the interface promiscuous (libpcap) for packet-rate tests", .key = "promiscuous", .type = NB_OPT_FLAG, .offset = CFG(promiscuous),
 	  .help = "hold the interface promiscuous (libpcap) during the sweep: packet-rate\n"
 		  "tests towards a foreign MAC count what the driver received" },
-	{ .name = "capture", .key = "capture.packets", .type = NB_OPT_INT, .offset = CFG(capture_packets), .min = 0,
+	{ .name = "capture", .brief = "first N packets a point to REPORT.pN.pcap", .key = "capture.packets", .type = NB_OPT_INT, .offset = CFG(capture_packets), .min = 0,
 	  .max = 1000000, .def = 0, .metavar = "N",
 	  .help = "per point, save the first N packets of the measured window to\n"
 		  "REPORT.pN.pcap beside the report, for debugging; 0: off" },
-	{ .name = "snaplen", .key = "capture.snaplen", .type = NB_OPT_INT, .offset = CFG(capture_snaplen), .min = 14,
+	{ .name = "snaplen", .key = "capture.snaplen", .type = NB_OPT_INT, .flags = NB_OPT_HELP_JOIN, .offset = CFG(capture_snaplen), .min = 14,
 	  .max = 65535, .def = 128, .metavar = "BYTES", .help = "bytes kept per captured packet" },
-	{ .name = "redact", .key = "redact", .type = NB_OPT_FLAG, .offset = CFG(redact),
+	{ .name = "redact", .brief = "leave the hostname, kernel command line and raw JSON out, for publishing", .key = "redact", .type = NB_OPT_FLAG, .offset = CFG(redact),
 	  .help = "leave the hostname, the kernel command line and iperf3's raw JSON\n"
 		  "(which repeats both) out of the report, for publishing it" },
 
 	/* foreign load */
-	{ .name = "idle-check", .key = "idle_check", .type = NB_OPT_SECONDS, .offset = CFG(idle_check_s), .min = 0,
+	{ .name = "idle-check", .brief = "watch the machine S s first, warn above 10% busy; 0 = off", .key = "idle_check", .type = NB_OPT_SECONDS, .offset = CFG(idle_check_s), .min = 0,
 	  .max = 60, .def = 1, .metavar = "S",
 	  .help = "watch the machine S seconds before the first point and warn, naming\n"
 		  "the busiest processes, above 10% busy; 0 = no check",
 	  .doc = "before the first point, how long to watch that the machine is quiet; a warning names the busiest "
 		 "processes above 10% busy. 0 skips it" },
-	{ .name = "peer-local", .key = "peer_local", .type = NB_OPT_FLAG, .offset = CFG(peer_local),
+	{ .name = "peer-local", .brief = "the peer's server runs on this machine: its CPU is not foreign load", .key = "peer_local", .type = NB_OPT_FLAG, .offset = CFG(peer_local),
 	  .doc_default = "false (true for a loopback peer)",
 	  .help = "the peer's iperf3 server runs on this machine (veth test bed; implied\n"
 		  "for a loopback peer): its CPU is the test's, not foreign, in\n"

@@ -99,16 +99,15 @@ static const char no_hw_coalesce[] = "driver has no hardware interrupt coalescin
 static const struct knob_row knobs[] = {
 	NAPI_ROW("threaded", "threaded", NAPI_THREADED, 0, 2,
 		 "device has no NAPI; veth has NAPI only while up with GRO on",
-		 "0 = NAPI polls in softirq context, 1 = in a napi/<iface>-<id> kernel thread (per NAPI on 6.17+), "
-		 "2 = that thread also busy-polls (Linux 6.19+)"),
+		 "0 = poll in softirq, 1 = in a napi/ kernel thread, 2 = it also busy-polls"),
 	/* The kernel stores an unsigned long (6.18 takes 2^64-1 on x86_64) and
 	 * napi_defer_hard_irqs an int capped at S32_MAX. */
 	NAPI_ROW("gro_flush_timeout", "gro_flush_timeout", NAPI_GRO, 0, ULONG_MAX, NULL,
-		 "ns to keep the IRQ masked and GRO held after a poll (software coalescing); 0 = off"),
+		 "ns the IRQ stays masked and GRO held after a poll (software coalescing)"),
 	NAPI_ROW("napi_defer_hard_irqs", "napi_defer_hard_irqs", NAPI_DEFER, 0, INT32_MAX, NULL,
-		 "empty polls before the IRQ is re-enabled (with gro_flush_timeout > 0); 0 = off"),
+		 "empty polls before the IRQ is re-enabled (with gro_flush_timeout > 0)"),
 	NAPI_ROW("irq_suspend_timeout", NULL, NAPI_SUSPEND, 0, ULONG_MAX, NULL,
-		 "ns the IRQ stays suspended while busy polling finds work (napi-set, Linux 6.13+); 0 = off"),
+		 "ns the IRQ stays suspended while busy polling finds work (6.13+)"),
 	COALESCE_ROW("rx-usecs", rx_coalesce_usecs, UINT32_MAX,
 		     "hardware: microseconds to delay an RX interrupt after a packet (ethtool -C)"),
 	COALESCE_ROW("rx-frames", rx_max_coalesced_frames, UINT32_MAX,

@@ -29,32 +29,8 @@ static void compare_usage(FILE *out)
 {
 	fputs("usage: nicbench compare [OPTIONS] BASE.json NEW.json\n"
 	      "\n"
-	      "Match the test points of two nicbench reports by id and give every metric a verdict:\n"
-	      "improved, regressed, unchanged, inconclusive, new, missing; a point that failed in one\n"
-	      "report and not the other is fixed or broken. Metrics without a direction (event rates,\n"
-	      "batching) that move are 'changed' and are never gated.\n"
-	      "\n"
-	      "method: each side is the runs of a point; figures are medians. A change counts only when\n"
-	      "the medians differ by more than the minimum effect AND the 90% confidence interval of the\n"
-	      "shift (the Mann-Whitney / Hodges-Lehmann interval: exact, distribution-free) lies entirely\n"
-	      "beyond that effect. A rank test needs no normal distribution and shrugs off one disturbed\n"
-	      "run; asking the whole interval to clear the minimum effect keeps noise that happens to\n"
-	      "separate a few runs from failing CI. With 3 runs per side the interval is the range of\n"
-	      "all pairwise differences (the smallest two-sided p is 0.10, hence alpha 0.10); fewer than\n"
-	      "3 runs is inconclusive. A near-zero base prints as >10000%, never inf or NaN.\n"
-	      "Each metric family also has an absolute floor (percentage points for CPU shares and\n"
-	      "loss, packets for drop counters, events/s for rates, us for latencies, ms for jitter, a\n"
-	      "share of the point's throughput for bit and byte rates): a change must clear the floor\n"
-	      "too, and a move inside it is unchanged however wide the interval (--list-floors).\n"
-	      "Small samples: the interval must also clear the runs' own spread (the larger side's\n"
-	      "range; from 5 runs without the highest and lowest): 3 runs of noise separate from 3\n"
-	      "others one time in ten. Foreign load: a point where a run on either side had\n"
-	      "cpu_other_pct >= 10% (other programs' CPU; the report marks it disturbed) gets no\n"
-	      "regressed/improved, only inconclusive (disturbed). Host steal (a VM): where the sides'\n"
-	      "median steal_pct differ by 1 point or more, a change within 2 x CPUs x the difference\n"
-	      "(percent), and any change in losses, is inconclusive (host steal). A CPU cost that moved\n"
-	      "with the point's throughput, by no more, is inconclusive too: the same CPU per bit.\n"
-	      "Derived: bits_per_cpu_second = throughput / (cpu_busy_pct x cpus / 100), per run.\n"
+	      "Match the points of two reports by id and give every metric a noise-aware verdict\n"
+	      "(improved, regressed, unchanged, inconclusive, ...) and the exit code a CI gates on.\n"
 	      "\n"
 	      "options:\n"
 	      "  -f, --format FMT           text (default), json, junit, markdown, html (one\n"
@@ -85,11 +61,16 @@ static void compare_usage(FILE *out)
 	      "  -h, --help                 this help\n"
 	      "\n"
 	      "exit codes: 0 no regression; 1 a gated metric regressed or is missing from NEW, or a\n"
-	      "point broke or is missing from NEW; 2 usage or input error; 3 inconclusive: a gated\n"
-	      "metric withheld because a side was disturbed (unless --allow-disturbed), or with\n"
-	      "--fail-on-inconclusive also too noisy or too few runs.\n"
-	      "git bisect run: 0 is good and 1 is bad; map 2 and 3 to 125 (skip the commit).\n"
-	      "A recipe is in docs/compare.md.\n",
+	      "point broke or is missing from NEW; 2 usage or input error; 3 inconclusive: a gated
+"
+	      "metric withheld because a side was disturbed (unless --allow-disturbed), or with
+"
+	      "--fail-on-inconclusive also too noisy or too few runs.
+"
+	      "git bisect run: map 2 and 3 to 125 (skip). The method (medians, the Mann-Whitney
+"
+	      "interval, floors, foreign load, host steal) and a recipe: man nicbench, docs/compare.md.
+",
 	      out);
 }
 

@@ -31,7 +31,8 @@ struct knobs_options {
 
 static const struct nb_opt knobs_rows[] = {
 	{ .name = "interface", .short_name = 'i', .alias = "iface", .type = NB_OPT_ARG, .offset = KNOBS(iface),
-	  .metavar = "IFACE", .help = "the network interface (in the current network namespace);\n--iface is its older name" },
+	  .metavar = "IFACE", .brief = "the network interface (in this network namespace)",
+	  .help = "the network interface (in the current network namespace);\n--iface is its older name" },
 	{ .name = "journal", .short_name = 'j', .type = NB_OPT_ARG, .offset = KNOBS(journal), .metavar = "PATH",
 	  .help = "restore from this journal instead of the default one" },
 	{ .name = "json", .type = NB_OPT_FLAG, .offset = KNOBS(json),
@@ -51,59 +52,25 @@ static void print_help(FILE *out)
 		"usage: nicbench knobs show -i IFACE [--json]\n"
 		"       nicbench knobs restore (-i IFACE | --journal PATH)\n"
 		"\n"
-		"show     print every knob nicbench sweeps with its current value, or why the\n"
-		"         device does not offer it (\"unsupported: ...\"). Changes nothing.\n"
-		"restore  put back the original values that a killed or crashed `nicbench run` left\n"
-		"         in its restore journal, check each by reading it back, and delete the journal.\n"
-		"         When the journal names the run's record (REPORT.record), also write the report\n"
-		"         from it: every repetition that finished, the point cut short as \"incomplete\".\n"
-		"         The journal goes last: a restore that is itself killed can be run again.\n"
+		"show     every knob nicbench sweeps with its value on IFACE, or why it is unsupported\n"
+		"restore  put back what a killed `nicbench run` left in its journal (%s),\n"
+		"         and write that run's report from its record\n"
 		"\n"
-		"options:\n");
+		"options:\n", jpath);
 	nb_opts_help(out, &knobs_table, NULL, NULL);
 	fprintf(out,
 		"  -h, --help              this text\n"
 		"\n"
-		"show --json (schema/nicbench-knobs.schema.json; keys may be added, never renamed):\n"
-		"  {\"schema\": \"nicbench-knobs/1\", \"iface\": IFACE,\n"
-		"   \"knobs\": {NAME: {\"value\": V} or {\"value\": null, \"unsupported\" or \"error\": WHY}},\n"
-		"   \"napi\": {\"listed\": BOOL, \"per_napi_set\": BOOL, \"note\"?: TEXT, \"error\"?: TEXT,\n"
-		"            \"instances\": [{\"id\", \"irq\", \"irq_cpus\", \"pid\", \"thread_cpu\", \"threaded\",\n"
-		"                           \"gro_flush_timeout\", \"napi_defer_hard_irqs\", \"irq_suspend_timeout\",\n"
-		"                           \"rx_queues\": [N], \"tx_queues\": [N]}]}}\n"
-		"  V is a number for the numeric knobs (\"threaded\": 1), text for irq_affinity's CPU list and\n"
-		"  for NAPIs that differ (\"282=7777 283=0\"); a figure the kernel does not give is null, not 0.\n"
-		"  Exit 1 (with the JSON still whole) when a knob or the NAPI list could not be read.\n"
-		"\n"
-		"knobs:\n");
+		"knobs (per NAPI over netdev netlink where the kernel has napi-set, else sysfs;\n"
+		"NAME@napiID or NAME@queueN sets one NAPI):\n");
 	for (int i = 0; i < nb_knob_count(); i++)
 		fprintf(out, "  %-21s %s\n", nb_knob_name(i), nb_knob_help(i));
 	fprintf(out,
-		"  threaded, gro_flush_timeout, napi_defer_hard_irqs and irq_suspend_timeout are set\n"
-		"  per NAPI with netdev netlink napi-set where the kernel has it (6.13+; threaded\n"
-		"  6.17+), else in /sys/class/net/IFACE/ (irq_suspend_timeout has no sysfs file);\n"
-		"  NAME@napiID or NAME@queueN sets one NAPI. mtu lives in sysfs; rx-*/tx-*/adaptive-*\n"
-		"  are the driver's hardware coalescing (ethtool netlink, else the ioctl; veth, lo and\n"
-		"  ravb have none); irq_affinity goes to /proc/irq/N/smp_affinity_list of the IRQs\n"
-		"  named after IFACE in /proc/interrupts. show also lists the NAPIs (napi-get) with\n"
-		"  IRQ, its CPUs, thread pid and CPU, values and queues.\n"
 		"\n"
-		"the journal:\n"
-		"  Before `nicbench run` changes a knob it appends the original value to\n"
-		"  %s and fsyncs it. A normal end, an error or a signal restores\n"
-		"  the knobs and removes the journal; after SIGKILL or a crash it stays, and the next\n"
-		"  run refuses to start until `nicbench knobs restore -i IFACE` has put things back.\n"
-		"  It lives in /run (tmpfs) because the knobs do not survive a reboot either: after a\n"
-		"  reboot both are gone together. Format: a line \"nicbench-journal/1 iface=IFACE\",\n"
-		"  then one \"<knob><TAB><original value><TAB>via=<path>\" line per changed knob;\n"
-		"  per-NAPI originals list every NAPI (\"282=7777 283=0\", via=napi-netlink) and go\n"
-		"  back through napi-set, never through sysfs. A \"@record<TAB><path>\" line names the\n"
-		"  run record the report is assembled from.\n"
-		"\n"
-		"exit codes: 0 ok; 1 some knob could not be read or restored (the journal is kept and\n"
-		"            the message says which); 2 usage error, invalid or unknown interface,\n"
-		"            or no journal to restore\n",
-		jpath);
+		"exit codes: 0 ok; 1 a knob could not be read or restored (the journal is kept; with\n"
+		"--json the JSON is still whole); 2 usage error, unknown interface, or no journal.\n"
+		"The paths per kernel, the --json schema and the journal's format: man nicbench,\n"
+		"docs/running.md.\n");
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

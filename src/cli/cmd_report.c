@@ -22,12 +22,8 @@ static void report_usage(FILE *out)
 {
 	fputs("usage: nicbench report [OPTIONS] REPORT.json\n"
 	      "\n"
-	      "Show a report: every point with its throughput (median, min .. max of the runs), CPU,\n"
-	      "bits per CPU-second and its bottleneck verdict (the rules are in docs/bottleneck.md);\n"
-	      "per test the settings on the Pareto front of throughput, bits per CPU-second and, for\n"
-	      "rr tests, p99 latency; and the setting best across all tests with its worst-case loss.\n"
-	      "With --base, also the compare view (nicbench compare BASE REPORT, default options) and\n"
-	      "the points whose bottleneck moved.\n"
+	      "Show one report: each point's throughput, CPU and bottleneck, the settings on the Pareto\n"
+	      "front, the best setting across tests; with --base, the compare view on top.\n"
 	      "\n"
 	      "options:\n"
 	      "  -f, --format FMT     text (default), html (one self-contained page: inline SVG and\n"
@@ -40,7 +36,8 @@ static void report_usage(FILE *out)
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "exit codes: 0 written; 2 usage or input error (unreadable or invalid report, bad option).\n"
-	      "A report does not gate: use nicbench compare for the CI exit code.\n",
+	      "A report does not gate: nicbench compare does. The rules and the page: docs/report.md,\n"
+	      "docs/bottleneck.md, man nicbench.\n",
 	      out);
 }
 

@@ -55,16 +55,18 @@ static const struct nb_opt serve_rows[] = {
 	  .help = "serve one test, then exit: 0 if it succeeded, 1 if not\n(for scripts and tests)" },
 	{ .name = "stats-interval", .type = NB_OPT_SECONDS, .offset = SERVE(stats_interval_s), .min = 0, .max = 60,
 	  .def = 1, .metavar = "S", .parse = parse_stats_interval,
+	  .brief = "interval statistics, as iperf3 -s -i S; 0 = off, else >= 0.1",
 	  .help = "libiperf's interval statistics on the server, as iperf3 -s -i S;\n"
 		  "0 turns them off and saves the peer a little CPU, else 0.1 or more" },
 	{ .name = "rr-port", .type = NB_OPT_INT, .offset = SERVE(rr_port), .min = 0, .max = 65535,
 	  .def = NB_RR_DEFAULT_PORT, .metavar = "PORT",
+	  .brief = "TCP and UDP port of the tcp-rr / udp-rr server; 0 = none",
 	  .help = "TCP and UDP port of the request/response server for the tcp-rr\n"
 		  "and udp-rr tests; 0 = no rr server. One supervised child serves\n"
 		  "every rr client; it logs each TCP client's transactions and CPU\n"
 		  "time when the client leaves" },
 	{ .name = "rr-think", .type = NB_OPT_INT, .offset = SERVE(rr_think_us), .min = 0, .max = 10000000, .def = 0,
-	  .metavar = "US",
+	  .metavar = "US", .brief = "service time: each rr response waits US microseconds (a timer)",
 	  .help = "service time: each rr response goes out US microseconds after\n"
 		  "its request arrived, as an application that works per request;\n"
 		  "timer-based, it costs no CPU while waiting" },
@@ -94,17 +96,10 @@ static void serve_usage(FILE *out)
 		"usage: nicbench serve [-B ADDR] [-p PORT] [--once] [--stats-interval S]\n"
 		"                      [--rr-port PORT] [--rr-think US]\n"
 		"\n"
-		"Run the iperf3 peer for 'nicbench run': a libiperf server that any iperf3 client\n"
-		"(nicbench or the iperf3 CLI) can test against. Start it on the machine or in the\n"
-		"network namespace at the far end of the link under test.\n"
-		"\n"
-		"Each test is served by a fresh child process. The parent restarts the server after\n"
-		"an error (backoff %d ms doubling up to %d ms; errors are counted in the log) and\n"
-		"prints one line per test on stderr with the server's own CPU time for that test.\n"
-		"libiperf 3.12 moves data in a single thread: when the server used %.0f%% or more of\n"
-		"one core, the line says PEER-BOUND, because this peer, not the device under test,\n"
-		"may have set the throughput: give the server a CPU of its own (taskset -c N) or use\n"
-		"a faster peer then.\n"
+		"The peer of 'nicbench run': a libiperf server (any iperf3 client can use it) and the rr\n"
+		"server, at the far end of the link. One child a test, restarted after errors (backoff\n"
+		"%d ms doubling to %d ms); one line a test on stderr with the server's CPU time, and\n"
+		"PEER-BOUND at %.0f%% of a core or more: then the peer, not the DUT, may set the figure.\n"
 		"\n"
 		"options:\n",
 		BACKOFF_FIRST_MS, BACKOFF_MAX_MS, PEER_BOUND_CORE_FRACTION * 100);
@@ -112,7 +107,9 @@ static void serve_usage(FILE *out)
 	fprintf(out,
 		"  -h, --help              this text\n"
 		"\n"
-		"SIGINT and SIGTERM are forwarded to the server child; serve then exits with 0.\n"
+		"exit codes: 0 stopped by SIGINT or SIGTERM (forwarded to the children), or --once's test\n"
+		"ok; 1 --once's test failed, or a server could not start; 2 usage error.\n"
+		"More: man nicbench, docs/running.md (the peer).\n"
 		"\n"
 		"examples:\n"
 		"  nicbench serve -B 10.0.0.2                  # peer for 'nicbench run' tests to 10.0.0.2\n"

@@ -25,9 +25,8 @@ static void print_usage(FILE *out)
 	fprintf(out,
 		"usage: nicbench COMMAND [OPTIONS]\n"
 		"\n"
-		"Benchmark and regression suite for Linux NIC drivers: one command sweeps NAPI and\n"
-		"coalescing knobs across iperf3 TCP/UDP TX/RX tests, samples CPU/softirq load while\n"
-		"traffic flows, restores every knob, and writes a self-describing JSON report.\n"
+		"Benchmark and regression suite for Linux NIC drivers: sweep NAPI and coalescing knobs\n"
+		"across iperf3 and latency tests, write a JSON report, compare two with a CI exit code.\n"
 		"\n"
 		"commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -38,8 +37,9 @@ static void print_usage(FILE *out)
 		"  nicbench --version    print the version\n"
 		"\n"
 		"exit codes: 0 success; 1 some point failed/timed out (run) or a regression (compare);\n"
-		"            2 usage, configuration or input error; 3 inconclusive (compare\n"
-		"            --fail-on-inconclusive); 130 interrupted (knobs were restored)\n");
+		"            2 usage, configuration or input error; 3 inconclusive (compare; see its\n"
+		"            --help); 130 interrupted (knobs were restored)\n"
+		"The manual: man nicbench; the guides: docs/ (README.md lists them).\n");
 }
 
 int main(int argc, char **argv)

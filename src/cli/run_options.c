@@ -7,6 +7,21 @@
 
 #include "napi_knobs.h"
 
+/* The knob names, wrapped: what each does is `nicbench knobs --help`'s and the man page's. */
+static void knob_names(FILE *out)
+{
+	int col = fprintf(out, "      knobs:");
+
+	for (int i = 0; i <= nb_knob_count(); i++) {
+		const char *name = i < nb_knob_count() ? nb_knob_name(i) : NB_KNOB_TRAFFIC_CPU;
+
+		if (col + 1 + (int)strlen(name) > 96)
+			col = fprintf(out, "\n            ");
+		col += fprintf(out, " %s", name);
+	}
+	fputc('\n', out);
+}
+
 void nb_run_options_usage(const char *command, FILE *out)
 {
 	fprintf(out,
@@ -14,38 +29,29 @@ void nb_run_options_usage(const char *command, FILE *out)
 		"       nicbench %s --config FILE [OPTIONS]\n"
 		"\n", command, command);
 	if (!strcmp(command, "plan"))
-		fprintf(out, "Print the ordered test points and the estimated time of a sweep; runs nothing.\n\n");
+		fprintf(out, "Print the ordered test points and the estimated time of the sweep that `run` would do\n"
+			     "with the same options; changes and sends nothing.\n\n");
 	else
-		fprintf(out,
-			"Sweep the knob matrix across iperf3 tests against a peer running `iperf3 -s` (or\n"
-			"`nicbench serve`), sample CPU, softirq, interrupt and drop counters while traffic\n"
-			"flows, restore every knob, and write a JSON report (schema nicbench-report/1).\n\n");
+		fprintf(out, "Sweep knob settings x tests x repetitions against a peer (iperf3 -s or nicbench serve),\n"
+			     "sample CPU, softirq, IRQ and drop counters, restore every knob, write a JSON report.\n\n");
 	fprintf(out, "what to measure:\n");
 	nb_opts_help(out, &nb_config_table, "interface", "connect-timeout");
-	fprintf(out, "\nrequest/response tests (tcp-rr, udp-rr; the peer runs `nicbench serve`):\n");
+	fprintf(out, "request/response tests (tcp-rr, udp-rr; the peer runs nicbench serve):\n");
 	nb_opts_help(out, &nb_config_table, "rr-flows", "rr-port");
-	fprintf(out, "\nthe knob matrix (swept as a cross product; knob settings are the outer loop):\n");
+	fprintf(out, "the knob matrix (a cross product; knob settings are the outer loop):\n");
 	nb_opts_help(out, &nb_config_table, "knob", "knob");
-	fprintf(out, "  knobs:\n");
-	for (int i = 0; i < nb_knob_count(); i++)
-		fprintf(out, "    %-22s %s\n", nb_knob_name(i), nb_knob_help(i));
-	fprintf(out,
-		"    %-22s CPU the iperf3 traffic process is pinned to\n"
-		"\n"
-		"files and output:\n", NB_KNOB_TRAFFIC_CPU);
+	knob_names(out);
+	fprintf(out, "files and output:\n");
 	nb_opts_help(out, &nb_config_table, "config", "redact");
-	fprintf(out, "\nforeign load (other programs' CPU moves every figure):\n");
+	fprintf(out, "foreign load (other programs' CPU moves every figure):\n");
 	nb_opts_help(out, &nb_config_table, "idle-check", "peer-local");
 	fprintf(out,
 		"\n"
-		"exit codes: 0 every point ran (ok or unsupported); 1 some point failed or timed out\n"
-		"(the report is still written); 2 usage, configuration or input error (nothing was\n"
-		"changed); 130 stopped by a signal (knobs restored, report kept up to the last point).\n"
-		"\n"
-		"example (threaded NAPI x software IRQ coalescing, the matrix of the CIP ravb backport's cover\n"
-		"letter for a 1-core RZ/G2UL; configs/boards/README.md cites the thread):\n"
-		"  nicbench %s -i eth0 --peer 192.0.2.1 --repetitions 3 \\\n"
-		"      --knob threaded=0,1 --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 -o g2ul.json\n",
+		"exit codes: 0 every point ran (ok or unsupported); 1 a point failed or timed out (report\n"
+		"written); 2 usage, config or input error (nothing changed); 130 stopped by a signal.\n"
+		"example: nicbench %s -i eth0 --peer 192.0.2.1 --knob threaded=0,1 \\\n"
+		"             --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 -o g2ul.json\n"
+		"Each option in full, the knobs and the method: man nicbench, docs/running.md.\n",
 		command);
 }
 

@@ -12,7 +12,6 @@
 #define MAX_ROWS 64
 #define OPT_BASE 256  /* getopt values of long-only rows: OPT_BASE + row index */
 #define HELP_COLUMN 26
-#define HELP_WIDTH 104
 
 int nb_parse_rate(const char *text, uint64_t *bps)
 {
@@ -279,51 +278,70 @@ static bool shows_default(const struct nb_opt *o)
 		o->type == NB_OPT_RATE) && !o->doc_default;
 }
 
+/* One row's flags as --help writes them: "-i, --interface IFACE" or "--duration S". */
+static int help_flags(char *buf, size_t len, const struct nb_opt *o)
+{
+	const char *sep = o->metavar ? " " : "", *meta = o->metavar ? o->metavar : "";
+
+	if (o->short_name)
+		return snprintf(buf, len, "-%c, --%s%s%s", o->short_name, o->name, sep, meta);
+	return snprintf(buf, len, "--%s%s%s", o->name, sep, meta);
+}
+
+static bool help_shown(const struct nb_opt *o)
+{
+	return o->help && o->name && !(o->flags & NB_OPT_HIDDEN);
+}
+
+/* Print one line: the rows from..to-1 that are shown, under the first one's brief. */
+static void help_line(FILE *out, const struct nb_opt_table *t, int from, int to)
+{
+	const struct nb_opt *lead = &t->rows[from];
+	const char *brief = lead->brief ? lead->brief : lead->help;
+	char left[160] = "", def[96] = "";
+	size_t nleft = 0, ndef = 0;
+	int len = (int)strcspn(brief, "\n");
+
+	for (int i = from; i < to; i++) {
+		const struct nb_opt *o = &t->rows[i];
+
+		if (!help_shown(o))
+			continue;
+		if (nleft && nleft < sizeof(left))
+			nleft += (size_t)snprintf(left + nleft, sizeof(left) - nleft, ", ");
+		if (nleft < sizeof(left))
+			nleft += (size_t)help_flags(left + nleft, sizeof(left) - nleft, o);
+		if (shows_default(o) && ndef < sizeof(def))
+			ndef += (size_t)snprintf(def + ndef, sizeof(def) - ndef, "%s%.15g", ndef ? ", " : " (default ",
+						 o->def);
+	}
+	fprintf(out, "  %s%-*s %.*s%s%s\n", lead->short_name ? "" : "    ",
+		HELP_COLUMN - 3 - (lead->short_name ? 0 : 4), left, len, brief, def, ndef ? ")" : "");
+}
+
 void nb_opts_help(FILE *out, const struct nb_opt_table *t, const char *first, const char *last)
 {
 	bool inside = !first;
+	int lead = -1;
 
 	for (int i = 0; i < t->nrows; i++) {
 		const struct nb_opt *o = &t->rows[i];
-		char left[64], def[96] = "";
-		const char *line = o->help;
-		int col;
 
 		if (o->name && first && !strcmp(o->name, first))
 			inside = true;
-		if (!inside || !o->help || !o->name || (o->flags & NB_OPT_HIDDEN)) {
-			if (inside && o->name && last && !strcmp(o->name, last))
-				break;
-			continue;
+		if (inside && help_shown(o) && !(lead >= 0 && (o->flags & NB_OPT_HELP_JOIN))) {
+			if (lead >= 0)
+				help_line(out, t, lead, i);
+			lead = i;
 		}
-		if (o->short_name)
-			snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->short_name, o->name, o->metavar ? " " : "",
-				 o->metavar ? o->metavar : "");
-		else
-			snprintf(left, sizeof(left), "      --%s%s%s", o->name, o->metavar ? " " : "",
-				 o->metavar ? o->metavar : "");
-		if (shows_default(o) && o->type == NB_OPT_RATE)
-			snprintf(def, sizeof(def), " (default %g)", o->def);
-		else if (shows_default(o))
-			snprintf(def, sizeof(def), " (default %.15g, %.15g..%.15g)", o->def, o->min, o->max);
-		col = fprintf(out, "%-*s ", HELP_COLUMN - 1, left);
-		for (;;) {
-			const char *nl = strchr(line, '\n');
-			int len = nl ? (int)(nl - line) : (int)strlen(line);
-
-			if (!nl && def[0] && col + len + (int)strlen(def) > HELP_WIDTH) {
-				fprintf(out, "%.*s\n%*s%s\n", len, line, HELP_COLUMN, "", def + 1);
-				break;
-			}
-			fprintf(out, "%.*s%s\n", len, line, nl ? "" : def);
-			if (!nl)
-				break;
-			line = nl + 1;
-			col = fprintf(out, "%*s", HELP_COLUMN, "");
+		if (inside && o->name && last && !strcmp(o->name, last)) {
+			if (lead >= 0)
+				help_line(out, t, lead, i + 1);
+			return;
 		}
-		if (last && !strcmp(o->name, last))
-			break;
 	}
+	if (lead >= 0)
+		help_line(out, t, lead, t->nrows);
 }
 
 /* The unit a metavar stands for, in the docs' words. */

@@ -31,6 +31,7 @@ enum {
 	NB_OPT_EARLY = 1 << 3,       /* applied before every other flag (--config: flags override the file) */
 	NB_OPT_NO_REPORT = 1 << 4,   /* not part of the report's effective config */
 	NB_OPT_HIDDEN = 1 << 5,      /* not in --help (tools for the tree itself) */
+	NB_OPT_HELP_JOIN = 1 << 6,   /* --help: on the line of the row before it, under that row's brief */
 };
 
 struct nb_opt;
@@ -49,7 +50,8 @@ struct nb_opt {
 	double min, max;         /* INT, SECONDS, RATE */
 	double def;              /* default of INT, SECONDS, FLAG (1: true), RATE */
 	const char *metavar;     /* "S", "MS", "N", "BYTES": shown in --help; its unit goes in the docs */
-	const char *help;        /* --help text; a '\n' starts a new line */
+	const char *help;        /* the whole text (man page, configs/README.md without doc); '\n' breaks */
+	const char *brief;       /* --help's one line; NULL: the first line of help */
 	const char *doc_type;    /* configs/README.md's type column, when the type alone says too little */
 	const char *doc_default; /* the docs' default column, when the number alone says too little */
 	const char *doc;         /* configs/README.md's meaning column; NULL: the help text */
@@ -85,7 +87,9 @@ int nb_opt_apply(const struct nb_opt *o, void *obj, const char *text, struct nb_
 /* Write every row's default into obj (custom rows are left to the caller). */
 void nb_opts_defaults(const struct nb_opt_table *t, void *obj);
 
-/* The rows whose help sits under one heading, given as first and last long name. */
+/* The rows whose help sits under one heading, given as first and last long name: one line a
+ * row (or a row and those that join it), flags, brief and default; ranges and the long text are
+ * the man page's. */
 void nb_opts_help(FILE *out, const struct nb_opt_table *t, const char *first, const char *last);
 
 /* Row lookups. */

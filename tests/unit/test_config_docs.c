@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/run_options.h"
 #include "config.h"
 #include "nb_test.h"
 
@@ -113,8 +114,47 @@ static void test_man_page_has_every_flag(void)
 	free(man);
 }
 
+/* run's and plan's --help fit a screen (one line a setting, the long text is the man page's),
+ * stay inside 100 columns, and still name every flag: the bash completion reads them there. */
+static void test_help_is_short(void)
+{
+	const char *commands[] = { "run", "plan" };
+
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+		int lines = 0, widest = 0;
+
+		nb_run_options_usage(commands[c], mem);
+		fclose(mem);
+		for (const char *line = text; line && *line;) {
+			const char *nl = strchr(line, '\n');
+			int n = nl ? (int)(nl - line) : (int)strlen(line);
+
+			lines++;
+			if (n > widest)
+				widest = n;
+			line += n + (nl != NULL);
+		}
+		CHECK_MSG(lines <= 52, "%s --help has %d lines, more than 52", commands[c], lines);
+		CHECK_MSG(widest <= 100, "%s --help has a line of %d columns, more than 100", commands[c], widest);
+		for (int i = 0; text && i < nb_config_table.nrows; i++) {
+			const struct nb_opt *o = &nb_config_table.rows[i];
+			char want[64];
+
+			if (!o->name || (o->flags & NB_OPT_HIDDEN))
+				continue;
+			snprintf(want, sizeof(want), "--%s", o->name);
+			CHECK_MSG(strstr(text, want) != NULL, "%s --help does not name %s", commands[c], want);
+		}
+		free(text);
+	}
+}
+
 int main(void)
 {
+	test_help_is_short();
 	test_readme_matches_rows();
 	test_man_page_has_every_flag();
 	test_rows_are_consistent();
