@@ -90,6 +90,22 @@ grep -q -- '^run --config configs/boards/rzg2l.json -i eth0 --peer 192.0.2.1 -o 
 (cd "$tmp" && STUB_ARGS="$tmp/stub-args" STUB_RC=0 NICBENCH="$tmp/nicbench-stub" bash "$tmp/run-job.sh" >/dev/null 2>&1) &&
 	fail "run job without NICBENCH_PEER passed" || pass "run job without NICBENCH_PEER fails"
 
+# With NICBENCH_ROUNDS the run job makes one report a round, each with --round B:I/N; the compare job compares the
+# baseline's rounds with them (A... -- B...).
+: >"$tmp/stub-args"
+(cd "$tmp" && STUB_ARGS="$tmp/stub-args" STUB_RC=0 NICBENCH="$tmp/nicbench-stub" NICBENCH_PEER=192.0.2.1 NICBENCH_ROUNDS=2 \
+	CI_PIPELINE_ID=77 bash "$tmp/run-job.sh" >/dev/null 2>&1) || fail "run job with NICBENCH_ROUNDS=2 failed"
+rounds=$(grep '^run' "$tmp/stub-args" | grep -o -- '--round [^ ]* -o [^ ]*' | tr '\n' ';')
+[ "$rounds" = "--round B:1/2:p77 -o nicbench-reports/rounds/new.1.json;--round B:2/2:p77 -o nicbench-reports/rounds/new.2.json;" ] &&
+	pass "run job with NICBENCH_ROUNDS=2 makes two rounds, no single report" || fail "run job with rounds called: $rounds"
+mkdir -p "$tmp/base-rounds"
+: >"$tmp/stub-args"
+(cd "$tmp" && STUB_ARGS="$tmp/stub-args" STUB_RC=0 NICBENCH="$tmp/nicbench-stub" NICBENCH_ROUNDS=2 \
+	NICBENCH_BASELINE="$tmp/base-rounds" bash "$tmp/compare-job.sh" >/dev/null 2>&1) || fail "compare job with rounds failed"
+[ "$(grep -c -- "^compare .*$tmp/base-rounds -- nicbench-reports/rounds" "$tmp/stub-args")" = 3 ] &&
+	pass "compare job with rounds compares BASELINE -- the new rounds" ||
+	fail "compare job with rounds called: $(grep '^compare' "$tmp/stub-args" | head -n 1)"
+
 # --- 3. the compare job with the real nicbench and generated reports ---
 if [ -z "${NB_BIN:-}" ] || [ ! -x "${NB_BIN:-}" ]; then
 	echo "skip part: NB_BIN (the nicbench binary) is not set"

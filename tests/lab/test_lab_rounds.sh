@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# `scripts/lab ab 6.1 6.1 --rounds 2` on a tiny matrix: four boots in the order A B B A, each report carries its
+# round (side, index, of, one set id), only round 1 of each side holds the diagnostic repetition, and the lab
+# ends with compare over the rounds (exit 0, 1 or 3: a verdict, never 2, an input error).
+set -u
+NB_SRC=${NB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+tmp=$(mktemp -d /tmp/nb-lab-rounds.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lab/lib.sh
+. "$NB_SRC/tests/lab/lib.sh"
+lab_require 6.1
+
+NB_LAB_SET=t-rounds NB_LAB_REPORTS=$tmp/reports "$NB_SRC/scripts/lab" ab 6.1 6.1 --rounds 2 --cpus 2 \
+	--artifacts "$tmp/art" -- --tests tcp-rx --duration 2 --omit 1 --settle 0 --repetitions 2 \
+	>"$tmp/ab.out" 2>"$tmp/ab.err"
+rc=$?
+grep '^lab: ' "$tmp/ab.err"
+cat "$tmp/ab.out"
+check "scripts/lab ab --rounds 2 exited with a verdict (0, 1 or 3), not $rc" test "$rc" -le 1 -o "$rc" -eq 3
+order=$(grep -o 'round [0-9]/2, side [AB]' "$tmp/ab.err" | sed 's/.*side //' | tr -d '\n')
+check "boots in the order A B B A (got '$order')" test "$order" = ABBA
+for side in A B; do
+	for i in 1 2; do
+		r=$tmp/reports/lab-$side.$i.json
+		[ -f "$r" ] || { fail "no report $r"; continue; }
+		check "$(basename "$r") matches the schema" validate_report "$r"
+		check "$(basename "$r"): round $side $i/2 of set t-rounds" \
+			test "$(jq -c .round "$r")" = "{\"side\":\"$side\",\"index\":$i,\"of\":2,\"set\":\"t-rounds\"}"
+		if [ "$i" = 1 ]; then
+			check "$(basename "$r"): round 1 holds the diagnostics (or says why tracing is unavailable)" \
+				test "$(jq '.diagnostics.in_this_report and ([.results[] | select(has("diagnostics") or has("trace_unavailable"))] | length) == (.results | length)' "$r")" = true
+		else
+			check "$(basename "$r"): round 2 runs no diagnostic repetition" \
+				test "$(jq '(.diagnostics.in_this_report | not) and ([.results[] | select(has("diagnostics"))] | length) == 0' "$r")" = true
+		fi
+	done
+done
+check "compare named the rounds it paired" grep -qiE 'round' "$tmp/ab.out"
+finish
