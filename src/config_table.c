@@ -272,11 +272,12 @@ static const struct nb_opt rows[] = {
 		 "processes above 10% busy. 0 skips it" },
 	{ .name = "peer-local", .brief = "the peer's server runs on this machine: its CPU is not foreign load", .key = "peer_local", .type = NB_OPT_FLAG, .offset = CFG(peer_local),
 	  .doc_default = "false (true for a loopback peer)",
-	  .help = "the peer's iperf3 server runs on this machine (veth test bed; implied\n"
-		  "for a loopback peer): its CPU is the test's, not foreign, in\n"
-		  "cpu_other_pct; runs with cpu_other_pct >= 10% are marked disturbed",
-	  .doc = "the peer's iperf3 server runs on this machine (the veth test bed): its CPU, from iperf3's own figure, "
-		 "counts as the test's, not as foreign load in `cpu_other_pct`" },
+	  .help = "count the peer's iperf3 server as the test's even when it is not\n"
+		  "found by its socket (a local peer's server is found by itself);\n"
+		  "runs with cpu_other_pct >= 10% are marked disturbed",
+	  .doc = "a local peer's server is found by the socket listening on its port (peer.local in the report) and "
+		 "counts as the test's in `cpu_other_pct`; this flag forces the old rule when it is not found: iperf3 "
+		 "processes by name and iperf3's own CPU figure" },
 
 	/* file only */
 	{ .key = "board", .type = NB_OPT_CUSTOM, .flags = NB_OPT_NO_REPORT, .doc_type = "object",

@@ -74,7 +74,25 @@ run() { # NAME extra-args...: a sweep over the three per-NAPI knobs
 		-o "$TMP/$name.json" --journal "$TMP/$name.journal" --no-raw "$@"
 }
 
+# restore_matches REPORT BEFORE AFTER: the report's "restore" holds, per NAPI knob, the value a
+# netlink read (this tool, not nicbench) gave before the run as original and after it as after
+restore_matches() {
+	local r=$1 before=($2) after=($3) k i=1
+	expect "restore status in $(basename "$r")" "$(jq -r '.restore.status' "$r")" ok
+	for k in gro_flush_timeout napi_defer_hard_irqs irq_suspend_timeout; do
+		expect "$k original = the netlink read before" \
+			"$(jq -r --arg k "$k" --arg s "napi $id" '.restore.knobs[] | select(.knob == $k and .scope == $s) | .original' "$r")" \
+			"${before[$i]}"
+		expect "$k after = the netlink read after" \
+			"$(jq -r --arg k "$k" --arg s "napi $id" '.restore.knobs[] | select(.knob == $k and .scope == $s) | .after' "$r")" \
+			"${after[$i]}"
+		i=$((i + 1))
+	done
+	expect "restore paths" "$(jq -r '[.restore.knobs[].path] | unique | join(",")' "$r")" napi-netlink
+}
+
 echo "== a sweep: per-NAPI set and read-back, exact restore"
+napi_before=$(napi_line)
 run sweep --duration 1 >"$TMP/sweep.out" 2>&1
 expect "exit code of the sweep" "$?" 0
 r=$TMP/sweep.json
@@ -99,12 +117,16 @@ report, schema = (json.load(open(p)) for p in sys.argv[1:3])
 jsonschema.Draft202012Validator(schema).validate(report)
 PY
 expect "NAPI $id after the sweep" "$(napi_line)" "$id 7777 2 0 0"
+restore_matches "$r" "$napi_before" "$(napi_line)"
+"$NB_BIN" report "$r" | grep -q "^restore: ok, [0-9]* knob values put back as found" && ok "report prints the restore" ||
+	fail "nicbench report: no restore line"
 expect "sysfs gro_flush_timeout after (never written)" "$(in_a cat /sys/class/net/$IF_A/gro_flush_timeout)" 0
 expect "sysfs napi_defer_hard_irqs after" "$(in_a cat /sys/class/net/$IF_A/napi_defer_hard_irqs)" 0
 [ -e "$TMP/sweep.journal" ] && fail "journal left after a normal end" || ok "journal removed"
 
 echo "== SIGKILL in the middle, then knobs restore"
 in_a "$TOOL" set "$id" 4444 3 1000 || fail "pre-set 4444/3/1000"
+napi_before=$(napi_line)
 # exec, so that the PID is nicbench's own (ip netns exec execs it): a SIGKILL to a subshell would leave
 # nicbench running on, and its later points would collide with the steps below
 (exec >"$TMP/kill.out" 2>&1; run_exec=1 run kill --duration 3) &
@@ -129,6 +151,7 @@ grep -Pq "^gro_flush_timeout\t$id=4444\t" "$TMP/kill.journal" && ok "journal lis
 in_a "$NB_BIN" knobs restore -i "$IF_A" --journal "$TMP/kill.journal" >"$TMP/restore.out" 2>&1
 expect "exit code of knobs restore" "$?" 0
 expect "NAPI $id after SIGKILL + restore" "$(napi_line)" "$id 4444 3 1000 0"
+restore_matches "$TMP/kill.json" "$napi_before" "$(napi_line)"
 expect "sysfs gro_flush_timeout after restore" "$(in_a cat /sys/class/net/$IF_A/gro_flush_timeout)" 0
 
 echo "== one NAPI addressed by id and by queue"
