@@ -54,6 +54,15 @@ expect "the kept repetition" "$(jq -r '.results[0].runs[0].status' "$work/kill.j
 expect "its raw iperf output" "$(jq '.results[0].runs[0].iperf.end.sum_received.bits_per_second > 0' "$work/kill.json")" true
 expect "throughput aggregated from it" "$(jq '.results[0].metrics.throughput_bps.n' "$work/kill.json")" 1
 expect "knob read back" "$(jq -r '.results[0].knobs.threaded' "$work/kill.json")" 1
+# the report of a killed run says what its journal found and what knobs restore left
+expect "restore status" "$(jq -r '.restore.status' "$work/kill.json")" ok
+expect "gro_flush_timeout original (read before the run)" \
+	"$(jq -r '[.restore.knobs[] | select(.knob == "gro_flush_timeout") | .original] | unique | join(",")' "$work/kill.json")" 34567
+expect "gro_flush_timeout after (as read now)" \
+	"$(jq -r '[.restore.knobs[] | select(.knob == "gro_flush_timeout") | .after] | unique | join(",")' "$work/kill.json")" \
+	"$(knob gro_flush_timeout)"
+expect "threaded original and after" \
+	"$(jq -r '[.restore.knobs[] | select(.knob == "threaded") | .original, .after] | unique | join(",")' "$work/kill.json")" 0
 
 # a second restore finds nothing to do and says so
 rc=0
