@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "knobs/nb_genl.h"
 
 struct nb_command {
 	const char *name;
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
 		return NB_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("nicbench %s\n", NICBENCH_VERSION);
+		printf("nicbench %s\nnetlink: %s\n", NICBENCH_VERSION, nb_genl_paths());
 		return NB_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {

@@ -64,8 +64,6 @@ static int last_via = NB_VIA_IOCTL;
  * does not support (unless it is non-zero), so an absent one is unsupported. -1: unknown. */
 static long long last_supported = -1;
 
-#ifndef NICBENCH_NO_LIBMNL
-
 /* ETHTOOL_A_COALESCE_* attribute <-> struct ethtool_coalesce field. */
 static const struct {
 	uint16_t attr;
@@ -98,34 +96,38 @@ struct nl_get {
 static int nl_get_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct nl_get *g = data;
-	const struct nlattr *a;
+	int len, rem;
+	const struct nlattr *a, *attrs = nb_genl_attrs(nlh, &len);
 
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+	nb_genl_for_each_attr(a, attrs, len, rem) {
 		for (int i = 0; i < NL_FIELDS; i++) {
 			__u32 *field = (__u32 *)((char *)g->ec + nl_fields[i].offset);
 
-			if (mnl_attr_get_type(a) != nl_fields[i].attr)
+			if (nla_type(a) != nl_fields[i].attr)
 				continue;
-			if (nl_fields[i].u8 && mnl_attr_get_payload_len(a) >= 1)
-				*field = mnl_attr_get_u8(a);
-			else if (!nl_fields[i].u8 && mnl_attr_get_payload_len(a) >= 4)
-				*field = mnl_attr_get_u32(a);
+			if (nl_fields[i].u8 && nla_len(a) >= 1)
+				*field = nla_get_u8(a);
+			else if (!nl_fields[i].u8 && nb_genl_attr_u32_ok(a))
+				*field = nla_get_u32(a);
 			else
 				continue;
 			g->present |= 1ll << i;
 		}
 	}
-	return MNL_CB_OK;
+	return 0;
 }
 
-static struct nlmsghdr *nl_request(struct nb_genl *g, uint8_t cmd, const char *iface)
+/* The request with its header nest naming the device; NULL when it could not be built. */
+static struct nl_msg *nl_request(struct nb_genl *g, uint8_t cmd, const char *iface)
 {
-	struct nlmsghdr *nlh = nb_genl_msg(g, cmd, ETHTOOL_GENL_VERSION, NLM_F_ACK);
-	struct nlattr *hdr = mnl_attr_nest_start(nlh, ETHTOOL_A_COALESCE_HEADER);
+	struct nl_msg *msg = nb_genl_msg(g, cmd, ETHTOOL_GENL_VERSION, NLM_F_ACK);
+	struct nlattr *hdr = msg ? nla_nest_start(msg, ETHTOOL_A_COALESCE_HEADER) : NULL;
 
-	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, iface);
-	mnl_attr_nest_end(nlh, hdr);
-	return nlh;
+	if (!hdr || nla_put_string(msg, ETHTOOL_A_HEADER_DEV_NAME, iface) || nla_nest_end(msg, hdr)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
 }
 
 /* -ENOENT when the kernel has no ethtool family (before 5.6): the caller falls back. */
@@ -138,7 +140,7 @@ static int nl_get(const char *iface, struct ethtool_coalesce *ec, long long *pre
 	if (ret)
 		return ret;
 	memset(ec, 0, sizeof(*ec));
-	ret = nb_genl_run(&g, nl_request(&g, ETHTOOL_MSG_COALESCE_GET, iface), nl_get_cb, &st,
+	ret = nb_genl_run(&g, nl_request(&g, ETHTOOL_MSG_COALESCE_GET, iface), true, nl_get_cb, &st,
 			  "ETHTOOL_MSG_COALESCE_GET", NULL);
 	nb_genl_close(&g);
 	*present = st.present;
@@ -149,45 +151,28 @@ static int nl_get(const char *iface, struct ethtool_coalesce *ec, long long *pre
 static int nl_set(const char *iface, const struct ethtool_coalesce *ec, long long supported)
 {
 	struct nb_genl g;
-	struct nlmsghdr *nlh;
+	struct nl_msg *msg;
+	bool built;
 	int ret = nb_genl_open(&g, ETHTOOL_GENL_NAME, NULL);
 
 	if (ret)
 		return ret;
-	nlh = nl_request(&g, ETHTOOL_MSG_COALESCE_SET, iface);
-	for (int i = 0; i < NL_FIELDS; i++) {
+	msg = nl_request(&g, ETHTOOL_MSG_COALESCE_SET, iface);
+	built = msg != NULL;
+	for (int i = 0; built && i < NL_FIELDS; i++) {
 		__u32 v = *(const __u32 *)((const char *)ec + nl_fields[i].offset);
 
 		if (!(supported & (1ll << i)))
 			continue;
 		if (nl_fields[i].u8)
-			mnl_attr_put_u8(nlh, nl_fields[i].attr, (uint8_t)v);
+			built = !nla_put_u8(msg, nl_fields[i].attr, (uint8_t)v);
 		else
-			mnl_attr_put_u32(nlh, nl_fields[i].attr, v);
+			built = !nla_put_u32(msg, nl_fields[i].attr, v);
 	}
-	ret = nb_genl_run(&g, nlh, NULL, NULL, "ETHTOOL_MSG_COALESCE_SET", NULL);
+	ret = nb_genl_run(&g, msg, built, NULL, NULL, "ETHTOOL_MSG_COALESCE_SET", NULL);
 	nb_genl_close(&g);
 	return ret;
 }
-
-#else /* NICBENCH_NO_LIBMNL: the ioctl only */
-
-#define NL_FIELDS 0
-static const struct { size_t offset; } nl_fields[1];
-
-static int nl_get(const char *iface, struct ethtool_coalesce *ec, long long *present)
-{
-	(void)iface; (void)ec; (void)present;
-	return -ENOENT;
-}
-
-static int nl_set(const char *iface, const struct ethtool_coalesce *ec, long long supported)
-{
-	(void)iface; (void)ec; (void)supported;
-	return -ENOENT;
-}
-
-#endif
 
 static int kernel_get(void *ctx, const char *iface, struct ethtool_coalesce *ec)
 {

@@ -19,72 +19,54 @@ const char *const nb_qstat_names[NB_QSTAT_COUNT] = {
 
 #define NETDEV_GENL_VERSION 1
 
-#ifndef NICBENCH_NO_LIBMNL
-
 /* ---- pure parsers ---- */
-
-/* Walk attributes of a payload that is not inside a netlink message (tests pass raw bytes). */
-#define for_each_attr(a, buf, len) \
-	for ((a) = (const struct nlattr *)(buf); mnl_attr_ok((a), (int)((const char *)(buf) + (len) - (const char *)(a))); \
-	     (a) = mnl_attr_next(a))
-
-static bool u32_ok(const struct nlattr *a)
-{
-	return mnl_attr_get_payload_len(a) >= sizeof(uint32_t);
-}
-
-static bool uint_ok(const struct nlattr *a)
-{
-	uint16_t l = mnl_attr_get_payload_len(a);
-
-	return l == 4 || l == 8;
-}
 
 int nb_netdev_parse_napi(const void *attrs, int len, struct nb_napi *out)
 {
 	const struct nlattr *a;
+	int rem;
 	bool has_id = false;
 
 	memset(out, 0, sizeof(*out));
-	for_each_attr(a, attrs, len) {
-		switch (mnl_attr_get_type(a)) {
+	nb_genl_for_each_attr(a, attrs, len, rem) {
+		switch (nla_type(a)) {
 		case NB_NETDEV_A_NAPI_IFINDEX:
-			if (!u32_ok(a)) return -EINVAL;
-			out->ifindex = mnl_attr_get_u32(a);
+			if (!nb_genl_attr_u32_ok(a)) return -EINVAL;
+			out->ifindex = nla_get_u32(a);
 			break;
 		case NB_NETDEV_A_NAPI_ID:
-			if (!u32_ok(a)) return -EINVAL;
-			out->id = mnl_attr_get_u32(a);
+			if (!nb_genl_attr_u32_ok(a)) return -EINVAL;
+			out->id = nla_get_u32(a);
 			has_id = true;
 			break;
 		case NB_NETDEV_A_NAPI_IRQ:
-			if (!u32_ok(a)) return -EINVAL;
-			out->irq = mnl_attr_get_u32(a);
+			if (!nb_genl_attr_u32_ok(a)) return -EINVAL;
+			out->irq = nla_get_u32(a);
 			out->has_irq = true;
 			break;
 		case NB_NETDEV_A_NAPI_PID:
-			if (!u32_ok(a)) return -EINVAL;
-			out->pid = mnl_attr_get_u32(a);
+			if (!nb_genl_attr_u32_ok(a)) return -EINVAL;
+			out->pid = nla_get_u32(a);
 			out->has_pid = true;
 			break;
 		case NB_NETDEV_A_NAPI_DEFER_HARD_IRQS:
-			if (!u32_ok(a)) return -EINVAL;
-			out->defer_hard_irqs = mnl_attr_get_u32(a);
+			if (!nb_genl_attr_u32_ok(a)) return -EINVAL;
+			out->defer_hard_irqs = nla_get_u32(a);
 			out->has_defer = true;
 			break;
 		case NB_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT:
-			if (!uint_ok(a)) return -EINVAL;
+			if (!nb_genl_attr_uint_ok(a)) return -EINVAL;
 			out->gro_flush_timeout = nb_genl_attr_uint(a);
 			out->has_gro = true;
 			break;
 		case NB_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT:
-			if (!uint_ok(a)) return -EINVAL;
+			if (!nb_genl_attr_uint_ok(a)) return -EINVAL;
 			out->irq_suspend_timeout = nb_genl_attr_uint(a);
 			out->has_suspend = true;
 			break;
 		case NB_NETDEV_A_NAPI_THREADED:
-			if (!u32_ok(a)) return -EINVAL;
-			out->threaded = mnl_attr_get_u32(a);
+			if (!nb_genl_attr_u32_ok(a)) return -EINVAL;
+			out->threaded = nla_get_u32(a);
 			out->has_threaded = true;
 			break;
 		default:
@@ -97,24 +79,25 @@ int nb_netdev_parse_napi(const void *attrs, int len, struct nb_napi *out)
 int nb_netdev_parse_queue(const void *attrs, int len, struct nb_netdev_queue *out)
 {
 	const struct nlattr *a;
+	int rem;
 	bool has_id = false, has_type = false;
 
 	memset(out, 0, sizeof(*out));
-	for_each_attr(a, attrs, len) {
-		switch (mnl_attr_get_type(a)) {
+	nb_genl_for_each_attr(a, attrs, len, rem) {
+		switch (nla_type(a)) {
 		case NB_NETDEV_A_QUEUE_ID:
-			if (!u32_ok(a)) return -EINVAL;
-			out->id = mnl_attr_get_u32(a);
+			if (!nb_genl_attr_u32_ok(a)) return -EINVAL;
+			out->id = nla_get_u32(a);
 			has_id = true;
 			break;
 		case NB_NETDEV_A_QUEUE_TYPE:
-			if (!u32_ok(a)) return -EINVAL;
-			out->type = mnl_attr_get_u32(a);
+			if (!nb_genl_attr_u32_ok(a)) return -EINVAL;
+			out->type = nla_get_u32(a);
 			has_type = true;
 			break;
 		case NB_NETDEV_A_QUEUE_NAPI_ID:
-			if (!u32_ok(a)) return -EINVAL;
-			out->napi_id = mnl_attr_get_u32(a);
+			if (!nb_genl_attr_u32_ok(a)) return -EINVAL;
+			out->napi_id = nla_get_u32(a);
 			out->has_napi = true;
 			break;
 		default:
@@ -127,20 +110,21 @@ int nb_netdev_parse_queue(const void *attrs, int len, struct nb_netdev_queue *ou
 int nb_netdev_parse_qstats(const void *attrs, int len, struct nb_qstats *out)
 {
 	const struct nlattr *a;
+	int rem;
 	bool has_id = false, has_type = false;
 
 	memset(out, 0, sizeof(*out));
-	for_each_attr(a, attrs, len) {
-		int t = mnl_attr_get_type(a);
+	nb_genl_for_each_attr(a, attrs, len, rem) {
+		int t = nla_type(a);
 
-		if (t == NB_NETDEV_A_QSTATS_QUEUE_ID && u32_ok(a)) {
-			out->id = mnl_attr_get_u32(a);
+		if (t == NB_NETDEV_A_QSTATS_QUEUE_ID && nb_genl_attr_u32_ok(a)) {
+			out->id = nla_get_u32(a);
 			has_id = true;
-		} else if (t == NB_NETDEV_A_QSTATS_QUEUE_TYPE && u32_ok(a)) {
-			out->type = mnl_attr_get_u32(a);
+		} else if (t == NB_NETDEV_A_QSTATS_QUEUE_TYPE && nb_genl_attr_u32_ok(a)) {
+			out->type = nla_get_u32(a);
 			has_type = true;
 		} else if (t >= NB_NETDEV_A_QSTATS_FIRST_COUNTER && t < NB_NETDEV_A_QSTATS_FIRST_COUNTER + NB_QSTAT_COUNT) {
-			if (!uint_ok(a))
+			if (!nb_genl_attr_uint_ok(a))
 				return -EINVAL;
 			out->v[t - NB_NETDEV_A_QSTATS_FIRST_COUNTER] = nb_genl_attr_uint(a);
 			out->present |= 1u << (t - NB_NETDEV_A_QSTATS_FIRST_COUNTER);
@@ -202,26 +186,25 @@ struct dump_ctx {
 static int dump_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	const void *attrs = mnl_nlmsg_get_payload_offset(nlh, sizeof(struct genlmsghdr));
-	int len = (int)(mnl_nlmsg_get_payload_len(nlh) - sizeof(struct genlmsghdr));
-	const struct nlattr *a;
+	int len, rem;
+	const struct nlattr *a, *attrs = nb_genl_attrs(nlh, &len);
 	uint32_t ifindex = 0;
 	char tmp[sizeof(struct nb_qstats) > sizeof(struct nb_napi) ? sizeof(struct nb_qstats) : sizeof(struct nb_napi)];
 
-	for_each_attr(a, attrs, len) {
-		if (mnl_attr_get_type(a) == d->attr_ifindex && u32_ok(a))
-			ifindex = mnl_attr_get_u32(a);
+	nb_genl_for_each_attr(a, attrs, len, rem) {
+		if (nla_type(a) == d->attr_ifindex && nb_genl_attr_u32_ok(a))
+			ifindex = nla_get_u32(a);
 	}
 	if (ifindex != d->ifindex)
-		return MNL_CB_OK;
+		return 0;
 	if (d->parse(attrs, len, tmp)) {
 		d->bad++;
-		return MNL_CB_OK;
+		return 0;
 	}
 	if (d->n < d->max)
 		memcpy((char *)d->out + (size_t)d->n * d->size, tmp, d->size);
 	d->n++;
-	return MNL_CB_OK;
+	return 0;
 }
 
 static int parse_napi_any(const void *attrs, int len, void *out)
@@ -242,19 +225,19 @@ static int parse_qstats_any(const void *attrs, int len, void *out)
 static int kernel_dump(uint8_t cmd, const char *what, struct dump_ctx *d, struct nb_err *err)
 {
 	struct nb_genl g;
-	struct nlmsghdr *nlh;
+	struct nl_msg *msg;
+	bool built;
 	int ret = open_family(&g, what, err);
 
 	if (ret)
 		return ret;
-	nlh = nb_genl_msg(&g, cmd, NETDEV_GENL_VERSION, NLM_F_DUMP);
-	if (cmd == NB_NETDEV_CMD_QSTATS_GET) {
-		mnl_attr_put_u32(nlh, NB_NETDEV_A_QSTATS_IFINDEX, d->ifindex);
-		mnl_attr_put_u32(nlh, NB_NETDEV_A_QSTATS_SCOPE, NB_NETDEV_QSTATS_SCOPE_QUEUE);
-	} else {
-		mnl_attr_put_u32(nlh, d->attr_ifindex, d->ifindex);
-	}
-	ret = nb_genl_run(&g, nlh, dump_cb, d, what, err);
+	msg = nb_genl_msg(&g, cmd, NETDEV_GENL_VERSION, NLM_F_DUMP);
+	if (cmd == NB_NETDEV_CMD_QSTATS_GET)
+		built = msg && !nla_put_u32(msg, NB_NETDEV_A_QSTATS_IFINDEX, d->ifindex) &&
+			!nla_put_u32(msg, NB_NETDEV_A_QSTATS_SCOPE, NB_NETDEV_QSTATS_SCOPE_QUEUE);
+	else
+		built = msg && !nla_put_u32(msg, d->attr_ifindex, d->ifindex);
+	ret = nb_genl_run(&g, msg, built, dump_cb, d, what, err);
 	nb_genl_close(&g);
 	if (ret)
 		return ret;
@@ -297,21 +280,12 @@ static int kernel_qstats_dump(void *ctx, uint32_t ifindex, struct nb_qstats *out
 	return kernel_dump(NB_NETDEV_CMD_QSTATS_GET, what, &d, err);
 }
 
-/* The kernel stores gro-flush-timeout and irq-suspend-timeout as 64-bit: send 8 bytes when
- * the value needs them, 4 otherwise (the policy takes both for `uint`). */
-static void put_uint(struct nlmsghdr *nlh, uint16_t type, uint64_t v)
-{
-	if (v > UINT32_MAX)
-		mnl_attr_put_u64(nlh, type, v);
-	else
-		mnl_attr_put_u32(nlh, type, (uint32_t)v);
-}
-
 static int kernel_napi_set(void *ctx, const struct nb_napi_set *req, struct nb_err *err)
 {
 	struct nb_genl g;
-	struct nlmsghdr *nlh;
+	struct nl_msg *msg;
 	char what[64];
+	bool built;
 	int ret;
 
 	(void)ctx;
@@ -319,56 +293,19 @@ static int kernel_napi_set(void *ctx, const struct nb_napi_set *req, struct nb_e
 	ret = open_family(&g, what, err);
 	if (ret)
 		return ret;
-	nlh = nb_genl_msg(&g, NB_NETDEV_CMD_NAPI_SET, NETDEV_GENL_VERSION, NLM_F_ACK);
-	mnl_attr_put_u32(nlh, NB_NETDEV_A_NAPI_ID, req->id);
-	if (req->set_defer)
-		mnl_attr_put_u32(nlh, NB_NETDEV_A_NAPI_DEFER_HARD_IRQS, req->defer_hard_irqs);
-	if (req->set_gro)
-		put_uint(nlh, NB_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, req->gro_flush_timeout);
-	if (req->set_suspend)
-		put_uint(nlh, NB_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT, req->irq_suspend_timeout);
-	if (req->set_threaded)
-		mnl_attr_put_u32(nlh, NB_NETDEV_A_NAPI_THREADED, req->threaded);
-	ret = nb_genl_run(&g, nlh, NULL, NULL, what, err);
+	msg = nb_genl_msg(&g, NB_NETDEV_CMD_NAPI_SET, NETDEV_GENL_VERSION, NLM_F_ACK);
+	/* gro-flush-timeout and irq-suspend-timeout are `uint`: 8 bytes only when the value needs them. */
+	built = msg && !nla_put_u32(msg, NB_NETDEV_A_NAPI_ID, req->id) &&
+		(!req->set_defer || !nla_put_u32(msg, NB_NETDEV_A_NAPI_DEFER_HARD_IRQS, req->defer_hard_irqs)) &&
+		(!req->set_gro || !nb_genl_put_uint(msg, NB_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, req->gro_flush_timeout)) &&
+		(!req->set_suspend ||
+		 !nb_genl_put_uint(msg, NB_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT, req->irq_suspend_timeout)) &&
+		(!req->set_threaded || !nla_put_u32(msg, NB_NETDEV_A_NAPI_THREADED, req->threaded));
+	ret = nb_genl_run(&g, msg, built, NULL, NULL, what, err);
 	nb_genl_close(&g);
 	return ret;
 }
 
-#else /* NICBENCH_NO_LIBMNL */
-
-static int kernel_probe(void *ctx, struct nb_netdev_caps *caps, struct nb_err *err)
-{
-	(void)ctx; (void)err;
-	memset(caps, 0, sizeof(*caps));
-	snprintf(caps->why, sizeof(caps->why), "nicbench was built without libmnl (static build): no netdev netlink");
-	return 0;
-}
-
-static int kernel_napi_dump(void *ctx, uint32_t ifindex, struct nb_napi *out, int max, struct nb_err *err)
-{
-	(void)ctx; (void)ifindex; (void)out; (void)max;
-	return nb_err_set(err, -EOPNOTSUPP, "napi-get: nicbench was built without libmnl");
-}
-
-static int kernel_napi_set(void *ctx, const struct nb_napi_set *req, struct nb_err *err)
-{
-	(void)ctx; (void)req;
-	return nb_err_set(err, -EOPNOTSUPP, "napi-set: nicbench was built without libmnl");
-}
-
-static int kernel_queue_dump(void *ctx, uint32_t ifindex, struct nb_netdev_queue *out, int max, struct nb_err *err)
-{
-	(void)ctx; (void)ifindex; (void)out; (void)max;
-	return nb_err_set(err, -EOPNOTSUPP, "queue-get: nicbench was built without libmnl");
-}
-
-static int kernel_qstats_dump(void *ctx, uint32_t ifindex, struct nb_qstats *out, int max, struct nb_err *err)
-{
-	(void)ctx; (void)ifindex; (void)out; (void)max;
-	return nb_err_set(err, -EOPNOTSUPP, "qstats-get: nicbench was built without libmnl");
-}
-
-#endif
 
 static const struct nb_netdev_ops kernel_ops = {
 	.probe = kernel_probe, .napi_dump = kernel_napi_dump, .napi_set = kernel_napi_set,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The netdev generic-netlink family (napi-get, napi-set, queue-get, qstats-get) over libmnl,
+/* The netdev generic-netlink family (napi-get, napi-set, queue-get, qstats-get) over libnl-3,
  * behind a seam so tests can script what a 6.1, 6.12 or 6.18 kernel answers. */
 #ifndef NB_NETDEV_NL_H
 #define NB_NETDEV_NL_H

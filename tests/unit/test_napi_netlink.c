@@ -4,8 +4,9 @@
  * listed), the 6.13+ path (per NAPI, journal restores per NAPI and never through sysfs),
  * plus the attribute parsers and the qstats delta. */
 #include <errno.h>
-#include <libmnl/libmnl.h>
 #include <limits.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -300,36 +301,53 @@ static void test_618(void)
 
 /* ---- parsers and the qstats delta ---- */
 
+/* The attributes of a message built with libnl, as the parsers get them from a reply. */
+static const void *payload(struct nl_msg *msg, int *len)
+{
+	*len = nlmsg_datalen(nlmsg_hdr(msg));
+	return nlmsg_data(nlmsg_hdr(msg));
+}
+
 static void test_parse(void)
 {
-#ifndef NICBENCH_NO_LIBMNL
-	char buf[512];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nl_msg *msg = nlmsg_alloc();
 	struct nb_napi n;
 	struct nb_qstats q;
+	const void *p;
+	int len;
 
-	mnl_attr_put_u32(nlh, NB_NETDEV_A_NAPI_ID, 282);
-	mnl_attr_put_u32(nlh, NB_NETDEV_A_NAPI_IFINDEX, 2);
-	mnl_attr_put_u32(nlh, NB_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, 7777);          /* uint in 4 bytes */
-	mnl_attr_put_u64(nlh, NB_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT, 5000000000ull); /* and in 8 */
-	mnl_attr_put_u32(nlh, 99, 1);  /* a newer kernel's attribute */
-	CHECK(nb_netdev_parse_napi(mnl_nlmsg_get_payload(nlh), (int)mnl_nlmsg_get_payload_len(nlh), &n) == 0);
+	CHECK(msg && nlmsg_put(msg, 0, 0, 0, 0, 0));
+	CHECK(!nla_put_u32(msg, NB_NETDEV_A_NAPI_ID, 282) && !nla_put_u32(msg, NB_NETDEV_A_NAPI_IFINDEX, 2));
+	CHECK(!nla_put_u32(msg, NB_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, 7777));          /* uint in 4 bytes */
+	CHECK(!nla_put_u64(msg, NB_NETDEV_A_NAPI_IRQ_SUSPEND_TIMEOUT, 5000000000ull)); /* and in 8 */
+	CHECK(!nla_put_u32(msg, 99, 1));  /* a newer kernel's attribute */
+	p = payload(msg, &len);
+	CHECK(nb_netdev_parse_napi(p, len, &n) == 0);
 	CHECK(n.id == 282 && n.gro_flush_timeout == 7777 && n.irq_suspend_timeout == 5000000000ull);
 	CHECK(n.has_gro && n.has_suspend && !n.has_defer && !n.has_irq && !n.has_pid);
+	/* cut inside the last attribute: the parser stops at the whole ones */
+	CHECK(nb_netdev_parse_napi(p, len - 2, &n) == 0 && n.id == 282);
+	CHECK(nb_netdev_parse_napi(p, 3, &n) == -EINVAL);  /* not even one attribute header */
+	nlmsg_free(msg);
 
-	nlh = mnl_nlmsg_put_header(buf);
-	mnl_attr_put_u32(nlh, NB_NETDEV_A_QSTATS_QUEUE_TYPE, NB_NETDEV_QUEUE_TYPE_TX);
-	mnl_attr_put_u32(nlh, NB_NETDEV_A_QSTATS_QUEUE_ID, 3);
-	mnl_attr_put_u64(nlh, NB_NETDEV_A_QSTATS_FIRST_COUNTER + 25, 12);  /* tx-stop */
-	CHECK(nb_netdev_parse_qstats(mnl_nlmsg_get_payload(nlh), (int)mnl_nlmsg_get_payload_len(nlh), &q) == 0);
+	msg = nlmsg_alloc();
+	CHECK(msg && nlmsg_put(msg, 0, 0, 0, 0, 0));
+	CHECK(!nla_put_u32(msg, NB_NETDEV_A_QSTATS_QUEUE_TYPE, NB_NETDEV_QUEUE_TYPE_TX));
+	CHECK(!nla_put_u32(msg, NB_NETDEV_A_QSTATS_QUEUE_ID, 3));
+	CHECK(!nla_put_u64(msg, NB_NETDEV_A_QSTATS_FIRST_COUNTER + 25, 12));  /* tx-stop */
+	p = payload(msg, &len);
+	CHECK(nb_netdev_parse_qstats(p, len, &q) == 0);
 	CHECK(q.id == 3 && q.type == NB_NETDEV_QUEUE_TYPE_TX && q.present == 1u << 25 && q.v[25] == 12);
 	CHECK_STR(nb_qstat_names[25], "tx_stop");
 	CHECK_STR(nb_qstat_names[4], "rx_alloc_fail");
+	nlmsg_free(msg);
 
-	nlh = mnl_nlmsg_put_header(buf);
-	mnl_attr_put_u16(nlh, NB_NETDEV_A_NAPI_ID, 1);  /* too short: malformed */
-	CHECK(nb_netdev_parse_napi(mnl_nlmsg_get_payload(nlh), (int)mnl_nlmsg_get_payload_len(nlh), &n) == -EINVAL);
-#endif
+	msg = nlmsg_alloc();
+	CHECK(msg && nlmsg_put(msg, 0, 0, 0, 0, 0));
+	CHECK(!nla_put_u16(msg, NB_NETDEV_A_NAPI_ID, 1));  /* too short: malformed */
+	p = payload(msg, &len);
+	CHECK(nb_netdev_parse_napi(p, len, &n) == -EINVAL);
+	nlmsg_free(msg);
 }
 
 static void test_qstats(void)
