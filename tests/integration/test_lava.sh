@@ -72,6 +72,10 @@ for how in action-without-role device-type-with-multinode no-timeouts bad-defini
 		pass "validator rejects $how (${out:0:90})"
 done
 
+# The single-node QEMU job (run for real by scripts/lava-local, tests/lab/test_lab_lava_local.sh) passes too.
+out=$("$PY" "$tmp/validate.py" "$lava/qemu-job.yaml" none 2>&1) && pass "QEMU job template: $out" ||
+	fail "QEMU job template rejected by lava_common.schemas.validate: $out"
+
 # Both roles are in the template and each runs the definition in its own role.
 roles=$("$PY" - "$lava/multinode-job.yaml" <<'EOF'
 import sys, yaml
