@@ -61,16 +61,11 @@ static void compare_usage(FILE *out)
 	      "  -h, --help                 this help\n"
 	      "\n"
 	      "exit codes: 0 no regression; 1 a gated metric regressed or is missing from NEW, or a\n"
-	      "point broke or is missing from NEW; 2 usage or input error; 3 inconclusive: a gated
-"
-	      "metric withheld because a side was disturbed (unless --allow-disturbed), or with
-"
-	      "--fail-on-inconclusive also too noisy or too few runs.
-"
-	      "git bisect run: map 2 and 3 to 125 (skip). The method (medians, the Mann-Whitney
-"
-	      "interval, floors, foreign load, host steal) and a recipe: man nicbench, docs/compare.md.
-",
+	      "point broke or is missing from NEW; 2 usage or input error; 3 inconclusive: a gated\n"
+	      "metric withheld because a side was disturbed (unless --allow-disturbed), or with\n"
+	      "--fail-on-inconclusive also too noisy or too few runs.\n"
+	      "git bisect run: map 2 and 3 to 125 (skip). The method (medians, the Mann-Whitney\n"
+	      "interval, floors, foreign load, host steal) and a recipe: man nicbench, docs/compare.md.\n",
 	      out);
 }
 

@@ -313,10 +313,16 @@ static void test_peer_live(void)
 	CHECK(!nb_foreign_scan_has(b, (int)server) && nb_foreign_scan_has(b2, (int)server));
 	for (int i = 0; i < n && n > 0; i++)
 		CHECK(!nb_foreign_scan_has(b, pids[i]) && nb_foreign_scan_has(b2, pids[i]));
-	/* the spinner's 0.3 s in ~0.5 s: ~60% of one CPU */
-	CHECK_MSG((nb_foreign_scan_pct(a2, b2, (int)ncpus) - nb_foreign_scan_pct(a, b, (int)ncpus)) * ncpus > 25,
-		  "not found %.1f%%, found %.1f%%", nb_foreign_scan_pct(a2, b2, (int)ncpus),
-		  nb_foreign_scan_pct(a, b, (int)ncpus));
+	/* the spinner's 0.3 s in ~0.5 s: ~60% of one CPU. The share is capped at 100%: on a machine
+	 * that others keep busy both scans sit at the cap, and only the membership above can be judged. */
+	{
+		double without = nb_foreign_scan_pct(a2, b2, (int)ncpus), with = nb_foreign_scan_pct(a, b, (int)ncpus);
+
+		if (without < 95)
+			CHECK_MSG((without - with) * ncpus > 25, "not found %.1f%%, found %.1f%%", without, with);
+		else
+			printf("note: foreign share at the cap (%.1f%%): the spinner's share not judged\n", without);
+	}
 	for (int i = 0; i < n; i++)
 		if (pids[i] != server)
 			kill(pids[i], SIGKILL);
