@@ -73,8 +73,9 @@ grep -q "^nicbench run: local peer: .* listens on TCP port ${NB_PEER##*:} in net
 expect "$case: peer found by its socket" "$(jq '.peer.local.found' "$r")" true
 expect "$case: the peer is the server" "$(jq '.peer.local.pids[0]' "$r")" "$server"
 expect "$case: peer_proc_pct in every run" "$(jq '[.results[].runs[].metrics | has("peer_proc_pct")] | all' "$r")" true
-# the peer sends in RX tests: its CPU is measured, and much of it
-expect "$case: the peer's CPU is measured" "$(jq '[.results[].runs[].metrics.peer_proc_pct > 5] | all' "$r")" true
+# the peer sends in RX tests: its CPU is measured (above 1% of the machine: more under a quiet
+# machine, but a busy one takes its share, and this checks the measuring, not the figure)
+expect "$case: the peer's CPU is measured" "$(jq '[.results[].runs[].metrics.peer_proc_pct > 1] | all' "$r")" true
 echo "$case: cpu_other_pct $(jq -c '[.results[].runs[].metrics.cpu_other_pct | floor]' "$r")," \
 	"peer_proc_pct $(jq -c '[.results[].runs[].metrics.peer_proc_pct | floor]' "$r")"
 quiet_or_note "$r" "$case"
