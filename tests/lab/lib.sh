@@ -51,11 +51,32 @@ jsonschema.Draft202012Validator(schema).validate(report)
 PY
 }
 
-# lab_run_retrying LOG ART ARGS...: `scripts/lab run --artifacts ART ARGS`, its output in LOG, and once more when
-# the guest kernel crashed (a TCG guest of 6.12 panicked in interrupt context about once in five boots here; a 6.1
-# guest once stalled on both vCPUs, "watchdog: BUG: soft lockup": the guest's fault, not nicbench's), or when the
-# guest did not finish (exit 5: one 6.1 guest hung silently until the deadline). The crash is printed either way.
-# Prints the lab's own lines; sets lab_rc.
+# The retry rule of the lab tests, held here once. A guest kernel's crash or hang is the guest's fault, not
+# nicbench's: a TCG guest of 6.12 panicked in interrupt context about once in five boots here; a 6.1 guest once
+# stalled on both vCPUs ("watchdog: BUG: soft lockup"), and one 6.1 guest hung silently until the lab's deadline
+# (exit 5: the guest did not finish). Such a run is tried once more; a second failure counts.
+lab_crash_re='BUG:|Oops|Kernel panic'
+
+# lab_guest_failed RC CONSOLE...: true when a lab run that exited RC is to be retried: the guest did not finish
+# (RC 5) or one of the CONSOLE logs shows a crash. Prints what happened (the crash's own lines) either way.
+lab_guest_failed() {
+	local rc=$1 console failed=1
+	shift
+	for console in "$@"; do
+		grep -Eq "$lab_crash_re" "$console" 2>/dev/null || continue
+		echo "the guest kernel crashed ($console):"
+		grep -E -A40 -m1 "$lab_crash_re|general protection|WARNING:" "$console" | head -n 50
+		failed=0
+	done
+	if [ "$rc" -eq 5 ]; then
+		echo "the guest did not finish (lab exit 5)"
+		failed=0
+	fi
+	return $failed
+}
+
+# lab_run_retrying LOG ART ARGS...: `scripts/lab run --artifacts ART ARGS`, its output in LOG, once more when
+# lab_guest_failed says so. Prints the lab's own lines; sets lab_rc.
 lab_run_retrying() {
 	local log=$1 art=$2 attempt
 	shift 2
@@ -63,14 +84,9 @@ lab_run_retrying() {
 		rm -rf "$art"
 		"$NB_SRC/scripts/lab" run --artifacts "$art" "$@" >"$log" 2>&1
 		lab_rc=$?
-		if ! grep -Eq 'BUG:|Oops|Kernel panic' "$art/console.log" 2>/dev/null; then
-			[ "$lab_rc" -eq 5 ] || break
-			echo "attempt $attempt: the guest did not finish (lab exit 5):"
-			grep '^lab: ' "$log"
-			continue
-		fi
-		echo "attempt $attempt: the guest kernel crashed:"
-		grep -E -A40 -m1 'BUG:|Oops|general protection' "$art/console.log" | head -n 50
+		echo "attempt $attempt: scripts/lab run exited $lab_rc"
+		lab_guest_failed "$lab_rc" "$art/console.log" || break
+		[ "$attempt" = 1 ] && grep '^lab: ' "$log"
 	done
 	grep '^lab: ' "$log"
 	[ "$lab_rc" -eq 0 ] || tail -n 30 "$log"
