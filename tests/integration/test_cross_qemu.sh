@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # shellcheck disable=SC2015  # pass() only echoes: "check && pass || fail" is an if-else here
 # The static cross builds (scripts/cross-build aarch64, then riscv64) under qemu-user: static and of the right
-# machine, --version, plan, and a real short TCP run over loopback (in a namespace of its own) against an iperf3
+# machine, --version (naming its netdev and ethtool netlink paths), plan, and a real short TCP run over loopback
+# (in a namespace of its own) against an iperf3
 # server that this test starts. aarch64 must pass; riscv64 is skipped only if its Debian 13 packages cannot be
 # fetched. NB_AARCH64_BIN / NB_RISCV64_BIN = path tests that binary instead of cross-building.
 set -u
@@ -91,6 +92,12 @@ check() {
 	else
 		fail "--version printed '$version'"
 	fi
+	# The board on a 6.13+ kernel needs napi-get/napi-set (else sysfs wipes per-NAPI values): the static link
+	# must carry libnl's netlink, and --version names what the binary has.
+	local nl
+	nl=$(sed -n 's/^netlink: //p' <<<"$version")
+	[[ "$nl" == *"netdev netlink (napi-get, napi-set"* && "$nl" == *"ethtool netlink"* && "$nl" == *libnl* ]] &&
+		pass "static build has netlink: $nl" || fail "--version names no netdev and ethtool netlink: '$nl'"
 	if [ -n "${NB_BIN:-}" ] && [ -x "$NB_BIN" ]; then
 		host_version=$("$NB_BIN" --version 2>&1)
 		[ "$version" = "$host_version" ] && pass "same version as the host build" ||
