@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "compare/compare.h"
+#include "compare/compare_rounds.h"
 #include "kit/options.h"
 #include "report/report_view.h"
 
@@ -18,6 +20,10 @@ enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct compare_cli {
 	const char *base_path, *new_path, *output;
+	/* compare over rounds: A's reports before '--', B's after (or two directories) */
+	bool rounds;
+	char **side_paths[2];
+	int side_n[2];
 	enum compare_format format;
 	enum color_mode color;
 	bool strict_env, fail_on_inconclusive, all_metrics;
@@ -28,9 +34,13 @@ struct compare_cli {
 static void compare_usage(FILE *out)
 {
 	fputs("usage: nicbench compare [OPTIONS] BASE.json NEW.json\n"
+	      "       nicbench compare [OPTIONS] A1.json A2.json... -- B1.json B2.json...   (rounds)\n"
 	      "\n"
 	      "Match the points of two reports by id and give every metric a noise-aware verdict\n"
 	      "(improved, regressed, unchanged, inconclusive, ...) and the exit code a CI gates on.\n"
+	      "Rounds (run --round; a directory stands for its *.json): kernel A's reports against\n"
+	      "B's, paired by round index; a verdict rests on the pairs, a sign interval that needs\n"
+	      "5 pairs at alpha 0.10 (at 5: every pair beyond the minimum effect, the same way).\n"
 	      "\n"
 	      "options:\n"
 	      "  -f, --format FMT           text (default), json, junit, markdown, html (one\n"
@@ -182,26 +192,76 @@ static int parse_option(struct compare_cli *cli, int c, const char *arg, struct 
 	}
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Where A's reports end: the first "--" that is not an option's argument. getopt would drop
+ * it and mix the two sides, so the options are parsed from the part before it only. */
+static int separator(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const struct option *o;
+
+		if (!strcmp(argv[i], "--"))
+			return i;
+		if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "-o")) {
+			i++;
+			continue;
+		}
+		for (o = long_options; o->name; o++) {
+			if (o->has_arg == required_argument && !strncmp(argv[i], "--", 2) && !strcmp(argv[i] + 2, o->name))
+				i++;
+		}
+	}
+	return -1;
+}
+
 /* The parse convention of every subcommand (options.h): 0 go on; 1 --help (or --list-floors)
  * asked for; -EINVAL with the message in err. */
 static int parse_cli(struct compare_cli *cli, int argc, char **argv, struct nb_err *err)
 {
-	int c;
+	int c, sep = separator(argc, argv), opt_argc = sep >= 0 ? sep : argc, npos;
 
 	memset(cli, 0, sizeof(*cli));
 	nb_cmp_options_init(&cli->opt);
 	optind = 0; /* glibc: 0 re-initialises getopt, so cmd_compare can run more than once per process */
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "f:o:hv", long_options, NULL)) != -1) {
+	while ((c = getopt_long(opt_argc, argv, "f:o:hv", long_options, NULL)) != -1) {
 		int ret = parse_option(cli, c, optarg, err);
 
 		if (ret)
 			return ret;
 	}
-	if (argc - optind != 2)
-		return usage_error(err, "expected two reports, BASE.json and NEW.json", NULL);
+	npos = opt_argc - optind;
+	if (sep >= 0) {
+		cli->rounds = true;
+		cli->side_paths[0] = argv + optind;
+		cli->side_n[0] = npos;
+		cli->side_paths[1] = argv + sep + 1;
+		cli->side_n[1] = argc - sep - 1;
+		if (!cli->side_n[0] || !cli->side_n[1])
+			return usage_error(err, "compare over rounds wants reports on both sides of '--': A1.json... -- "
+					   "B1.json...", NULL);
+		cli->base_path = cli->side_paths[0][0];
+		cli->new_path = cli->side_paths[1][cli->side_n[1] - 1];
+		return 0;
+	}
+	if (npos != 2)
+		return usage_error(err, "expected two reports, BASE.json and NEW.json (or rounds: A1.json... -- B1.json...)",
+				   NULL);
 	cli->base_path = argv[optind];
 	cli->new_path = argv[optind + 1];
+	/* two directories: a side's rounds each */
+	if (is_dir(cli->base_path) || is_dir(cli->new_path)) {
+		cli->rounds = true;
+		cli->side_paths[0] = argv + optind;
+		cli->side_paths[1] = argv + optind + 1;
+		cli->side_n[0] = cli->side_n[1] = 1;
+	}
 	return 0;
 }
 
@@ -216,13 +276,15 @@ static const char *load_text(double pct, char *buf, size_t len)
 
 static int check_environment(const struct compare_cli *cli, const struct nb_cmp_result *r)
 {
+	const char *base_path = r->base->path, *new_path = r->new->path;
+
 	const char *level = cli->strict_env ? "error" : "warning";
 	char lb[16], ln[16];
 
 	for (int i = 0; i < r->n_env_diffs; i++)
 		fprintf(stderr, "nicbench compare: %s: the reports differ in more than the kernel: %s is %s in %s, %s in %s\n",
 			level, r->env_diffs[i].key, r->env_diffs[i].base ? r->env_diffs[i].base : "absent",
-			cli->base_path, r->env_diffs[i].new ? r->env_diffs[i].new : "absent", cli->new_path);
+			base_path, r->env_diffs[i].new ? r->env_diffs[i].new : "absent", new_path);
 	if (r->n_test_diffs)
 		fprintf(stderr, "nicbench compare: %s: the test settings of %d point(s) differ, e.g. %s\n", level,
 			r->n_test_diffs, r->test_diff_id);
@@ -230,15 +292,15 @@ static int check_environment(const struct compare_cli *cli, const struct nb_cmp_
 	if (r->other_differs)
 		fprintf(stderr, "nicbench compare: warning: foreign load differs: other programs took up to %s in %s "
 			"and up to %s in %s (cpu_other_pct, %% of all CPUs): changes may come from them\n",
-			load_text(r->other_base_pct, lb, sizeof(lb)), cli->base_path,
-			load_text(r->other_new_pct, ln, sizeof(ln)), cli->new_path);
+			load_text(r->other_base_pct, lb, sizeof(lb)), base_path,
+			load_text(r->other_new_pct, ln, sizeof(ln)), new_path);
 	/* a side that did not put the board back may have measured the next run's settings */
 	if (!strcmp(r->base->restore_status, "failed"))
 		fprintf(stderr, "nicbench compare: warning: %s: its run's restore failed (%s): the board was not left as "
-			"found\n", cli->base_path, r->base->restore_error[0] ? r->base->restore_error : "no error text");
+			"found\n", base_path, r->base->restore_error[0] ? r->base->restore_error : "no error text");
 	if (!strcmp(r->new->restore_status, "failed"))
 		fprintf(stderr, "nicbench compare: warning: %s: its run's restore failed (%s): the board was not left as "
-			"found\n", cli->new_path, r->new->restore_error[0] ? r->new->restore_error : "no error text");
+			"found\n", new_path, r->new->restore_error[0] ? r->new->restore_error : "no error text");
 	return cli->strict_env && (r->n_env_diffs || r->n_test_diffs) ? -EINVAL : 0;
 }
 
@@ -312,10 +374,26 @@ static int exit_code(const struct compare_cli *cli, const struct nb_cmp_result *
 	}
 }
 
+/* Each side's reports, merged into one report a side (compare_rounds.h); notes to stderr. */
+static int load_rounds(struct compare_cli *cli, struct nb_cmp_rounds *rounds, struct nb_err *err)
+{
+	for (int side = 0; side < 2; side++) {
+		if (nb_cmp_rounds_load(rounds, side, cli->side_paths[side], cli->side_n[side], err))
+			return -1;
+	}
+	if (nb_cmp_rounds_merge(rounds, err))
+		return -1;
+	for (int i = 0; i < rounds->n_notes; i++)
+		fprintf(stderr, "nicbench compare: note: %s\n", rounds->notes[i]);
+	cli->opt.rounds_paired = rounds->paired && rounds->n_paired > 0;
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli cli;
 	struct nb_cmp_report base = { 0 }, new = { 0 };
+	struct nb_cmp_rounds rounds = { 0 };
 	struct nb_cmp_result result = { 0 };
 	struct nb_err err = { 0 };
 	int rc = parse_cli(&cli, argc, argv, &err);
@@ -325,11 +403,14 @@ int cmd_compare(int argc, char **argv)
 	if (nb_opts_done(rc, "compare", &err, compare_usage, &rc))
 		return rc;
 	rc = NB_EXIT_USAGE;
-	if (nb_cmp_reports_load(cli.base_path, cli.new_path, &base, &new, &err) ||
-	    nb_cmp_run(&base, &new, &cli.opt, &result, &err)) {
+	if (cli.rounds ? load_rounds(&cli, &rounds, &err) ||
+				 nb_cmp_run(&rounds.merged[0], &rounds.merged[1], &cli.opt, &result, &err)
+		       : nb_cmp_reports_load(cli.base_path, cli.new_path, &base, &new, &err) ||
+				 nb_cmp_run(&base, &new, &cli.opt, &result, &err)) {
 		fprintf(stderr, "nicbench compare: %s\n", err.msg);
 		goto out;
 	}
+	result.rounds = cli.rounds ? &rounds : NULL;
 	if (check_environment(&cli, &result) || write_output(&cli, &result))
 		goto out;
 	rc = exit_code(&cli, &result);
@@ -337,5 +418,6 @@ out:
 	nb_cmp_result_free(&result);
 	nb_cmp_report_free(&new);
 	nb_cmp_report_free(&base);
+	nb_cmp_rounds_free(&rounds);
 	return rc;
 }

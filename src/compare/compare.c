@@ -526,13 +526,14 @@ struct side {
 	int n;
 	const double *values;
 	bool diagnostic;  /* from the diagnostic repetition: never gated */
+	int paired;       /* compare over rounds: leading values that pair with the other side's */
 };
 
 static struct side side_of(const struct nb_cmp_samples *s)
 {
 	if (!s)
 		return (struct side){ 0 };
-	return (struct side){ true, s->median, s->n, s->values, s->diagnostic };
+	return (struct side){ true, s->median, s->n, s->values, s->diagnostic, s->paired };
 }
 
 /* A shift in units of the base median, in percent, bounded like the change itself: at
@@ -669,7 +670,9 @@ static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m,
 	bool up = lo > 0;
 
 	m->verdict = NB_CMP_INCONCLUSIVE;
-	if (!clears_spread(ctx, m, b, n, up, lo, hi)) {
+	/* Paired rounds need no spread rule: the pairs' interval already counts each pair once,
+	 * and a side's spread across rounds is the host's modes, which the pairing cancels. */
+	if (!m->n_pairs && !clears_spread(ctx, m, b, n, up, lo, hi)) {
 		m->reason = NB_CMP_REASON_NOISY_SPREAD;
 		return;
 	}
@@ -702,6 +705,84 @@ static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m,
 		m->verdict = up == (m->direction == NB_CMP_HIGHER_BETTER) ? NB_CMP_IMPROVED : NB_CMP_REGRESSED;
 }
 
+#define PAIRED_MAX 1024
+
+/* Compare over paired rounds: the unit of evidence is the pair (round i of A, round i of B, made
+ * next to each other), and the verdict rests on the n differences within pairs, in ratios when
+ * every round lies above zero. A host mode that shifts both rounds of a pair cancels; one that
+ * lasts a round counts once, not once a run. The rules are the runs' rules with the sign test's
+ * interval: beyond the minimum effect and the floor, then foreign load, steal and throughput. */
+static void judge_paired(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
+			 const struct side *n)
+{
+	const struct nb_cmp_options *opt = ctx->opt;
+	double ratio[PAIRED_MAX], diff[PAIRED_MAX], effect = m->min_effect_pct, floor = m->has_floor ? m->floor : 0;
+	int np = b->paired < n->paired ? b->paired : n->paired;
+	bool positive = true, up, down;
+	double mid_diff, lo, hi;
+	long k;
+
+	np = np > PAIRED_MAX ? PAIRED_MAX : np;
+	if (np < 1)
+		return; /* the caller checked: both sides pair */
+	m->n_pairs = np;
+	for (int i = 0; i < np; i++) {
+		diff[i] = n->values[i] - b->values[i];
+		positive = positive && b->values[i] > 0 && n->values[i] > 0;
+	}
+	for (int i = 0; positive && i < np; i++)
+		ratio[i] = log(n->values[i] / b->values[i]);
+	mid_diff = nb_stats_median(diff, np);
+	/* the change is the median pair's, not the ratio of the sides' medians */
+	if (positive) {
+		double pct = (exp(nb_stats_median(ratio, np)) - 1) * 100;
+
+		m->change_capped = pct > opt->change_cap_pct;
+		m->change_pct = m->change_capped ? opt->change_cap_pct : pct;
+	} else {
+		m->change_pct = shift_pct(mid_diff, b->median, opt->change_cap_pct);
+		m->change_capped = m->change_pct >= opt->change_cap_pct;
+	}
+	if (fabs(m->change_pct) <= effect) {
+		m->verdict = NB_CMP_UNCHANGED;
+		return;
+	}
+	if (m->has_floor && fabs(mid_diff) <= floor) {
+		m->verdict = NB_CMP_UNCHANGED;
+		m->reason = NB_CMP_REASON_WITHIN_FLOOR;
+		return;
+	}
+	m->p_value = nb_stats_sign_flip_p(positive ? ratio : diff, np);
+	m->has_p = true;
+	k = nb_stats_sign_ci_rank(np, opt->alpha);
+	if (!k) {
+		m->verdict = NB_CMP_INCONCLUSIVE;
+		m->reason = NB_CMP_REASON_FEW_PAIRS;
+		return;
+	}
+	nb_stats_sort(diff, np);
+	lo = diff[k - 1];
+	hi = diff[np - k];
+	if (positive) {
+		nb_stats_sort(ratio, np);
+		m->ci_lo_pct = fmin((exp(ratio[k - 1]) - 1) * 100, opt->change_cap_pct);
+		m->ci_hi_pct = fmin((exp(ratio[np - k]) - 1) * 100, opt->change_cap_pct);
+	} else {
+		m->ci_lo_pct = shift_pct(lo, b->median, opt->change_cap_pct);
+		m->ci_hi_pct = shift_pct(hi, b->median, opt->change_cap_pct);
+	}
+	m->has_ci = true;
+	up = m->ci_lo_pct > effect && lo > floor;
+	down = m->ci_hi_pct < -effect && hi < -floor;
+	if (!up && !down) {
+		m->verdict = NB_CMP_INCONCLUSIVE;
+		m->reason = (m->ci_lo_pct > effect || m->ci_hi_pct < -effect) ? NB_CMP_REASON_NOISY_FLOOR
+									   : NB_CMP_REASON_NOISY;
+		return;
+	}
+	judge_supported(ctx, m, b, n, lo, hi);
+}
+
 /* The verdict needs the whole (1 - alpha) interval of the change beyond the minimum
  * effect, not just a significant difference: noise that happens to separate two
  * small samples by less than the minimum effect then cannot fail CI. */
@@ -712,6 +793,10 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 	double lo, hi, effect = m->min_effect_pct, floor = m->has_floor ? m->floor : 0;
 	bool up, down;
 
+	if (opt->rounds_paired && b->paired > 0 && n->paired > 0) {
+		judge_paired(ctx, m, b, n);
+		return;
+	}
 	if (b->n < opt->min_runs || n->n < opt->min_runs) {
 		m->verdict = NB_CMP_INCONCLUSIVE;
 		m->reason = NB_CMP_REASON_FEW_RUNS;
@@ -830,6 +915,7 @@ static struct side efficiency_side(const struct nb_cmp_point *p, int cpus, doubl
 		s.present = true;
 		s.values = buf;
 		s.median = nb_stats_median(buf, s.n);
+		s.paired = p->pairs_paired < s.n ? p->pairs_paired : s.n;
 	}
 	return s;
 }

@@ -94,6 +94,9 @@ struct nb_cmp_options {
 	bool allow_disturbed;   /* --allow-disturbed: a verdict withheld for disturbed data does not fail */
 	int n_floors;
 	struct nb_cmp_floor_override floors[NB_CMP_MAX_FLOORS];
+	/* compare over rounds with the rounds paired by index (set by the caller from
+	 * nb_cmp_rounds): metrics whose samples pair are judged on the pairs (docs/compare.md) */
+	bool rounds_paired;
 };
 
 /* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx". */
@@ -136,6 +139,7 @@ enum nb_cmp_reason {
 	NB_CMP_REASON_DISTURBED,     /* a supported change, but other programs loaded a side (cpu_other_pct) */
 	NB_CMP_REASON_STEAL,         /* a supported change the host's steal difference can explain (steal_pct) */
 	NB_CMP_REASON_FOLLOWS_THROUGHPUT, /* a CPU cost that moved with the throughput, by no more */
+	NB_CMP_REASON_FEW_PAIRS,     /* paired rounds: too few pairs for the sign interval to reach 1 - alpha */
 };
 
 /* A VM's host load: the point's median steal_pct per side (NAN when a side lacks it) and the
@@ -171,6 +175,7 @@ struct nb_cmp_metric_result {
 	bool counts_losses;      /* drops and loss families: what did not fit, not what was done */
 	bool follows_work;       /* a CPU cost (cpu, core, softirq_time families, lower is better) */
 	double throughput_change_pct; /* the point's, for NB_CMP_REASON_FOLLOWS_THROUGHPUT */
+	int n_pairs;             /* paired rounds the verdict rests on; 0: judged on runs (or unpaired rounds) */
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
 };
@@ -195,9 +200,12 @@ struct nb_cmp_env_diff {
 	const char *base, *new; /* compact JSON text, NULL when absent */
 };
 
+struct nb_cmp_rounds;
+
 struct nb_cmp_result {
 	const struct nb_cmp_report *base, *new;
 	const struct nb_cmp_options *opt;
+	const struct nb_cmp_rounds *rounds; /* compare over rounds: the sets behind base and new; NULL */
 	enum nb_cmp_overall verdict;
 	int n_points;
 	struct nb_cmp_point_result *points;

@@ -435,6 +435,30 @@ static int load_point(struct loader *ld, size_t index, json_t *res, struct nb_cm
 	return ret;
 }
 
+/* "round": {"side": "A", "index": 1, "of": 5, "set": "..."}; absent is fine, a malformed one is
+ * an error: compare over rounds pairs on it. */
+static int load_round(struct loader *ld, json_t *round, struct nb_cmp_round *out)
+{
+	const char *side = json_string_value(json_object_get(round, "side"));
+	json_t *index = json_object_get(round, "index"), *of = json_object_get(round, "of");
+
+	memset(out, 0, sizeof(*out));
+	out->set = "";
+	if (!round)
+		return 0;
+	if (!json_is_object(round) || !side || (strcmp(side, "A") && strcmp(side, "B")) || !json_is_integer(index) ||
+	    !json_is_integer(of) || json_integer_value(index) < 1 || json_integer_value(of) < json_integer_value(index) ||
+	    json_integer_value(of) > 100000)
+		return nb_err_set(ld->err, -EINVAL,
+				  "load report %s: \"round\" is not {\"side\": \"A\" or \"B\", \"index\": I, \"of\": N} "
+				  "with 1 <= I <= N", ld->label);
+	out->present = true;
+	out->side = side[0];
+	out->index = (int)json_integer_value(index);
+	out->of = (int)json_integer_value(of);
+	return copy_str(ld, round, "set", "", &out->set);
+}
+
 /* The report as a jansson tree -> out. Checks schema, then results, then the rest. */
 static int load_root(struct loader *ld, json_t *root, struct nb_cmp_report *r)
 {
@@ -474,6 +498,8 @@ static int load_root(struct loader *ld, json_t *root, struct nb_cmp_report *r)
 		ret = copy_str(ld, json_object_get(root, "restore"), "error", "", &r->restore_error);
 	r->restore_knobs = (int)json_array_size(json_object_get(json_object_get(root, "restore"), "knobs"));
 	r->cpus = json_is_integer(cpus) ? (int)json_integer_value(cpus) : 0;
+	if (!ret)
+		ret = load_round(ld, json_object_get(root, "round"), &r->round);
 	return ret ? ret : load_env(ld, root, r);
 }
 
@@ -615,6 +641,29 @@ void nb_cmp_report_free(struct nb_cmp_report *r)
 		return;
 	arena_free(r->arena);
 	memset(r, 0, sizeof(*r));
+}
+
+int nb_cmp_report_init(struct nb_cmp_report *r, const char *path)
+{
+	memset(r, 0, sizeof(*r));
+	r->arena = calloc(1, sizeof(*r->arena));
+	if (!r->arena || !(r->path = arena_strdup(r->arena, path))) {
+		nb_cmp_report_free(r);
+		return -ENOMEM;
+	}
+	r->kernel_release = r->created = r->restore_status = r->restore_error = "";
+	r->round.set = "";
+	return 0;
+}
+
+void *nb_cmp_report_alloc(struct nb_cmp_report *r, size_t n, size_t elem)
+{
+	return arena_array(r->arena, n, elem);
+}
+
+const char *nb_cmp_report_strdup(struct nb_cmp_report *r, const char *s)
+{
+	return arena_strdup(r->arena, s);
 }
 
 const struct nb_cmp_samples *nb_cmp_point_metric(const struct nb_cmp_point *p, const char *name)

@@ -26,6 +26,9 @@ struct nb_cmp_samples {
 	/* from the point's diagnostic repetition (tracepoints, profile), not the measured runs:
 	 * shown, never gated */
 	bool diagnostic;
+	/* compare over rounds: the first `paired` values are round medians that pair, one for
+	 * one and in order, with the other side's (the same round index); 0 in a plain report */
+	int paired;
 };
 
 struct nb_cmp_profile_entry {
@@ -51,6 +54,7 @@ struct nb_cmp_point {
 	int n_pairs;
 	double *pair_throughput_bps;
 	double *pair_cpu_busy_pct;
+	int pairs_paired;       /* compare over rounds: as nb_cmp_samples.paired, for the pairs above */
 	int n_profile;
 	struct nb_cmp_profile_entry *profile;
 };
@@ -63,6 +67,14 @@ struct nb_cmp_env_field {
 
 #define NB_CMP_ENV_MAX 24
 
+/* The report's place in an A/B set of rounds ("round": run --round SIDE:I/N[:SET]). */
+struct nb_cmp_round {
+	bool present;
+	char side;        /* 'A' or 'B' */
+	int index, of;    /* index from 1, of N */
+	const char *set;  /* "" when absent */
+};
+
 struct nb_cmp_report {
 	const char *path;
 	const char *kernel_release; /* "" when absent */
@@ -71,6 +83,7 @@ struct nb_cmp_report {
 	const char *restore_status; /* the report's restore.status: "ok", "failed"; "" when absent */
 	const char *restore_error;  /* "" when none */
 	int restore_knobs;          /* entries in restore.knobs */
+	struct nb_cmp_round round;
 	int n_env;
 	struct nb_cmp_env_field env[NB_CMP_ENV_MAX];
 	int n_points;
@@ -94,6 +107,13 @@ int nb_cmp_reports_load(const char *base_path, const char *new_path, struct nb_c
 			struct nb_cmp_report *new, struct nb_err *err);
 
 void nb_cmp_report_free(struct nb_cmp_report *r);
+
+/* For reports made by compare itself (compare over rounds merges a side's rounds into one):
+ * an empty report whose arena owns what nb_cmp_report_alloc and _strdup return, freed by
+ * nb_cmp_report_free. alloc zeroes; both return NULL when out of memory (alloc also for n 0). */
+int nb_cmp_report_init(struct nb_cmp_report *r, const char *path);
+void *nb_cmp_report_alloc(struct nb_cmp_report *r, size_t n, size_t elem);
+const char *nb_cmp_report_strdup(struct nb_cmp_report *r, const char *s);
 
 const char *nb_cmp_status_name(enum nb_cmp_status s);
 

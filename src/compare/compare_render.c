@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_rounds.h"
+#include "compare_stats.h"
 #include "kit/nb_print.h"
 
 /* ---- numbers ----
@@ -87,6 +89,10 @@ const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric
 		break;
 	case NB_CMP_REASON_UNREACHABLE:
 		snprintf(buf, len, "%d v %d runs cannot reach %.0f%% confidence", m->n_base, m->n_new, level);
+		break;
+	case NB_CMP_REASON_FEW_PAIRS:
+		snprintf(buf, len, "%d paired round%s cannot reach %.0f%% confidence (the sign interval needs %d)",
+			 m->n_pairs, m->n_pairs == 1 ? "" : "s", level, nb_stats_sign_min_pairs(opt->alpha));
 		break;
 	/* Every metric that moved has one of these two: their numbers skip printf's float path. */
 	case NB_CMP_REASON_NOISY:
@@ -364,7 +370,7 @@ static void put_point_runs(struct nb_print *out, const struct nb_cmp_point_resul
 	int nb, nn;
 
 	point_runs(pr, &nb, &nn);
-	if (!pr->base || !pr->new || (nb == nn && nb >= opt->min_runs))
+	if (!pr->base || !pr->new || (nb == nn && nb >= opt->min_runs) || opt->rounds_paired)
 		return;
 	nb_print_fmt(out, "    runs: %d base, %d new", nb, nn);
 	if (nb < opt->min_runs || nn < opt->min_runs)
@@ -379,6 +385,8 @@ static void put_few_runs(struct nb_print *out, const struct nb_cmp_result *r)
 {
 	int few_base = 0, few_new = 0;
 
+	if (r->opt->rounds_paired)
+		return; /* the pairs, not the runs, decide: the rounds line says how many */
 	for (int i = 0; i < r->n_points; i++) {
 		int nb, nn;
 
@@ -527,6 +535,42 @@ static void put_disturbed(struct nb_print *out, const struct nb_cmp_result *r, b
 		     r->opt->allow_disturbed ? " (--allow-disturbed: exit 0 all the same)" : ": exit 3");
 }
 
+/* How many rounds a side, whether they paired, and what did not pair. */
+static void text_rounds(struct nb_print *out, const struct nb_cmp_result *r)
+{
+	const struct nb_cmp_rounds *rd = r->rounds;
+
+	if (!rd)
+		return;
+	nb_print_fmt(out, "  rounds: %d of A, %d of B", rd->n[NB_CMP_SIDE_A], rd->n[NB_CMP_SIDE_B]);
+	if (rd->set && rd->set[0])
+		nb_print_fmt(out, " (set %s)", rd->set);
+	if (r->opt->rounds_paired)
+		nb_print_fmt(out, "; paired by round index: %d pair%s, the unit of evidence\n", rd->n_paired,
+			     rd->n_paired == 1 ? "" : "s");
+	else
+		nb_print_lit(out, "; not paired: each round's medians are one sample of its side\n");
+	for (int i = 0; i < rd->n_notes; i++)
+		nb_print_fmt(out, "  note: %s\n", rd->notes[i]);
+}
+
+static void text_method(struct nb_print *out, const struct nb_cmp_options *opt)
+{
+	if (opt->rounds_paired) {
+		nb_print_fmt(out, "  the change is the median pair's (B over A, round by round); it counts when the pairs' "
+			"%.0f%% sign interval\n  lies beyond the minimum effect (%g%%)%s (>= %d pairs), no run with "
+			"cpu_other_pct >= %.0f%%, and more than host steal can explain\n  gate (*): ",
+			(1 - opt->alpha) * 100, opt->min_effect_pct, opt->no_floors ? "" : " and the metric's floor",
+			nb_stats_sign_min_pairs(opt->alpha), NB_FOREIGN_LOAD_PCT);
+		return;
+	}
+	nb_print_fmt(out, "  medians; a change counts when its %.0f%% interval (Mann-Whitney) lies beyond the minimum "
+		"effect (%g%%)%s and the runs' spread, >= %d runs per side, no run with cpu_other_pct >= %.0f%%,\n"
+		"  and more than a difference in host steal (steal_pct) can explain\n"
+		"  gate (*): ", (1 - opt->alpha) * 100, opt->min_effect_pct,
+		opt->no_floors ? "" : ", the metric's floor", opt->min_runs, NB_FOREIGN_LOAD_PCT);
+}
+
 static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const struct nb_cmp_render_opts *ro)
 {
 	const struct nb_cmp_options *opt = r->opt;
@@ -534,11 +578,8 @@ static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const
 	nb_print_fmt(out, "nicbench compare\n  base: %s (kernel %s)\n  new:  %s (kernel %s)\n", r->base->path,
 		r->base->kernel_release[0] ? r->base->kernel_release : "?", r->new->path,
 		r->new->kernel_release[0] ? r->new->kernel_release : "?");
-	nb_print_fmt(out, "  medians; a change counts when its %.0f%% interval (Mann-Whitney) lies beyond the minimum "
-		"effect (%g%%)%s and the runs' spread, >= %d runs per side, no run with cpu_other_pct >= %.0f%%,\n"
-		"  and more than a difference in host steal (steal_pct) can explain\n"
-		"  gate (*): ", (1 - opt->alpha) * 100, opt->min_effect_pct,
-		opt->no_floors ? "" : ", the metric's floor", opt->min_runs, NB_FOREIGN_LOAD_PCT);
+	text_rounds(out, r);
+	text_method(out, opt);
 	text_gate(out, opt);
 	text_floors(out, opt);
 	nb_print_putc(out, '\n');
@@ -736,10 +777,33 @@ static void json_gate(struct nb_print *b, const struct nb_cmp_options *opt)
 	nb_print_release(&gate);
 }
 
+/* "rounds": how many a side, whether and how many paired, the notes; null without rounds. */
+static void json_rounds(struct nb_print *b, const struct nb_cmp_result *r)
+{
+	const struct nb_cmp_rounds *rd = r->rounds;
+
+	if (!rd) {
+		nb_print_json_text(b, "rounds", "null");
+		return;
+	}
+	nb_print_open_object(b, "rounds");
+	nb_print_int(b, NB_PRINT_JSON, "a", NULL, rd->n[NB_CMP_SIDE_A]);
+	nb_print_int(b, NB_PRINT_JSON, "b", NULL, rd->n[NB_CMP_SIDE_B]);
+	nb_print_bool(b, NB_PRINT_JSON, "paired", NULL, r->opt->rounds_paired);
+	nb_print_int(b, NB_PRINT_JSON, "pairs", NULL, r->opt->rounds_paired ? rd->n_paired : 0);
+	nb_print_string(b, NB_PRINT_JSON, "set", NULL, rd->set ? rd->set : "");
+	nb_print_open_array(b, "notes");
+	for (int i = 0; i < rd->n_notes; i++)
+		nb_print_string(b, NB_PRINT_JSON, NULL, NULL, rd->notes[i]);
+	nb_print_close_array(b);
+	nb_print_close_object(b);
+}
+
 static void json_settings(struct nb_print *b, const struct nb_cmp_options *opt)
 {
 	nb_print_open_object(b, "settings");
-	nb_print_string(b, NB_PRINT_JSON, "method", NULL, "mann-whitney-shift-interval");
+	nb_print_string(b, NB_PRINT_JSON, "method", NULL,
+			opt->rounds_paired ? "paired-rounds-sign-interval" : "mann-whitney-shift-interval");
 	nb_print_double(b, NB_PRINT_JSON, "alpha", NULL, opt->alpha);
 	nb_print_double(b, NB_PRINT_JSON, "min_effect_pct", NULL, opt->min_effect_pct);
 	nb_print_int(b, NB_PRINT_JSON, "min_runs", NULL, opt->min_runs);
@@ -766,6 +830,7 @@ int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r)
 	json_report_ref(&b, "base", r->base);
 	json_report_ref(&b, "new", r->new);
 	json_settings(&b, r->opt);
+	json_rounds(&b, r);
 	json_env(&b, r);
 	nb_print_open_array_lines(&b, "points");
 	for (int i = 0; i < r->n_points; i++) {
@@ -1170,6 +1235,9 @@ static void markdown_body(struct nb_print *out, const struct nb_cmp_result *r)
 	put_foreign_load(out, "", r);
 	if (r->other_differs)
 		nb_print_putc(out, '\n');
+	if (r->rounds)
+		nb_print_fmt(out, "Rounds: %d of A, %d of B, %s.\n\n", r->rounds->n[NB_CMP_SIDE_A],
+			     r->rounds->n[NB_CMP_SIDE_B], opt->rounds_paired ? "paired by round index" : "not paired");
 	md_count_tests(r, &tests);
 	for (int i = 0; i < r->n_points; i++) {
 		md_point(out, &tests, &r->points[i]);

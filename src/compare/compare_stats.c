@@ -363,3 +363,64 @@ double nb_stats_change_pct(double base, double new, double cap, bool *capped)
 	}
 	return isfinite(pct) ? pct : 0;
 }
+
+/* P(Bin(n, 1/2) <= j), summed in doubles: n stays below a few thousand pairs. */
+static double binom_half_cdf(int n, int j)
+{
+	double term = pow(0.5, n), sum = 0;
+
+	for (int i = 0; i <= j && i <= n; i++) {
+		sum += term;
+		term = term * (n - i) / (i + 1);
+	}
+	return sum;
+}
+
+long nb_stats_sign_ci_rank(int n, double alpha)
+{
+	long k = 0;
+
+	/* the 1e-12 lets alpha 0.0625 reach the 5-pair range exactly */
+	while (k + 1 <= n / 2 && 2 * binom_half_cdf(n, (int)k) <= alpha + 1e-12)
+		k++;
+	return k;
+}
+
+int nb_stats_sign_min_pairs(double alpha)
+{
+	int n = 1;
+
+	while (n < 64 && !nb_stats_sign_ci_rank(n, alpha))
+		n++;
+	return n;
+}
+
+double nb_stats_sign_flip_p(const double *d, int n)
+{
+	double obs = 0, sq = 0, tol;
+	unsigned long total, hits = 0;
+
+	if (n <= 0)
+		return 1.0;
+	for (int i = 0; i < n; i++) {
+		obs += d[i];
+		sq += d[i] * d[i];
+	}
+	obs = fabs(obs);
+	if (n > 20) {
+		/* the sum of n signs times |d|: mean 0, variance sum d^2 */
+		if (sq == 0)
+			return 1.0;
+		return erfc(obs / sqrt(2 * sq));
+	}
+	tol = 1e-9 * (obs + sqrt(sq));  /* a labelling as extreme as the observed one, up to rounding */
+	total = 1UL << n;
+	for (unsigned long mask = 0; mask < total; mask++) {
+		double s = 0;
+
+		for (int i = 0; i < n; i++)
+			s += (mask >> i & 1) ? -d[i] : d[i];
+		hits += fabs(s) >= obs - tol;
+	}
+	return (double)hits / (double)total;
+}

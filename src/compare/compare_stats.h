@@ -49,6 +49,22 @@ bool nb_stats_median_ci(const double *v, int n, double alpha, double *lo, double
 /* c(n) above; NAN below 2 values. */
 double nb_stats_median_se_factor(int n);
 
+/* Paired rounds (compare over rounds): n differences d[i] = B_i - A_i, one a pair of rounds. */
+
+/* The rank k of the sign test's interval for the median difference: the k-th smallest to the
+ * k-th largest of the n differences covers it with confidence 1 - 2 P(Bin(n, 1/2) < k), and k
+ * is the largest that keeps that >= 1 - alpha. 0 when even the whole range falls short: below
+ * nb_stats_sign_min_pairs(alpha) pairs. Distribution-free, and a pair is one unit of evidence
+ * however many runs its rounds hold. */
+long nb_stats_sign_ci_rank(int n, double alpha);
+/* The fewest pairs whose interval reaches 1 - alpha (5 at 0.10, 6 at 0.05). */
+int nb_stats_sign_min_pairs(double alpha);
+
+/* Two-sided p of the paired permutation test: the side labels swapped inside each pair (the
+ * sign of each d[i] flipped) in all 2^n ways, and the share of those whose |sum| reaches the
+ * observed |sum|. Exact up to 20 pairs, the normal approximation above. 1 for n == 0. */
+double nb_stats_sign_flip_p(const double *d, int n);
+
 /* Relative change of new against base in percent, bounded to [-100, cap] so a zero
  * or near-zero base never yields inf or NaN. *capped is set when the bound applied. */
 double nb_stats_change_pct(double base, double new, double cap, bool *capped);
