@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # Helpers the benches on the veth test bed share (sourced by bench/aa-noise, bench/time-to-verdict,
 # bench/ab-rounds): pooling reports, the peer-side rate limit, the gated flags of a compare.
 
@@ -42,4 +43,11 @@ bed_flags() {
 	jq -r '[.points[]? | .id as $id | .metrics // {} | to_entries[]
 		| select(.value.gated and (.value.verdict == "regressed" or .value.verdict == "improved"))
 		| "\($id):\(.key):\(.value.verdict)"] | join(" ")' "$1"
+}
+
+# bed_withheld COMPARE_JSON: how many gated metrics compare withheld as disturbed (foreign load or
+# host steal: the reason of an exit 3), 0 when none
+bed_withheld() {
+	jq '[.points[]? | .metrics // {} | to_entries[] | select(.value.gated and .value.verdict == "inconclusive"
+		and ((.value.reason // "") | startswith("disturbed") or startswith("host steal")))] | length' "$1"
 }
