@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # scripts/lava-local for real: Debian's lava-dispatcher runs contrib/lava/qemu-job.yaml (the board job's test
 # definition) on a QEMU device booting the lab's 6.1 kernel; LAVA's own results must list a passing case per point
-# with its throughput. Then rounds (A and B kernels alternating in one job), then a bad job (a boot prompt the guest never prints) must fail with LAVA's error shown.
-# Needs root, lava-dispatcher (not installed here: skip), qemu and the lab's cached 6.1 kernel. About 4 min.
+# with its throughput. Then rounds (A and B kernels alternating in one job, 6.12). Then a bad job (a boot prompt
+# the guest never prints) must fail with LAVA's error shown.
+# Needs root, lava-dispatcher (not installed here: skip), qemu and the lab's 6.1 and 6.12 kernels. About 2-4 min.
 set -u
 
 NB_SRC=${NB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
