@@ -128,11 +128,11 @@ boot_virt() {
 	boot_start=$(date +%s.%N)
 	ip netns exec "$ns" "${arch_qemus[$arch]}" "${machine[@]}" -accel tcg -smp "$cpus" -m "$mem" \
 		-kernel "$kernel_image" -initrd "$work/initramfs.cpio" \
-		-append "console=${arch_consoles[$arch]} quiet loglevel=4 panic=-1 net.ifnames=0 mitigations=off" \
+		-append "console=${arch_consoles[$arch]} quiet loglevel=4 panic=-1 net.ifnames=0 mitigations=off $hang_append" \
 		-netdev "tap,id=n0,ifname=$tap,script=no,downscript=no$netdev_opts" \
 		-device "${nic_devices[$nic]},netdev=n0,mac=52:54:00:4c:41:42$device_opts" \
 		-drive "file=$work/result.img,format=raw,if=none,id=result" -device virtio-blk-pci,drive=result \
-		-display none -monitor none -serial "file:$work/console.log" -no-reboot \
+		-display none -monitor "unix:$work/monitor.sock,server=on,wait=off" -serial "file:$work/console.log" -no-reboot \
 		</dev/null >"$work/qemu.log" 2>&1 &
 	qemu_pid=$!
 	disown "$qemu_pid"

@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Where a hung lab guest is, asked before scripts/lab stops it.
+
+usage: lab-hang.py MONITOR_SOCKET SYSTEM_MAP|- ARCH OUT
+
+Talks to QEMU's human monitor on MONITOR_SOCKET:
+  - samples every vCPU's registers (`info registers -a`) a few times, so that a vCPU spinning in one
+    function shows as one symbol and a halted (idle) x86 one says so (HLT=1): this needs nothing of
+    the guest; the samples go to OUT;
+  - on x86_64, presses Alt+SysRq+l and Alt+SysRq+w on the emulated keyboard: the guest kernel prints
+    the backtrace of every CPU and the blocked tasks on its console, if a CPU still takes interrupts
+    (the guest boots with sysrq_always_enabled).
+Program counters are resolved against SYSTEM_MAP (System.map or /proc/kallsyms lines; the guest boots
+with nokaslr, so the symbols it read at boot still hold). Writes everything
+to OUT and prints a short summary, one line a vCPU. Exit 1 when the monitor cannot be reached.
+"""
+import bisect
+import re
+import socket
+import sys
+import time
+
+SAMPLES = 5
+SAMPLE_GAP_S = 0.4
+
+
+def connect(path):
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(10)
+    sock.connect(path)
+    read_to_prompt(sock)  # the banner
+    return sock
+
+
+def read_to_prompt(sock):
+    buf = b""
+    while not buf.endswith(b"(qemu) "):
+        data = sock.recv(65536)
+        if not data:
+            break
+        buf += data
+    return buf
+
+
+def command(sock, cmd):
+    sock.sendall(cmd.encode() + b"\n")
+    out = read_to_prompt(sock).decode(errors="replace")
+    out = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out).replace("\r", "")
+    lines = out.split("\n")
+    # the monitor echoes the command first and ends with its prompt
+    return "\n".join(line for line in lines[1:-1] if line.strip())
+
+
+def load_map(path):
+    addrs, names = [], []
+    if path == "-":
+        return addrs, names
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 3 and parts[1] in ("t", "T"):
+                    addrs.append(int(parts[0], 16))
+                    # a module's symbol: "name [module]" in /proc/kallsyms
+                    names.append(parts[2] + (" " + parts[3] if len(parts) > 3 else ""))
+    except OSError:
+        pass
+    order = sorted(range(len(addrs)), key=addrs.__getitem__)
+    return [addrs[i] for i in order], [names[i] for i in order]
+
+
+def symbol(pc, addrs, names):
+    i = bisect.bisect_right(addrs, pc) - 1
+    if i < 0 or pc - addrs[i] > 0x100000:
+        return hex(pc)
+    name, _, module = names[i].partition(" ")
+    return "%s+%#x%s" % (name, pc - addrs[i], " " + module if module else "")
+
+
+def split_cpus(text):
+    """(vCPU index, its register text) for each "CPU#N" block of `info registers -a`."""
+    parts = re.split(r"^CPU#(\d+)\s*$", text, flags=re.M)
+    return [(int(parts[i]), parts[i + 1]) for i in range(1, len(parts) - 1, 2)]
+
+
+def program_counter(regs):
+    # x86_64: RIP=..., arm64: PC=..., riscv64: " pc       ..."
+    m = re.search(r"\bRIP=([0-9a-f]+)|\bPC=([0-9a-f]+)|^\s*pc\s+([0-9a-f]+)", regs, flags=re.M)
+    return int(next(g for g in m.groups() if g), 16) if m else None
+
+
+def halted(regs):
+    m = re.search(r"\bHLT=([01])", regs)
+    return m.group(1) == "1" if m else None
+
+
+def main():
+    if len(sys.argv) != 5:
+        print(__doc__.strip().split("\n")[2], file=sys.stderr)
+        return 2
+    sock_path, map_path, arch, out_path = sys.argv[1:]
+    try:
+        sock = connect(sock_path)
+    except OSError as e:
+        print("the monitor at %s did not answer (%s)" % (sock_path, e.strerror or e))
+        return 1
+    addrs, names = load_map(map_path)
+    seen = {}  # vCPU -> list of (symbol, halted: True, False or None where the registers do not say)
+    report = []
+    for n in range(SAMPLES):
+        text = command(sock, "info registers -a")
+        report.append("sample %d, info registers -a:\n%s" % (n + 1, text))
+        for cpu, regs in split_cpus(text):
+            pc = program_counter(regs)
+            if pc is not None:
+                seen.setdefault(cpu, []).append((symbol(pc, addrs, names), halted(regs)))
+        time.sleep(SAMPLE_GAP_S)
+    if arch == "x86_64":
+        for key in ("l", "w"):
+            command(sock, "sendkey alt-sysrq-" + key)
+            time.sleep(2)
+    with open(out_path, "w") as f:
+        f.write("\n\n".join(report) + "\n")
+    for cpu in sorted(seen):
+        samples = seen[cpu]
+        where = sorted(set(s for s, _ in samples))
+        flags = [h for _, h in samples if h is not None]
+        if not flags:
+            state = "in %d samples" % len(samples)
+        elif all(flags):
+            state = "halted (idle) in %d of %d samples" % (len(flags), len(samples))
+        else:
+            state = "running in %d of %d samples" % (flags.count(False), len(samples))
+        print("vCPU %d: %s, at %s" % (cpu, state, ", ".join(where[:4])))
+    if not seen:
+        print("the monitor listed no vCPU (see %s)" % out_path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
