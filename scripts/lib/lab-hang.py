@@ -108,18 +108,21 @@ def main():
     addrs, names = load_map(map_path)
     seen = {}  # vCPU -> list of (symbol, halted: True, False or None where the registers do not say)
     report = []
-    for n in range(SAMPLES):
-        text = command(sock, "info registers -a")
-        report.append("sample %d, info registers -a:\n%s" % (n + 1, text))
-        for cpu, regs in split_cpus(text):
-            pc = program_counter(regs)
-            if pc is not None:
-                seen.setdefault(cpu, []).append((symbol(pc, addrs, names), halted(regs)))
-        time.sleep(SAMPLE_GAP_S)
-    if arch == "x86_64":
-        for key in ("l", "w"):
-            command(sock, "sendkey alt-sysrq-" + key)
-            time.sleep(2)
+    try:
+        for n in range(SAMPLES):
+            text = command(sock, "info registers -a")
+            report.append("sample %d, info registers -a:\n%s" % (n + 1, text))
+            for cpu, regs in split_cpus(text):
+                pc = program_counter(regs)
+                if pc is not None:
+                    seen.setdefault(cpu, []).append((symbol(pc, addrs, names), halted(regs)))
+            time.sleep(SAMPLE_GAP_S)
+        if arch == "x86_64":
+            for key in ("l", "w"):
+                command(sock, "sendkey alt-sysrq-" + key)
+                time.sleep(2)
+    except OSError as e:  # a monitor that stops answering (timeout, QEMU gone): keep what came
+        print("the monitor stopped answering (%s); %d samples taken" % (e.strerror or e, len(report)))
     with open(out_path, "w") as f:
         f.write("\n\n".join(report) + "\n")
     for cpu in sorted(seen):
