@@ -12,8 +12,8 @@ Talks to QEMU's human monitor on MONITOR_SOCKET:
     the backtrace of every CPU and the blocked tasks on its console, if a CPU still takes interrupts
     (the guest boots with sysrq_always_enabled).
 Program counters are resolved against SYSTEM_MAP (System.map or /proc/kallsyms lines; the guest boots
-with nokaslr, so the symbols it read at boot still hold). Writes everything
-to OUT and prints a short summary, one line a vCPU. Exit 1 when the monitor cannot be reached.
+with nokaslr, so the symbols it read at boot still hold). Writes the samples to OUT and prints a short
+summary, one line a vCPU. Exit 1 when the monitor cannot be reached.
 """
 import bisect
 import re
