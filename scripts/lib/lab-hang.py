@@ -6,10 +6,12 @@ usage: lab-hang.py MONITOR_SOCKET SYSTEM_MAP|- ARCH OUT
 
 Talks to QEMU's human monitor on MONITOR_SOCKET:
   - samples every vCPU's registers (`info registers -a`) a few times, so that a vCPU spinning in one
-    function shows as one symbol and a halted (idle) x86 one says so (HLT=1): this needs nothing of
-    the guest; the samples go to OUT;
-  - on x86_64, presses Alt+SysRq+l and Alt+SysRq+w on the emulated keyboard: the guest kernel prints
-    the backtrace of every CPU and the blocked tasks on its console, if a CPU still takes interrupts
+    function shows as one symbol and a halted (idle) x86 one says so (HLT=1), as does one with its
+    interrupts off (RFLAGS.IF clear) or in an STI shadow (II=1): this needs nothing of the guest;
+    the samples go to OUT;
+  - on x86_64, presses Alt+SysRq+9 (console loglevel 9), then +l and +w on the emulated keyboard: the
+    guest kernel prints the backtrace of every CPU and the blocked tasks on its console, if a CPU still
+    takes interrupts
     (the guest boots with sysrq_always_enabled).
 Program counters are resolved against SYSTEM_MAP (System.map or /proc/kallsyms lines; the guest boots
 with nokaslr, so the symbols it read at boot still hold). Writes the samples to OUT and prints a short
@@ -37,8 +39,8 @@ def read_to_prompt(sock):
     buf = b""
     while not buf.endswith(b"(qemu) "):
         data = sock.recv(65536)
-        if not data:
-            break
+        if not data:  # QEMU gone: no answer, not an empty one
+            raise ConnectionError("the monitor closed its socket")
         buf += data
     return buf
 
@@ -95,6 +97,14 @@ def halted(regs):
     return m.group(1) == "1" if m else None
 
 
+def interrupt_state(regs):
+    """x86_64: (interrupts enabled: RFLAGS.IF, in an STI or MOV SS shadow: II), None where not said.
+    A spinning vCPU with interrupts off takes no IPI, so another CPU that waits on one soft-locks."""
+    efl = re.search(r"\b[ER]FL=([0-9a-f]+)", regs)  # RFL= in 64-bit mode, EFL= in 32-bit
+    ii = re.search(r"\bII=([01])", regs)
+    return (bool(int(efl.group(1), 16) & 0x200) if efl else None, ii.group(1) == "1" if ii else None)
+
+
 def main():
     if len(sys.argv) != 5:
         print(__doc__.strip().split("\n")[2], file=sys.stderr)
@@ -106,7 +116,7 @@ def main():
         print("the monitor at %s did not answer (%s)" % (sock_path, e.strerror or e))
         return 1
     addrs, names = load_map(map_path)
-    seen = {}  # vCPU -> list of (symbol, halted: True, False or None where the registers do not say)
+    seen = {}  # vCPU -> list of (symbol, halted, IF, II): True, False or None where the registers do not say
     report = []
     try:
         for n in range(SAMPLES):
@@ -115,26 +125,34 @@ def main():
             for cpu, regs in split_cpus(text):
                 pc = program_counter(regs)
                 if pc is not None:
-                    seen.setdefault(cpu, []).append((symbol(pc, addrs, names), halted(regs)))
+                    seen.setdefault(cpu, []).append((symbol(pc, addrs, names), halted(regs)) +
+                                                    interrupt_state(regs))
             time.sleep(SAMPLE_GAP_S)
         if arch == "x86_64":
-            for key in ("l", "w"):
+            # 9 first: the guests boot with loglevel=4, and the backtraces are printed below it
+            for key, wait_s in (("9", 0.5), ("l", 3), ("w", 2)):
                 command(sock, "sendkey alt-sysrq-" + key)
-                time.sleep(2)
+                time.sleep(wait_s)
     except OSError as e:  # a monitor that stops answering (timeout, QEMU gone): keep what came
         print("the monitor stopped answering (%s); %d samples taken" % (e.strerror or e, len(report)))
     with open(out_path, "w") as f:
         f.write("\n\n".join(report) + "\n")
     for cpu in sorted(seen):
         samples = seen[cpu]
-        where = sorted(set(s for s, _ in samples))
-        flags = [h for _, h in samples if h is not None]
+        where = sorted(set(s[0] for s in samples))
+        flags = [s[1] for s in samples if s[1] is not None]
         if not flags:
             state = "in %d samples" % len(samples)
         elif all(flags):
             state = "halted (idle) in %d of %d samples" % (len(flags), len(samples))
         else:
             state = "running in %d of %d samples" % (flags.count(False), len(samples))
+        irq_off = [s for s in samples if s[2] is False]
+        if irq_off:
+            state += ", interrupts off in %d" % len(irq_off)
+        shadow = [s for s in samples if s[3]]
+        if shadow:
+            state += ", in an STI shadow (II=1) in %d" % len(shadow)
         print("vCPU %d: %s, at %s" % (cpu, state, ", ".join(where[:4])))
     if not seen:
         print("the monitor listed no vCPU (see %s)" % out_path)
