@@ -78,6 +78,16 @@ expect "$case: peer_proc_pct in every run" "$(jq '[.results[].runs[].metrics | h
 expect "$case: the peer's CPU is measured" "$(jq '[.results[].runs[].metrics.peer_proc_pct > 1] | all' "$r")" true
 echo "$case: cpu_other_pct $(jq -c '[.results[].runs[].metrics.cpu_other_pct | floor]' "$r")," \
 	"peer_proc_pct $(jq -c '[.results[].runs[].metrics.peer_proc_pct | floor]' "$r")"
+# A peer counted as foreign disturbs every run of every try; a passing burst (the kernel's own
+# cleanup of the previous test's namespaces, say) one run of one. So a disturbed try gets a
+# second, and the second is judged.
+if [ "$(jq '[.results[].runs[] | .disturbed == true] | any' "$r")" = true ]; then
+	echo "note: $case: a run was disturbed in the first try; a second try is judged"
+	run -o "$work/quiet2.json" >"$work/quiet2.out" 2>&1 || fail "$case: the second try failed: $(tail -n 3 "$work/quiet2.out")"
+	r=$work/quiet2.json
+	echo "$case (second try): cpu_other_pct $(jq -c '[.results[].runs[].metrics.cpu_other_pct | floor]' "$r")," \
+		"peer_proc_pct $(jq -c '[.results[].runs[].metrics.peer_proc_pct | floor]' "$r")"
+fi
 quiet_or_note "$r" "$case"
 
 # a busy loop in the peer's namespace, not a descendant of its server: foreign
