@@ -33,6 +33,9 @@ j() { jq -r "$@" "$report"; }
 # The lab record.
 check "lab record: nic e1000e, 2 cpus, accel kvm or tcg, kernel $img:$moddir" \
 	test "$(j '[.lab.nic, .lab.cpus, (.lab.accel | IN("kvm", "tcg")), .lab.kernel] | @tsv')" = "e1000e	2	true	$img:$moddir"
+want=single # the lab's TCG: the vCPUs in one thread (docs/lab.md, "What the hang is")
+[ "$(j .lab.accel)" = kvm ] && want=null
+check "lab record: accel $(j .lab.accel), tcg_thread $(j .lab.tcg_thread) (want $want)" test "$(j .lab.tcg_thread)" = "$want"
 check "guest kernel is Debian's 6.1 ($(j .host.kernel.release))" test "$(j '.host.kernel.release | startswith("6.1.0-")')" = true
 
 # 1. driver, version, bus.

@@ -34,6 +34,10 @@ j() { jq -r "$@" "$report"; }
 echo "guest kernel $(j .host.kernel.release); NAPIs before the run (id gro defer suspend threaded):"
 cat "$art/setup.log"
 check "report matches the schema" validate_report "$report"
+# The lab's TCG runs the vCPUs in one thread (docs/lab.md, "What the hang is"); the record says so.
+want=single
+[ "$(j .lab.accel)" = kvm ] && want=null
+check "lab record: accel $(j .lab.accel), tcg_thread $(j .lab.tcg_thread) (want $want)" test "$(j .lab.tcg_thread)" = "$want"
 check "interface driver is virtio_net ($(j .interface.driver))" test "$(j .interface.driver)" = virtio_net
 check "8 points, all ok ($(j '[.results[].status] | join(",")'))" \
 	test "$(j '[.results[] | select(.status == "ok")] | length')" = 8
