@@ -20,6 +20,7 @@ cleanup() {
 	done
 	ip netns del "$dut" 2>/dev/null
 	ip netns del "$peer" 2>/dev/null
+	rm -f "/run/lock/nicbench-testbed-$name.lock" "/tmp/nicbench-testbed-$name.lock"   # a name of this run only
 	rm -rf "$work"
 }
 trap cleanup EXIT
