@@ -11,179 +11,40 @@
 
 #include "compare_stats.h"
 
-/* A metric name matches a rule by exact name, or by prefix and suffix ("udp_" ..
- * "_errors"); plain string tests, as this runs for every metric of every point. A '#'
- * in a prefix stands for one or more digits ("cpu#_" matches "cpu12_"). */
-struct direction_rule {
-	const char *prefix, *suffix; /* suffix NULL: prefix is the exact name */
-	enum nb_cmp_direction direction;
-	struct nb_cmp_floor floor;   /* the absolute floor of the metric's family */
-};
-
-/* The floor families, one unit each so that --floor FAMILY=V means one thing. The values
- * sit at what a maintainer would call a change on a board, above the noise near zero that
- * A/A pairs on the veth test bed show (bench/aa-noise); docs/compare.md has the table. */
-#define FLOOR_BITS { "bits", NB_CMP_FLOOR_BITS_SHARE, 1, "% of the point's throughput_bps" }
-#define FLOOR_CPU { "cpu", NB_CMP_FLOOR_ABS, 3, "percentage points of the machine" }
-#define FLOOR_CORE { "core", NB_CMP_FLOOR_ABS, 6, "percentage points of one CPU" }
-#define FLOOR_LOSS { "loss", NB_CMP_FLOOR_ABS, 2, "percentage points of the datagrams" }
-#define FLOOR_DROPS { "drops", NB_CMP_FLOOR_ABS, 100, "packets (events) per run" }
-#define FLOOR_JITTER_MS { "jitter", NB_CMP_FLOOR_ABS, 0.05, "ms" }
-#define FLOOR_LATENCY_US { "latency", NB_CMP_FLOOR_ABS, 10, "microseconds" }
-#define FLOOR_RATES { "rates", NB_CMP_FLOOR_ABS, 1000, "events per second" }
-#define FLOOR_SOFTIRQ_TIME { "softirq_time", NB_CMP_FLOOR_ABS, 2e7, "ns per second (1e9: one CPU)" }
-#define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 5, "ms of CPU per second" }
-#define FLOOR_BATCH { "batching", NB_CMP_FLOOR_ABS, 5, "packets per NAPI poll" }
-#define FLOOR_CPU_PER_TRANSACTION { "cpu_per_transaction", NB_CMP_FLOOR_ABS, 2, "us of busy CPU per transaction" }
-#define FLOOR_BUDGET { "budget", NB_CMP_FLOOR_ABS, 5, "percentage points of the NAPI polls" }
-#define FLOOR_NONE { NULL, NB_CMP_FLOOR_NONE, 0, NULL }
-
-/* First match wins. Rates of events (softirqs, polls, interrupts) and packet rates
- * depend on the traffic as much as on the driver, so they stay neutral; so do the
- * peer's CPU and NAPI batching shares, which describe behaviour, not cost. */
-static const struct direction_rule direction_rules[] = {
-	{ "throughput_bps", NULL, NB_CMP_HIGHER_BETTER, FLOOR_BITS },
-	{ "throughput_sent_bps", NULL, NB_CMP_NEUTRAL, FLOOR_BITS }, /* the sender's figure: UDP offered load */
-	{ NB_CMP_EFFICIENCY_METRIC, NULL, NB_CMP_HIGHER_BETTER, FLOOR_NONE },
-	{ "iperf_remote_cpu_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CORE },
-	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_BUDGET },
-	/* how much CPU time /proc/stat missed: says how far to trust busy %, not a cost */
-	{ "cpu_unaccounted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
-	/* other programs' CPU: says whether the run was disturbed, not what the driver costs */
-	{ "cpu_other_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
-	/* the hypervisor's steal: the host's load on a VM, not the driver's cost */
-	{ "steal_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
-	/* qstats-get counts over the window: losses and stalls are costs, the rest is volume */
-	{ "qstats_rx_alloc_fail", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_", "_drops", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_", "_overruns", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_", "_ratelimits", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_", "_errors", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_rx_csum_bad", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_tx_stop", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	/* request/response tests: latency and CPU per transaction cost, transactions are work done;
-	 * interrupts and polls per transaction describe batching, like the rates below */
-	{ "rr_transactions_per_s", NULL, NB_CMP_HIGHER_BETTER, FLOOR_RATES },
-	{ "rr_lost_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "rr_late_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "rr_unsent_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER, FLOOR_CPU_PER_TRANSACTION },
-	{ "rr_client_cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER, FLOOR_CPU_PER_TRANSACTION },
-	/* Which CPU carried the work is placement, not cost: the scheduler moves the traffic
-	 * process between CPUs from one run to the next (an A/A pair showed cpu0_user_pct
-	 * 26% -> 77% and cpu1_user_pct 65% -> 16%). The machine-wide shares carry the cost.
-	 * Shares of one CPU also move twice as many points as shares of a 2-CPU machine. */
-	{ "cpu#_", "_pct", NB_CMP_NEUTRAL, FLOOR_CORE },
-	{ "iperf_host_cpu_pct", NULL, NB_CMP_LOWER_BETTER, FLOOR_CORE },
-	{ "", "_pct", NB_CMP_LOWER_BETTER, FLOOR_CPU }, /* CPU shares: busy, user, system, irq, softirq, napi_thread */
-	{ "lost_percent", NULL, NB_CMP_LOWER_BETTER, FLOOR_LOSS },
-	{ "lost_packets", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "retransmits", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "jitter_ms", NULL, NB_CMP_LOWER_BETTER, FLOOR_JITTER_MS },
-	/* A run's largest latency is one moment of it (one queue that filled once): an A/A pair
-	 * showed tcp_rtt_max_us 95 -> 263 with every other figure alike. Shown, not judged; the
-	 * percentiles and the mean carry the latency. */
-	{ "", "_max_us", NB_CMP_NEUTRAL, FLOOR_LATENCY_US },
-	/* latencies of request/response tests: lower is better whatever else a row says of them */
-	{ "", "_us", NB_CMP_LOWER_BETTER, FLOOR_LATENCY_US },
-	{ "", "_dropped", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "time_squeeze", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "udp_", "_errors", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "udp_no_ports", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS }, /* datagrams to a closed port: the peer's doing */
-	{ "net_", "_softirq_ns_per_s", NB_CMP_LOWER_BETTER, FLOOR_SOFTIRQ_TIME },
-	/* per CPU: neutral, as before, but with the floor of softirq time */
-	{ "cpu#_net_", "_softirq_ns_per_s", NB_CMP_NEUTRAL, FLOOR_SOFTIRQ_TIME },
-	/* neutral, listed for their floors */
-	{ "", "_errors", NB_CMP_NEUTRAL, FLOOR_DROPS },
-	{ "trace_lost_samples", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS },
-	{ "packets", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS }, /* UDP datagrams of the run */
-	{ "nicbench_cpu_ms_per_s", NULL, NB_CMP_NEUTRAL, FLOOR_OWN_CPU },
-	{ "", "_bytes_per_s", NB_CMP_NEUTRAL, FLOOR_BITS },
-	{ "napi_packets_per_poll", NULL, NB_CMP_NEUTRAL, FLOOR_BATCH },
-	{ "", "_per_s", NB_CMP_NEUTRAL, FLOOR_RATES },
-};
-
-#define N_RULES (sizeof(direction_rules) / sizeof(direction_rules[0]))
-
-/* name starts with pattern, where '#' stands for one or more digits; returns the length of
- * name it covers, or 0 when it does not match. */
-static size_t prefix_match(const char *name, const char *pattern)
+/* The metric table's row, in compare's types: the values are the table's (compare.h). */
+static struct nb_cmp_floor cmp_floor(struct nb_metric_floor f)
 {
-	const char *n = name;
-
-	for (const char *p = pattern; *p; p++) {
-		if (*p != '#') {
-			if (*n++ != *p)
-				return 0;
-			continue;
-		}
-		if (*n < '0' || *n > '9')
-			return 0;
-		while (*n >= '0' && *n <= '9')
-			n++;
-	}
-	return (size_t)(n - name);
+	return (struct nb_cmp_floor){ f.family, (enum nb_cmp_floor_kind)f.kind, f.value, f.unit };
 }
 
-static bool rule_matches(const struct direction_rule *r, const char *name)
-{
-	size_t len, plen, slen;
-
-	if (!r->suffix)
-		return !strcmp(name, r->prefix);
-	len = strlen(name);
-	slen = strlen(r->suffix);
-	if (!r->prefix[0])
-		return len >= slen && !strcmp(name + len - slen, r->suffix);
-	plen = prefix_match(name, r->prefix);
-	return plen && len >= plen + slen && !strcmp(name + len - slen, r->suffix);
-}
-
-static const struct direction_rule *rule_of(const char *name)
-{
-	for (size_t i = 0; i < N_RULES; i++) {
-		if (rule_matches(&direction_rules[i], name))
-			return &direction_rules[i];
-	}
-	return NULL;
-}
+static const struct nb_cmp_floor no_floor = { NULL, NB_CMP_FLOOR_NONE, 0, NULL };
 
 struct nb_cmp_floor nb_cmp_metric_floor(const char *name)
 {
-	const struct direction_rule *r = rule_of(name);
-
-	return r ? r->floor : (struct nb_cmp_floor)FLOOR_NONE;
+	return cmp_floor(nb_metric_floor_of(name));
 }
 
 int nb_cmp_floor_rows(void)
 {
-	return (int)N_RULES;
+	return nb_metric_rows();
 }
 
 const char *nb_cmp_floor_row(int i, char *pattern, size_t len, struct nb_cmp_floor *floor,
 			     enum nb_cmp_direction *direction)
 {
-	const struct direction_rule *r;
+	const struct nb_metric_def *d = nb_metric_row(i);
 
-	if (i < 0 || (size_t)i >= N_RULES)
+	if (!d)
 		return NULL;
-	r = &direction_rules[i];
-	if (!r->suffix)
-		snprintf(pattern, len, "%s", r->prefix);
-	else
-		snprintf(pattern, len, "%s*%s", r->prefix, r->suffix);
-	for (char *c = strchr(pattern, '#'); c; c = strchr(c, '#'))
-		*c = 'N'; /* "cpuN_*_pct": N for the digits of a CPU number */
-	*floor = r->floor;
-	*direction = r->direction;
+	snprintf(pattern, len, "%s", d->name);
+	*floor = cmp_floor(d->floor);
+	*direction = (enum nb_cmp_direction)d->direction;
 	return pattern;
 }
 
 enum nb_cmp_direction nb_cmp_metric_direction(const char *name)
 {
-	const struct direction_rule *r = rule_of(name);
-
-	return r ? r->direction : NB_CMP_NEUTRAL;
+	return (enum nb_cmp_direction)nb_metric_direction_of(name);
 }
 
 const char *nb_cmp_verdict_name(enum nb_cmp_verdict v)
@@ -220,7 +81,7 @@ void nb_cmp_options_init(struct nb_cmp_options *opt)
 	opt->alpha = 0.10;
 	opt->min_runs = 3;
 	opt->change_cap_pct = 10000;
-	nb_cmp_gate_parse(opt, "throughput_bps,cpu_busy_pct@*-rx,rr_latency_p99_us@*-rr,rr_transactions_per_s@*-rr", NULL);
+	nb_cmp_gate_parse(opt, NB_M_THROUGHPUT_BPS "," NB_M_CPU_BUSY_PCT "@*-rx," NB_M_RR_LATENCY_P99_US "@*-rr," NB_M_RR_TRANSACTIONS_PER_S "@*-rr", NULL);
 }
 
 static int parse_pct(const char *text, double *out)
@@ -368,7 +229,7 @@ static struct nb_cmp_floor metric_floor(const struct nb_cmp_options *opt, const 
 	const struct nb_cmp_floor_override *family = NULL;
 
 	if (opt->no_floors)
-		return (struct nb_cmp_floor)FLOOR_NONE;
+		return no_floor;
 	for (int i = 0; i < opt->n_floors; i++) {
 		if (!strcmp(opt->floors[i].name, name)) {
 			if (f.kind == NB_CMP_FLOOR_NONE)
@@ -557,15 +418,13 @@ static bool resolve_floor(const struct cmp_ctx *ctx, const struct metric_traits 
 	case NB_CMP_FLOOR_ABS:
 		*floor = t->floor.value;
 		return true;
-	case NB_CMP_FLOOR_BITS_SHARE: {
-		size_t len = strlen(t->name);
-		bool bytes = len > 12 && !strcmp(t->name + len - 12, "_bytes_per_s");
-
+	case NB_CMP_FLOOR_BITS_SHARE:
+	case NB_CMP_FLOOR_BYTES_SHARE:
 		if (!ctx->has_throughput)
 			return false; /* no throughput to take a share of: the relative rules alone */
-		*floor = t->floor.value / 100 * fabs(ctx->throughput_bps) / (bytes ? 8 : 1);
+		*floor = t->floor.value / 100 * fabs(ctx->throughput_bps) /
+			 (t->floor.kind == NB_CMP_FLOOR_BYTES_SHARE ? 8 : 1);
 		return true;
-	}
 	default:
 		return false;
 	}
@@ -677,14 +536,14 @@ static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m,
 		return;
 	}
 	/* Other programs' CPU moves every figure of the point; cpu_other_pct itself says how much. */
-	if (ctx->other_pct >= NB_FOREIGN_LOAD_PCT && strcmp(m->name, "cpu_other_pct")) {
+	if (ctx->other_pct >= NB_FOREIGN_LOAD_PCT && strcmp(m->name, NB_M_CPU_OTHER_PCT)) {
 		m->reason = NB_CMP_REASON_DISTURBED;
 		return;
 	}
 	/* The host's steal moved between the sides by enough to explain the least change the
 	 * interval supports: the VM's host, not the kernel, may have made it. Losses have no
 	 * such bound: a receiver that loses its CPU for a moment overflows its buffers. */
-	if (ctx->steal.explains_pct > 0 && strcmp(m->name, "steal_pct") &&
+	if (ctx->steal.explains_pct > 0 && strcmp(m->name, NB_M_STEAL_PCT) &&
 	    (m->counts_losses || (up ? m->ci_lo_pct : -m->ci_hi_pct) <= ctx->steal.explains_pct)) {
 		m->reason = NB_CMP_REASON_STEAL;
 		return;
@@ -1047,7 +906,7 @@ static double point_other_pct(const struct nb_cmp_point *b, const struct nb_cmp_
 	double worst = NAN;
 
 	for (int i = 0; i < 2; i++) {
-		const struct nb_cmp_samples *s = sides[i] ? nb_cmp_point_metric(sides[i], "cpu_other_pct") : NULL;
+		const struct nb_cmp_samples *s = sides[i] ? nb_cmp_point_metric(sides[i], NB_M_CPU_OTHER_PCT) : NULL;
 
 		for (int j = 0; s && j < s->n; j++)
 			worst = isnan(worst) ? s->values[j] : fmax(worst, s->values[j]);
@@ -1065,8 +924,8 @@ static double point_other_pct(const struct nb_cmp_point *b, const struct nb_cmp_
 static struct nb_cmp_steal point_steal(const struct cmp_ctx *ctx, const struct nb_cmp_point *b,
 				       const struct nb_cmp_point *n)
 {
-	const struct nb_cmp_samples *sb = b ? nb_cmp_point_metric(b, "steal_pct") : NULL;
-	const struct nb_cmp_samples *sn = n ? nb_cmp_point_metric(n, "steal_pct") : NULL;
+	const struct nb_cmp_samples *sb = b ? nb_cmp_point_metric(b, NB_M_STEAL_PCT) : NULL;
+	const struct nb_cmp_samples *sn = n ? nb_cmp_point_metric(n, NB_M_STEAL_PCT) : NULL;
 	int cpus = ctx->base->cpus > ctx->new->cpus ? ctx->base->cpus : ctx->new->cpus;
 	struct nb_cmp_steal st = { .base_pct = NAN, .new_pct = NAN };
 
@@ -1082,8 +941,8 @@ static struct nb_cmp_steal point_steal(const struct cmp_ctx *ctx, const struct n
 /* new / base of the point's median throughput_bps; NAN unless both sides have one above 0. */
 static double point_throughput_ratio(const struct nb_cmp_point *b, const struct nb_cmp_point *n)
 {
-	const struct nb_cmp_samples *tb = b ? nb_cmp_point_metric(b, "throughput_bps") : NULL;
-	const struct nb_cmp_samples *tn = n ? nb_cmp_point_metric(n, "throughput_bps") : NULL;
+	const struct nb_cmp_samples *tb = b ? nb_cmp_point_metric(b, NB_M_THROUGHPUT_BPS) : NULL;
+	const struct nb_cmp_samples *tn = n ? nb_cmp_point_metric(n, NB_M_THROUGHPUT_BPS) : NULL;
 
 	if (!tb || !tn || !(tb->median > 0) || !(tn->median > 0))
 		return NAN;
@@ -1104,7 +963,7 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 	pr->base = b;
 	pr->new = n;
 	{
-		const struct nb_cmp_samples *thr = nb_cmp_point_metric(any, "throughput_bps");
+		const struct nb_cmp_samples *thr = nb_cmp_point_metric(any, NB_M_THROUGHPUT_BPS);
 
 		ctx->has_throughput = thr && (thr->n > 0 || thr->median != 0);
 		ctx->throughput_bps = ctx->has_throughput ? thr->median : 0;
@@ -1271,7 +1130,7 @@ static double worst_other(const struct nb_cmp_report *rep)
 	double worst = NAN;
 
 	for (int i = 0; i < rep->n_points; i++) {
-		const struct nb_cmp_samples *s = nb_cmp_point_metric(&rep->points[i], "cpu_other_pct");
+		const struct nb_cmp_samples *s = nb_cmp_point_metric(&rep->points[i], NB_M_CPU_OTHER_PCT);
 
 		if (s && s->n > 0 && !(s->median <= worst))
 			worst = s->median;

@@ -216,7 +216,7 @@ static void test_text(void)
 	free(text);
 }
 
-/* docs/compare.md holds the floor table as compare --list-floors prints it from the registry. */
+/* docs/compare.md holds the floor table as compare --list-floors prints it from the metric table. */
 static void test_floor_table_documented(void)
 {
 	char *table = NULL, *doc = NULL;
