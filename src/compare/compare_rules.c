@@ -67,10 +67,41 @@ static int parse_pct(const char *text, double *out)
 	return 0;
 }
 
+/* " (did you mean \"X\"?)" when the table holds a name near the unknown one, else "". */
+static const char *nearest_hint(char *buf, size_t len, const char *name)
+{
+	const char *near = nb_metric_nearest(name);
+
+	if (!near)
+		return "";
+	snprintf(buf, len, " (did you mean \"%s\"?)", near);
+	return buf;
+}
+
+/* A gate on a name the metric table lacks, or on a neutral metric, would gate nothing and pass:
+ * a typo in CI's --gate must fail loudly instead. */
+static int check_gatable(const char *metric, struct nb_err *err)
+{
+	const struct nb_metric_def *d = nb_metric_lookup(metric);
+	char hint[NB_METRIC_NAME_MAX + 24];
+
+	if (!d)
+		return nb_err_set(err, -EINVAL,
+				  "parse gate rule: nicbench writes no metric \"%s\"%s; docs/report.md lists the metrics "
+				  "and `nicbench compare --list-floors` their directions",
+				  metric, nearest_hint(hint, sizeof(hint), metric));
+	if (!d->gate)
+		return nb_err_set(err, -EINVAL,
+				  "parse gate rule: metric \"%s\" is %s (%s), so it cannot gate: it has no worse side",
+				  metric, nb_metric_direction_words(d->direction), d->doc);
+	return 0;
+}
+
 static int parse_gate_rule(struct nb_cmp_gate_rule *rule, char *tok, struct nb_err *err)
 {
 	char *eq = strchr(tok, '=');
 	char *at = strchr(tok, '@');
+	int ret;
 
 	rule->min_effect_pct = -1;
 	if (eq) {
@@ -85,6 +116,9 @@ static int parse_gate_rule(struct nb_cmp_gate_rule *rule, char *tok, struct nb_e
 	}
 	if (!*tok || strlen(tok) >= sizeof(rule->metric))
 		return nb_err_set(err, -EINVAL, "parse gate rule: metric name \"%s\" is empty or too long", tok);
+	ret = check_gatable(tok, err);
+	if (ret)
+		return ret;
 	snprintf(rule->metric, sizeof(rule->metric), "%s", tok);
 	return 0;
 }
@@ -121,6 +155,7 @@ int nb_cmp_gate_parse(struct nb_cmp_options *opt, const char *spec, struct nb_er
 int nb_cmp_effect_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err)
 {
 	const char *eq = strchr(spec, '=');
+	char name[NB_METRIC_NAME_MAX], hint[NB_METRIC_NAME_MAX + 24];
 	double pct;
 
 	if (!eq) {
@@ -131,6 +166,11 @@ int nb_cmp_effect_parse(struct nb_cmp_options *opt, const char *spec, struct nb_
 	}
 	if (eq == spec || (size_t)(eq - spec) >= NB_METRIC_NAME_MAX || parse_pct(eq + 1, &pct))
 		return nb_err_set(err, -EINVAL, "parse minimum effect \"%s\": expected METRIC=PERCENT", spec);
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
+	if (!nb_metric_lookup(name))
+		return nb_err_set(err, -EINVAL,
+				  "parse minimum effect \"%s\": nicbench writes no metric \"%s\"%s; docs/report.md lists them",
+				  spec, name, nearest_hint(hint, sizeof(hint), name));
 	for (int i = 0; i < opt->n_effects; i++) {
 		if (!strncmp(opt->effects[i].metric, spec, (size_t)(eq - spec)) &&
 		    opt->effects[i].metric[eq - spec] == '\0') {
@@ -151,12 +191,19 @@ static int floor_override_parse(struct nb_cmp_options *opt, const char *tok, str
 {
 	const char *eq = strchr(tok, '=');
 	size_t nlen = eq ? (size_t)(eq - tok) : 0;
+	char name[NB_METRIC_NAME_MAX], hint[NB_METRIC_NAME_MAX + 24];
 	double v;
 	int i;
 
 	if (!eq || !nlen || nlen >= NB_METRIC_NAME_MAX || parse_pct(eq + 1, &v))
 		return nb_err_set(err, -EINVAL,
 				  "parse floor \"%s\": expected METRIC=VALUE or FAMILY=VALUE with VALUE >= 0, or none", tok);
+	snprintf(name, sizeof(name), "%.*s", (int)nlen, tok);
+	if (!nb_metric_floor_family_known(name) && !nb_metric_lookup(name))
+		return nb_err_set(err, -EINVAL,
+				  "parse floor \"%s\": \"%s\" is neither a metric nicbench writes nor a floor family%s; "
+				  "`nicbench compare --list-floors` lists both",
+				  tok, name, nearest_hint(hint, sizeof(hint), name));
 	for (i = 0; i < opt->n_floors; i++) {
 		if (!strncmp(opt->floors[i].name, tok, nlen) && !opt->floors[i].name[nlen])
 			break;

@@ -603,8 +603,9 @@ static const struct floor_case floor_cases[] = {
 	{ "own CPU: 3 -> 12 ms/s", "tcp-rx", "\"nicbench_cpu_ms_per_s\":" V3(3, 3.1, 2.9),
 	  "\"nicbench_cpu_ms_per_s\":" V3(12, 12.1, 11.9), "nicbench_cpu_ms_per_s", NULL, NB_CMP_CHANGED,
 	  NB_CMP_REASON_SUPPORTED, 5 },
-	{ "a floor for a metric the registry has none for", "tcp-tx", "\"frobs\":" V3(1, 1, 1), "\"frobs\":" V3(9, 9, 9),
-	  "frobs", "frobs=10", NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 10 },
+	{ "a floor for a metric the table has none for", "tcp-tx", "\"rr_transactions\":" V3(1, 1, 1),
+	  "\"rr_transactions\":" V3(9, 9, 9), "rr_transactions", "rr_transactions=10", NB_CMP_UNCHANGED,
+	  NB_CMP_REASON_WITHIN_FLOOR, 10 },
 	/* the runs' spread: three runs each, separated by 5 points while a side spreads over 10 */
 	{ "spread: a gap narrower than a side's runs", "tcp-tx", "\"system_pct\":" V3(20, 30, 25),
 	  "\"system_pct\":" V3(35, 44, 40), "system_pct", NULL, NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_SPREAD, 3 },
@@ -758,6 +759,8 @@ static void test_floor_parse(void)
 		{ "cpu=2", 0 }, { "lost_packets=1000,core=8", 0 }, { "none", 0 }, { "cpu=0", 0 },
 		{ "cpu", -EINVAL }, { "=3", -EINVAL }, { "cpu=-1", -EINVAL }, { "cpu=x", -EINVAL }, { "", -EINVAL },
 		{ ",", -EINVAL }, { "cpu=nan", -EINVAL },
+		/* a name that is neither a metric nor a family would set a floor nothing uses */
+		{ "frobs=10", -EINVAL }, { "cpus=3", -EINVAL }, { "cpu3_user_pct=4", 0 }, { "rr_transactions=10", 0 },
 	};
 	struct nb_cmp_options opt;
 	struct nb_err err = { 0 };
@@ -830,6 +833,12 @@ static const struct parse_case gate_cases[] = {
 	{ "@tcp-rx", -EINVAL, 0, NULL, NULL, 0 },
 	{ ",", -EINVAL, 0, NULL, NULL, 0 },
 	{ "throughput_bps=-3", -EINVAL, 0, NULL, NULL, 0 },
+	/* a gate that could gate nothing is refused: unknown, misspelt or neutral */
+	{ "frobs", -EINVAL, 0, NULL, NULL, 0 },
+	{ "throughput_bsp@tcp-rx", -EINVAL, 0, NULL, NULL, 0 },
+	{ "throughput_bps,napi_polls_per_s", -EINVAL, 0, NULL, NULL, 0 },
+	{ "cpu0_busy_pct@*-rx", -EINVAL, 0, NULL, NULL, 0 },
+	{ "rr_latency_p999_us@*-rr=20", 0, 1, "rr_latency_p999_us", "*-rr", 20 },
 };
 
 static void test_gate_parse(void)
@@ -865,6 +874,7 @@ static void test_effect_parse(void)
 	CHECK(nb_cmp_effect_parse(&opt, "=5", &err) == -EINVAL);
 	CHECK(nb_cmp_effect_parse(&opt, "x=", &err) == -EINVAL);
 	CHECK(nb_cmp_effect_parse(&opt, "five", &err) == -EINVAL);
+	CHECK(nb_cmp_effect_parse(&opt, "lost_percnt=50", &err) == -EINVAL && strstr(err.msg, "\"lost_percent\"?"));
 }
 
 static void test_directions(void)
