@@ -877,6 +877,60 @@ static void test_effect_parse(void)
 	CHECK(nb_cmp_effect_parse(&opt, "lost_percnt=50", &err) == -EINVAL && strstr(err.msg, "\"lost_percent\"?"));
 }
 
+/* Packet rates are work done, like throughput: +38% rx_packets_per_s is an improvement, -38% a
+ * regression, and a gate on it fails the run; a gate on a name the table lacks is refused. */
+static void test_packet_rates(void)
+{
+	static const struct {
+		const char *what, *base, *new;
+		enum nb_cmp_verdict verdict;
+		enum nb_cmp_overall gated_overall;
+	} cases[] = {
+		{ "+38% rx packets", "\"rx_packets_per_s\":" V3(100000, 101000, 99000),
+		  "\"rx_packets_per_s\":" V3(138000, 139000, 137000), NB_CMP_IMPROVED, NB_CMP_PASS },
+		{ "-38% rx packets", "\"rx_packets_per_s\":" V3(100000, 101000, 99000),
+		  "\"rx_packets_per_s\":" V3(62000, 63000, 61000), NB_CMP_REGRESSED, NB_CMP_REGRESSION },
+		{ "+300 packets/s near zero is within the floor", "\"rx_packets_per_s\":" V3(200, 210, 190),
+		  "\"rx_packets_per_s\":" V3(500, 510, 490), NB_CMP_UNCHANGED, NB_CMP_PASS },
+	};
+	struct nb_err err = { 0 };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct inline_point bp = { "udp-rx", "ok", cases[i].base }, np = { "udp-rx", "ok", cases[i].new };
+		struct nb_cmp_report base, new;
+		struct nb_cmp_result r;
+		struct nb_cmp_options opt;
+		const struct nb_cmp_metric_result *m;
+
+		if (parse_inline(&bp, 1, &base))
+			continue;
+		if (parse_inline(&np, 1, &new)) {
+			nb_cmp_report_free(&base);
+			continue;
+		}
+		nb_cmp_options_init(&opt);
+		CHECK(nb_cmp_gate_parse(&opt, "rx_packets_per_s@udp-rx", &err) == 0);
+		CHECK_MSG(nb_cmp_run(&base, &new, &opt, &r, &err) == 0, "%s: %s", cases[i].what, err.msg);
+		m = metric_of(&r, "udp-rx", "rx_packets_per_s");
+		CHECK_MSG(m && m->direction == NB_CMP_HIGHER_BETTER && m->gated, "%s: not a gated higher-is-better metric",
+			  cases[i].what);
+		CHECK_MSG(m && m->verdict == cases[i].verdict, "%s: %s, expected %s", cases[i].what,
+			  m ? nb_cmp_verdict_name(m->verdict) : "absent", nb_cmp_verdict_name(cases[i].verdict));
+		CHECK_MSG(r.verdict == cases[i].gated_overall, "%s: overall %s", cases[i].what,
+			  nb_cmp_overall_name(r.verdict));
+		release(&base, &new, &r);
+	}
+	CHECK(nb_metric_direction_of(NB_M_TX_PACKETS_PER_S) == NB_METRIC_HIGHER_BETTER);
+	/* the typo that used to gate nothing and pass */
+	struct nb_cmp_options opt;
+
+	nb_cmp_options_init(&opt);
+	CHECK(nb_cmp_gate_parse(&opt, "rx_pkts_per_s@udp-rx", &err) == -EINVAL);
+	CHECK_MSG(strstr(err.msg, "\"rx_pkts_per_s\"") && strstr(err.msg, "did you mean \"rx_packets_per_s\"?"), "%s",
+		  err.msg);
+	CHECK(opt.n_gate == 4); /* the default gate stays */
+}
+
 static void test_directions(void)
 {
 	static const struct {
@@ -969,6 +1023,7 @@ int main(void)
 	test_gate_parse();
 	test_effect_parse();
 	test_directions();
+	test_packet_rates();
 	test_floors();
 	test_floor_parse();
 	test_missing_gated();
