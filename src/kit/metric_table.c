@@ -236,6 +236,13 @@ static bool placeholder_matches(const char *pattern, const char *open, const cha
 	return true;
 }
 
+bool nb_metric_name_fits(const char *pattern, const char *name)
+{
+	const char *open = strchr(pattern, '{');
+
+	return open ? placeholder_matches(pattern, open, name) : !strcmp(pattern, name);
+}
+
 const struct nb_metric_def *nb_metric_lookup(const char *name)
 {
 	const struct nb_metric_def *family = NULL;
@@ -332,7 +339,7 @@ const char *nb_metric_direction_words(enum nb_metric_direction d)
 
 int nb_metric_table_markdown(FILE *out)
 {
-	fputs("| metric | unit | direction | gate | floor | from | what it is |\n"
+	fputs("| metric | unit | direction | gate | floor (family value) | from | what it is |\n"
 	      "|---|---|---|---|---|---|---|\n", out);
 	for (int i = 0; i < N_ROWS; i++) {
 		const struct nb_metric_def *d = &nb_metric_rows_table[i];

@@ -76,6 +76,9 @@ struct nb_metric_def {
 /* The row of a metric name, or NULL when the table does not know it. */
 const struct nb_metric_def *nb_metric_lookup(const char *name);
 
+/* Does name fit a row's name ("cpu{N}_user_pct" fits cpu3_user_pct)? */
+bool nb_metric_name_fits(const char *pattern, const char *name);
+
 /* Row i in table order, NULL past the end. */
 const struct nb_metric_def *nb_metric_row(int i);
 int nb_metric_rows(void);

@@ -60,6 +60,14 @@ static void test_lookup(void)
 			CHECK_MSG(d && !strcmp(d->name, cases[i].row), "%s: row %s, expected %s", cases[i].name,
 				  d ? d->name : "none", cases[i].row);
 	}
+	/* {name}: no row uses it yet (ethtool -S counters will) */
+	CHECK(nb_metric_name_fits("ethtool_{name}", "ethtool_rx_fifo_errors"));
+	CHECK(nb_metric_name_fits("ethtool_{name}_drops", "ethtool_q0_drops"));
+	CHECK(!nb_metric_name_fits("ethtool_{name}", "ethtool_"));
+	CHECK(!nb_metric_name_fits("ethtool_{name}_drops", "ethtool_drops"));
+	CHECK(!nb_metric_name_fits("ethtool_{name}", "ethtoo_x"));
+	CHECK(nb_metric_name_fits("cpu{N}_busy_pct", "cpu0_busy_pct") && !nb_metric_name_fits("cpu{N}_busy_pct", "cpu_busy_pct"));
+	CHECK(nb_metric_name_fits("user_pct", "user_pct") && !nb_metric_name_fits("user_pct", "user_pc"));
 	CHECK(nb_metric_direction_of("no_such_metric") == NB_METRIC_NEUTRAL);
 	CHECK(nb_metric_floor_of("no_such_metric").kind == NB_METRIC_FLOOR_NONE);
 	CHECK(nb_metric_floor_family_known("cpu") && nb_metric_floor_family_known("drops"));
