@@ -10,6 +10,7 @@
 #include "kit/metric_table.h"
 #include "kit/metrics.h"
 #include "kit/nb_error.h"
+#include "sequential.h"
 
 #define NB_CMP_SCHEMA "nicbench-compare/1"
 /* Derived by compare: throughput per busy CPU, in bits per CPU-second. */
@@ -101,6 +102,7 @@ struct nb_cmp_options {
 	/* compare over rounds with the rounds paired by index (set by the caller from
 	 * nb_cmp_rounds): metrics whose samples pair are judged on the pairs (docs/compare.md) */
 	bool rounds_paired;
+	bool sequential;        /* --sequential: paired metrics get the always-valid verdict (sequential.h) */
 };
 
 /* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx". */
@@ -182,6 +184,7 @@ struct nb_cmp_metric_result {
 	int n_pairs;             /* paired rounds the verdict rests on; 0: judged on runs (or unpaired rounds) */
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
+	struct nb_seq_metric seq;  /* --sequential: decided or not, and the pairs still needed */
 };
 
 struct nb_cmp_mover {

@@ -316,6 +316,11 @@ static void judge_paired(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 		m->change_pct = shift_pct(mid_diff, b->median, opt->change_cap_pct);
 		m->change_capped = m->change_pct >= opt->change_cap_pct;
 	}
+	if (opt->sequential) {
+		if (nb_seq_judge(m, positive ? ratio : NULL, diff, np, b->median, opt->alpha))
+			judge_supported(ctx, m, b, n, m->seq.diff_lo, m->seq.diff_hi);
+		return;
+	}
 	if (fabs(m->change_pct) <= effect) {
 		m->verdict = NB_CMP_UNCHANGED;
 		return;

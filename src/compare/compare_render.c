@@ -598,6 +598,7 @@ static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const
 		text_point(out, &r->points[i], opt, ro, &columns);
 		nb_print_drain(out);
 	}
+	nb_seq_render(out, r);
 	put_disturbed(out, r, false);
 	nb_print_lit(out, "verdict: ");
 	if (ro->color)
@@ -831,6 +832,7 @@ int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r)
 	json_report_ref(&b, "new", r->new);
 	json_settings(&b, r->opt);
 	json_rounds(&b, r);
+	nb_seq_render(&b, r);
 	json_env(&b, r);
 	nb_print_open_array_lines(&b, "points");
 	for (int i = 0; i < r->n_points; i++) {
