@@ -178,7 +178,7 @@ static void text_metric(struct nb_print *out, const char *point, const struct nb
 		if (s->more_pairs < 0)
 			nb_print_fmt(out, ": more than %d more pairs at this spread", NB_SEQ_LOOKAHEAD);
 		else
-			nb_print_fmt(out, ": about %s%d more pair%s", s->n_pairs < 2 ? "at least " : "", s->more_pairs,
+			nb_print_fmt(out, ": %s %d more pair%s", s->n_pairs < 2 ? "at least" : "about", s->more_pairs,
 				     s->more_pairs == 1 ? "" : "s");
 	}
 	nb_print_putc(out, '\n');
