@@ -125,6 +125,8 @@ static int proc_scan(const struct nb_paths *paths, struct proc_table *t, proc_pi
 	return rc;
 }
 
+/* ---- the idle check, before the first point ---- */
+
 /* The idle check: every process, by its own utime + stime. */
 static bool pick_any(const char *text, const char *comm, int pid, const void *ctx, uint64_t *ticks, int *ppid)
 {
@@ -165,7 +167,67 @@ static void keep_busiest(struct nb_idle_check *out, const struct proc_cpu *p, do
 	snprintf(out->busiest[i].comm, sizeof(out->busiest[i].comm), "%s", p->comm);
 }
 
-/* ---- foreign load, per process ---- */
+int nb_idle_check_run(const struct nb_paths *paths, double seconds, struct nb_idle_check *out, struct nb_err *err)
+{
+	struct proc_table before = { 0 }, after = { 0 };
+	struct nb_cpu_ticks a, b;
+	long clk_tck = sysconf(_SC_CLK_TCK);
+	int self = (int)getpid();
+	uint64_t self_ticks = 0;
+	double t0, t1;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!read_stat_total(paths, &a))
+		return nb_err_set(err, -ENOENT, "idle check: cannot read %s/stat", paths->proc);
+	rc = proc_scan(paths, &before, pick_any, NULL);
+	t0 = nb_monotonic_s();
+	if (rc == 0) {
+		struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		rc = proc_scan(paths, &after, pick_any, NULL);
+	}
+	t1 = nb_monotonic_s();
+	if (rc < 0 || !read_stat_total(paths, &b)) {
+		free(before.p);
+		free(after.p);
+		return rc < 0 ? nb_err_set(err, rc, "idle check: scan %s: %s", paths->proc, strerror(-rc))
+			      : nb_err_set(err, -ENOENT, "idle check: cannot read %s/stat", paths->proc);
+	}
+	out->seconds = t1 - t0;
+	for (int i = 0; i < after.n; i++) {
+		const struct proc_cpu *p = &after.p[i];
+		const struct proc_cpu *q = bsearch(p, before.p, (size_t)before.n, sizeof(*p), proc_cpu_by_pid);
+
+		/* a pid reused by a new process shows as less than before: skip it */
+		if (!q || p->ticks < q->ticks || strcmp(p->comm, q->comm))
+			continue;
+		if (p->pid == self) {
+			self_ticks = p->ticks - q->ticks;
+			continue;
+		}
+		if (p->ticks > q->ticks && clk_tck > 0 && out->seconds > 0)
+			keep_busiest(out, p, 100.0 * (double)(p->ticks - q->ticks) / (double)clk_tck / out->seconds);
+	}
+	{
+		uint64_t busy = ticks_busy(&b) - ticks_busy(&a);
+		uint64_t idle_a = a.idle + a.iowait, idle_b = b.idle + b.iowait;
+		uint64_t total = busy + (idle_b > idle_a ? idle_b - idle_a : 0);
+
+		if (ticks_busy(&b) >= ticks_busy(&a) && total > 0) {
+			out->busy_present = true;
+			busy = busy > self_ticks ? busy - self_ticks : 0;
+			out->busy_pct = 100.0 * (double)busy / (double)total;
+		}
+	}
+	free(before.p);
+	free(after.p);
+	return 0;
+}
+
+/* ---- foreign load during a run, per process ---- */
 
 struct nb_foreign_scan {
 	struct proc_table t; /* ticks = utime + stime + cutime + cstime */
@@ -309,64 +371,4 @@ void nb_metrics_raise_cpu_other(struct nb_metric_set *m, double measured_pct)
 	if (nb_metrics_get(m, "cpu_other_pct", &residual) && residual >= measured_pct)
 		return;
 	nb_metrics_put(m, "cpu_other_pct", measured_pct > 0 ? measured_pct : 0.0);
-}
-
-int nb_idle_check_run(const struct nb_paths *paths, double seconds, struct nb_idle_check *out, struct nb_err *err)
-{
-	struct proc_table before = { 0 }, after = { 0 };
-	struct nb_cpu_ticks a, b;
-	long clk_tck = sysconf(_SC_CLK_TCK);
-	int self = (int)getpid();
-	uint64_t self_ticks = 0;
-	double t0, t1;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	if (!read_stat_total(paths, &a))
-		return nb_err_set(err, -ENOENT, "idle check: cannot read %s/stat", paths->proc);
-	rc = proc_scan(paths, &before, pick_any, NULL);
-	t0 = nb_monotonic_s();
-	if (rc == 0) {
-		struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
-
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-		rc = proc_scan(paths, &after, pick_any, NULL);
-	}
-	t1 = nb_monotonic_s();
-	if (rc < 0 || !read_stat_total(paths, &b)) {
-		free(before.p);
-		free(after.p);
-		return rc < 0 ? nb_err_set(err, rc, "idle check: scan %s: %s", paths->proc, strerror(-rc))
-			      : nb_err_set(err, -ENOENT, "idle check: cannot read %s/stat", paths->proc);
-	}
-	out->seconds = t1 - t0;
-	for (int i = 0; i < after.n; i++) {
-		const struct proc_cpu *p = &after.p[i];
-		const struct proc_cpu *q = bsearch(p, before.p, (size_t)before.n, sizeof(*p), proc_cpu_by_pid);
-
-		/* a pid reused by a new process shows as less than before: skip it */
-		if (!q || p->ticks < q->ticks || strcmp(p->comm, q->comm))
-			continue;
-		if (p->pid == self) {
-			self_ticks = p->ticks - q->ticks;
-			continue;
-		}
-		if (p->ticks > q->ticks && clk_tck > 0 && out->seconds > 0)
-			keep_busiest(out, p, 100.0 * (double)(p->ticks - q->ticks) / (double)clk_tck / out->seconds);
-	}
-	{
-		uint64_t busy = ticks_busy(&b) - ticks_busy(&a);
-		uint64_t idle_a = a.idle + a.iowait, idle_b = b.idle + b.iowait;
-		uint64_t total = busy + (idle_b > idle_a ? idle_b - idle_a : 0);
-
-		if (ticks_busy(&b) >= ticks_busy(&a) && total > 0) {
-			out->busy_present = true;
-			busy = busy > self_ticks ? busy - self_ticks : 0;
-			out->busy_pct = 100.0 * (double)busy / (double)total;
-		}
-	}
-	free(before.p);
-	free(after.p);
-	return 0;
 }
