@@ -14,9 +14,9 @@
 #                             result.h, run_record.h, the knob table, ...), but not report.h, the
 #                             spine of report/ itself, nor runner.h, which drives the run and
 #                             includes report.h; never cli/.
-#   the spine at src/         its stage's folder and the folders of earlier stages; report/ and
-#                             compare/ only from report.* and runner.* (result.h once took its
-#                             bottleneck type from report/: a point's result comes before its report).
+#   the spine at src/         any measurement folder and kit/; report/ and compare/ only from
+#                             report.* and runner.* (result.h once took its bottleneck type from
+#                             report/: a point's result comes before its report); never cli/.
 #   cli/                      free to include anything; only the cycle and size rules apply.
 # usage: tests/docs/check_includes.sh [SOURCE_DIR]
 set -u
@@ -28,11 +28,11 @@ src=$root/src
 # (the check then says so).
 allowed_arrows() {
 	cat <<'EOF'
-# to be removed by issue 37 (the knobs helper: knob types out of napi_knobs.h into knobs/)
+# to be removed by issue 37 (another helper is on knobs/ now)
 src/knobs/ethtool_coalesce.c -> src/napi_knobs.h
 src/knobs/journal.h -> src/napi_knobs.h
 src/knobs/qstats.h -> src/napi_knobs.h
-# to be removed by issue 37 (the traffic helper: enum nb_run_status out of iperf_driver.h)
+# to be removed by issue 37 (another helper is on traffic/rr_client.h now)
 src/traffic/rr_client.h -> src/iperf_driver.h
 # to be removed by issue 37 (not assigned yet; found by this check): report/'s renderers take
 # struct nb_report's internals from report.h, their own spine
