@@ -25,6 +25,7 @@
 #include "knobs/qstats.h"
 #include "rounds.h"
 #include "traffic/rr_client.h"
+#include "traffic/traffic_run.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -274,65 +275,44 @@ static int next_wake_ms(const struct window *w, int interval_ms)
 	return next * 1000 > interval_ms ? interval_ms : (int)ceil(next * 1000);
 }
 
-/* The traffic child of a run: libiperf for the throughput tests, the rr client for tcp-rr and
- * udp-rr. Both are watched children with the same life cycle. */
-struct traffic {
-	struct nb_iperf_run *iperf;
-	struct nb_rr_run *rr;
-	struct nb_child_link *link; /* the one that runs: wait, kill, pid, start time */
-};
-
-static int traffic_wait(struct traffic *tr, int ms)
-{
-	return nb_child_link_wait(tr->link, ms);
-}
-
-static double traffic_started_at(const struct traffic *tr)
-{
-	return tr->link->started_at;
-}
-
-static void traffic_kill(struct traffic *tr)
-{
-	if (tr->link)
-		nb_child_link_kill(tr->link);
-}
-
-static int traffic_start(struct runner *rn, const struct nb_point *p, const struct nb_iperf_params *ip,
-			 struct traffic *tr, struct nb_err *err)
+/* The run's traffic client: the rr client for tcp-rr and udp-rr, libiperf for the rest. The
+ * one place that tells them apart; from here on a run is a struct nb_traffic_run. */
+static int traffic_start(struct runner *rn, const struct nb_point *p, struct nb_traffic_run **out,
+			 struct nb_err *err)
 {
 	const struct nb_config *cfg = rn->o->cfg;
+	const struct nb_test_spec *t = p->test;
+	struct nb_iperf_params ip = {
+		.host = cfg->peer_host, .port = cfg->peer_port,
+		.udp = t->proto == NB_PROTO_UDP, .reverse = t->dir == NB_DIR_RX,
+		.duration_s = t->duration_s, .omit_s = t->omit_s, .streams = t->streams,
+		.rate_bps = t->rate_bps, .length = t->length, .cpu = traffic_cpu(p),
+		.connect_timeout_ms = cfg->connect_timeout_s * 1000, .grace_ms = cfg->grace_s * 1000,
+	};
 	struct nb_rr_params rp = {
-		.host = cfg->peer_host, .port = cfg->rr.port, .udp = p->test->proto == NB_PROTO_UDP,
+		.host = cfg->peer_host, .port = cfg->rr.port, .udp = t->proto == NB_PROTO_UDP,
 		.flows = cfg->rr.flows, .request = cfg->rr.request, .response = cfg->rr.response,
 		.rate_tps = cfg->rr.rate_tps, .timeout_ms = cfg->rr.timeout_ms,
-		.duration_s = p->test->duration_s, .omit_s = p->test->omit_s, .cpu = ip->cpu,
-		.connect_timeout_ms = ip->connect_timeout_ms, .grace_ms = ip->grace_ms,
+		.duration_s = t->duration_s, .omit_s = t->omit_s, .cpu = ip.cpu,
+		.connect_timeout_ms = ip.connect_timeout_ms, .grace_ms = ip.grace_ms,
 	};
-	int rc;
+	int rc = t->dir == NB_DIR_RR ? nb_rr_start_traffic(&rp, out, err) : nb_iperf_start_traffic(&ip, out, err);
 
-	memset(tr, 0, sizeof(*tr));
-	if (p->test->dir != NB_DIR_RR) {
-		rc = nb_iperf_start(ip, &tr->iperf, err);
-		if (rc == 0)
-			tr->link = nb_iperf_link(tr->iperf);
-	} else {
-		rc = nb_rr_start(&rp, &tr->rr, err);
-		if (rc == 0)
-			tr->link = nb_rr_link(tr->rr);
-	}
 	if (rc == 0)
-		nb_sampler_set_traffic_pid(rn->sampler, tr->link->pid);
+		nb_sampler_set_traffic_pid(rn->sampler, nb_traffic_link(*out)->pid);
 	return rc;
 }
 
-/* The rr client's result into the run; per-transaction metrics need the window's metrics. */
-static void finish_rr(struct traffic *tr, struct nb_run_record *run)
+/* The client's result into the run, after the window's metrics: what the kind adds from both,
+ * and foreign load where the kind figures it. */
+static void traffic_finish(struct runner *rn, struct nb_traffic_run *tr, struct nb_run_record *run,
+			   double foreign_pct)
 {
-	struct nb_rr_result res;
+	const struct nb_traffic_kind *kind = tr->kind;
+	struct nb_traffic_result res;
 	struct nb_err err = { 0 };
 
-	nb_rr_finish(tr->rr, &res, &err);
+	nb_traffic_finish(tr, &res, &err);
 	run->status = res.status;
 	if (stop_signal && res.status == NB_RUN_OK) {
 		run->status = NB_RUN_FAILED;
@@ -340,12 +320,22 @@ static void finish_rr(struct traffic *tr, struct nb_run_record *run)
 	}
 	snprintf(run->error, sizeof(run->error), "%s", res.error);
 	nb_metrics_merge(&run->metrics, &res.metrics);
+	if (run->status == NB_RUN_OK && kind->derive)
+		kind->derive(&run->metrics);
+	if (kind->figures_foreign_load) {
+		/* needs the client's view of the peer's CPU, so only after the merge */
+		nb_metrics_put_cpu_other(&run->metrics, rn->snap_now->ncpus_online, rn->o->cfg->peer_local);
+		nb_metrics_raise_cpu_other(&run->metrics, foreign_pct);
+	}
 	if (run->status == NB_RUN_OK) {
-		nb_rr_derive_metrics(&run->metrics);
 		run->rr_hist = res.hist;
 		res.hist = NULL;
 	}
-	nb_rr_result_release(&res);
+	if (rn->o->cfg->raw) {
+		run->iperf_json = res.raw_json;
+		res.raw_json = NULL;
+	}
+	nb_traffic_result_release(&res);
 }
 
 /* diag: the point's diagnostic repetition, the only one with tracepoints and the profile on */
@@ -354,15 +344,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 {
 	const struct nb_config *cfg = rn->o->cfg;
 	const struct nb_test_spec *t = p->test;
-	struct nb_iperf_params params = {
-		.host = cfg->peer_host, .port = cfg->peer_port,
-		.udp = t->proto == NB_PROTO_UDP, .reverse = t->dir == NB_DIR_RX,
-		.duration_s = t->duration_s, .omit_s = t->omit_s, .streams = t->streams,
-		.rate_bps = t->rate_bps, .length = t->length, .cpu = traffic_cpu(p),
-		.connect_timeout_ms = cfg->connect_timeout_s * 1000, .grace_ms = cfg->grace_s * 1000,
-	};
-	struct nb_iperf_result res;
-	struct traffic tr;
+	struct nb_traffic_run *tr;
 	struct nb_err err = { 0 };
 	struct window w;
 	int cap = 0;
@@ -370,7 +352,6 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	double foreign_pct = NAN; /* other processes' CPU over the traffic, % of the machine; NAN: not measured */
 
 	memset(run, 0, sizeof(*run));
-	memset(&res, 0, sizeof(res));
 	/* /proc/net/snmp is the dearest read of an edge snapshot (~20 of ~65 us cold) and only a
 	 * UDP test's datagrams are in it: TCP points go without the udp_* metrics */
 	nb_sampler_set_sources(rn->sampler, t->proto == NB_PROTO_UDP ? NB_SRC_ALL : NB_SRC_ALL & ~NB_SRC_UDP);
@@ -379,7 +360,7 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	 * figures its CPU would move. */
 	foreign_open = rn->fs_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local, &rn->peer,
 							   rn->fs_open) == 0;
-	if (traffic_start(rn, p, &params, &tr, &err) < 0) {
+	if (traffic_start(rn, p, &tr, &err) < 0) {
 		run->status = NB_RUN_FAILED;
 		snprintf(run->error, sizeof(run->error), "%s", err.msg);
 		return;
@@ -389,12 +370,12 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	w.trace = diag ? rn->trace : NULL;
 	w.pr = pr;
 	for (;;) {
-		int done = traffic_wait(&tr, next_wake_ms(&w, cfg->interval_ms));
-		double started = traffic_started_at(&tr);
+		int done = nb_child_link_wait(nb_traffic_link(tr), next_wake_ms(&w, cfg->interval_ms));
+		double started = nb_traffic_link(tr)->started_at;
 		double now = nb_monotonic_s();
 
 		if (stop_signal) {
-			traffic_kill(&tr);
+			nb_child_link_kill(nb_traffic_link(tr));
 			break;
 		}
 		if (started >= 0 && started != w.start_marker) {
@@ -437,34 +418,11 @@ static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_
 	nb_sampler_set_traffic_pid(rn->sampler, 0);
 	nb_sampler_set_peer(rn->sampler, NULL, 0);
 
-	if (tr.rr) {
-		finish_rr(&tr, run);
-		if (w.capture_path)
-			pr->capture_packets = nb_capture_stop(rn->capture);
-		if (run->status == NB_RUN_OK && w.profile.n > 0)
-			pr->profile = w.profile;
-		return;
-	}
-	nb_iperf_finish(tr.iperf, &res, &err);
-	run->status = res.status;
-	if (stop_signal && res.status == NB_RUN_OK) {
-		run->status = NB_RUN_FAILED;
-		snprintf(res.error, sizeof(res.error), "interrupted by signal %d", (int)stop_signal);
-	}
-	snprintf(run->error, sizeof(run->error), "%s", res.error);
-	nb_metrics_merge(&run->metrics, &res.metrics);
-	/* needs iperf3's view of the peer's CPU, so only after the merge */
-	nb_metrics_put_cpu_other(&run->metrics, rn->snap_now->ncpus_online, cfg->peer_local);
-	nb_metrics_raise_cpu_other(&run->metrics, foreign_pct);
-	if (cfg->raw && res.raw_json) {
-		run->iperf_json = res.raw_json;
-		res.raw_json = NULL;
-	}
+	traffic_finish(rn, tr, run, foreign_pct);
 	if (run->status == NB_RUN_OK && w.profile.n > 0)
 		pr->profile = w.profile;
 	if (w.capture_path)
 		pr->capture_packets = nb_capture_stop(rn->capture);
-	nb_iperf_result_release(&res);
 }
 
 /* ---- progress ---- */
