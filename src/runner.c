@@ -12,7 +12,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "adaptive.h"
@@ -83,7 +82,7 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 
 		snprintf(got->name, sizeof(got->name), "%s", want->name);
 		if (!strcmp(want->name, NB_KNOB_TRAFFIC_CPU)) {
-			/* a property of the traffic child, applied by the iperf driver */
+			/* a property of the traffic child, applied by its client (traffic_run) */
 			snprintf(got->value, sizeof(got->value), "%s", want->value);
 			pr->nknobs++;
 			continue;
