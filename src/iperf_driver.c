@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "traffic/child_link.h"
+#include "traffic/traffic_run.h"
 #include "kit/nb_paths.h"
 #include "kit/nb_time.h"
 
@@ -42,11 +43,9 @@ struct child_report {
 };
 
 struct nb_iperf_run {
+	struct nb_traffic_run base;  /* first: nb_traffic_finish frees the run through it */
 	struct nb_iperf_params p;
 	char host[256];
-	struct nb_child_link link;
-	struct nb_child_timing timing;
-	char timeout_msg[512];
 };
 
 struct nb_iperf_server {
@@ -66,13 +65,6 @@ static void sleep_ms(int ms)
 		;
 }
 
-static void format_peer(char *buf, size_t len, const char *host, int port)
-{
-	if (strchr(host, ':'))
-		snprintf(buf, len, "[%s]:%d", host, port);
-	else
-		snprintf(buf, len, "%s:%d", host, port);
-}
 
 static const char *mode_label(const struct nb_iperf_params *p)
 {
@@ -385,7 +377,7 @@ static void describe_failure(char *buf, size_t len, const struct nb_iperf_params
 {
 	char peer[300], detail[400], jtext[300];
 
-	format_peer(peer, sizeof(peer), p->host, p->port);
+	nb_traffic_format_peer(peer, sizeof(peer), p->host, p->port);
 	json_error_text(a->json, jtext, sizeof(jtext));
 	if (!jtext[0])
 		snprintf(jtext, sizeof(jtext), "%s", a->ierr ? iperf_strerror(a->ierr) : "no result");
@@ -489,7 +481,7 @@ static void __attribute__((noreturn)) server_child(const struct nb_iperf_serve_p
 	if (rc < 0 || json_has_error_key(json)) {
 		char jtext[300];
 
-		format_peer(bind_text, sizeof(bind_text), p->bind ? p->bind : "*", p->port);
+		nb_traffic_format_peer(bind_text, sizeof(bind_text), p->bind ? p->bind : "*", p->port);
 		json_error_text(json, jtext, sizeof(jtext));
 		if (!jtext[0])
 			snprintf(jtext, sizeof(jtext), "%s", ierr ? iperf_strerror(ierr) : strerror(sys_errno));
@@ -537,29 +529,48 @@ static int validate_params(const struct nb_iperf_params *p, struct nb_err *err)
 	return 0;
 }
 
-static double run_deadline(const void *ctx)
+static void __attribute__((noreturn)) client_main(struct nb_traffic_run *base)
 {
-	const struct nb_iperf_run *r = ctx;
+	const struct nb_iperf_run *r = (const struct nb_iperf_run *)base;
 
-	return nb_child_timing_deadline(&r->link, &r->timing);
+	client_child(&r->p, base->link.fd, base->link.parent);
 }
 
-static void fire_watchdog(void *ctx)
+static void fill_from_report(const struct nb_traffic_run *r, struct nb_traffic_result *res)
 {
-	struct nb_iperf_run *r = ctx;
-	char peer[300];
+	struct child_report rep;
+	struct nb_iperf_result parsed;
+	const char *json = (const char *)nb_child_link_report(&r->link) + sizeof(rep);
 
-	format_peer(peer, sizeof(peer), r->host, r->p.port);
-	nb_child_timing_late_message(r->timeout_msg, sizeof(r->timeout_msg), &r->link, &r->timing,
-				     "iperf3 client", peer);
+	memcpy(&rep, (const char *)nb_child_link_report(&r->link), sizeof(rep));
+	res->attempts = rep.attempts;
+	res->client_errno = rep.iperf_errno;
+	if (rep.json_len)
+		res->raw_json = strndup(json, rep.json_len);
+	if (rep.failed) {
+		res->status = NB_RUN_FAILED;
+		snprintf(res->error, sizeof(res->error), "%s", rep.message);
+		return;
+	}
+	memset(&parsed, 0, sizeof(parsed));
+	nb_iperf_parse_json(res->raw_json, &parsed, NULL);
+	res->status = parsed.status;
+	res->metrics = parsed.metrics;
+	if (parsed.status != NB_RUN_OK)
+		snprintf(res->error, sizeof(res->error), "%.20s test with %.100s: %.370s", r->test, r->peer, parsed.error);
 }
 
-static const struct nb_child_ops client_ops = {
-	.report_fixed = sizeof(struct child_report),
-	.report_tail = report_tail,
-	.max_output = CHILD_OUTPUT_MAX,
-	.deadline = run_deadline,
-	.on_late = fire_watchdog,
+static const struct nb_traffic_kind iperf_kind = {
+	.child = {
+		.report_fixed = sizeof(struct child_report),
+		.report_tail = report_tail,
+		.max_output = CHILD_OUTPUT_MAX,
+		.deadline = nb_traffic_deadline,
+		.on_late = nb_traffic_late,
+	},
+	.child_main = client_main,
+	.fill = fill_from_report,
+	.figures_foreign_load = true,
 };
 
 int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, struct nb_err *err)
@@ -579,85 +590,52 @@ int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, s
 	r->p.host = r->host;
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
-	r->timing = (struct nb_child_timing){ .connect_s = r->p.connect_timeout_ms / 1000.0,
-					      .run_s = r->p.omit_s + r->p.duration_s,
-					      .grace_s = r->p.grace_ms / 1000.0, .run_parts = "omit + duration" };
-	rc = nb_child_link_fork(&r->link, &client_ops, r, "iperf3 client", err);
+	r->base.kind = &iperf_kind;
+	snprintf(r->base.client, sizeof(r->base.client), "iperf3 client");
+	snprintf(r->base.test, sizeof(r->base.test), "iperf3 %s", mode_label(&r->p));
+	nb_traffic_format_peer(r->base.peer, sizeof(r->base.peer), r->host, r->p.port);
+	r->base.timing = (struct nb_child_timing){ .connect_s = r->p.connect_timeout_ms / 1000.0,
+						   .run_s = r->p.omit_s + r->p.duration_s,
+						   .grace_s = r->p.grace_ms / 1000.0, .run_parts = "omit + duration" };
+	rc = nb_traffic_fork(&r->base, err);
 	if (rc < 0) {
 		free(r);
 		return rc;
 	}
-	if (r->link.pid == 0)
-		client_child(&r->p, r->link.fd, r->link.parent);
 	*out = r;
 	return 0;
 }
 
-struct nb_child_link *nb_iperf_link(struct nb_iperf_run *r)
+int nb_iperf_start_traffic(const struct nb_iperf_params *p, struct nb_traffic_run **out, struct nb_err *err)
 {
-	return &r->link;
+	struct nb_iperf_run *r;
+	int rc = nb_iperf_start(p, &r, err);
+
+	*out = rc == 0 ? &r->base : NULL;
+	return rc;
 }
 
-static void fill_from_report(struct nb_iperf_run *r, struct nb_iperf_result *res)
+struct nb_child_link *nb_iperf_link(struct nb_iperf_run *r)
 {
-	struct child_report rep;
-	const char *json = (const char *)nb_child_link_report(&r->link) + sizeof(rep);
-
-	memcpy(&rep, (const char *)nb_child_link_report(&r->link), sizeof(rep));
-	res->attempts = rep.attempts;
-	res->iperf_errno = rep.iperf_errno;
-	if (rep.json_len)
-		res->raw_json = strndup(json, rep.json_len);
-	if (rep.failed) {
-		res->status = NB_RUN_FAILED;
-		snprintf(res->error, sizeof(res->error), "%s", rep.message);
-		return;
-	}
-	nb_iperf_parse_json(res->raw_json, res, NULL);
-	if (res->status != NB_RUN_OK) {
-		char peer[300], why[sizeof(res->error)];
-
-		format_peer(peer, sizeof(peer), r->host, r->p.port);
-		memcpy(why, res->error, sizeof(why));
-		snprintf(res->error, sizeof(res->error), "iperf3 %s test with %.100s: %.380s", mode_label(&r->p), peer,
-			 why);
-	}
+	return nb_traffic_link(&r->base);
 }
 
 int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct nb_err *err)
 {
-	char peer[300];
-	int rc = 0;
+	struct nb_traffic_result tr;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	res->status = NB_RUN_FAILED;
 	if (!r)
 		return nb_err_set(err, -EINVAL, "finish iperf3 run: no run");
-	while (!r->link.reaped)
-		nb_child_link_wait(&r->link, -1);
-	format_peer(peer, sizeof(peer), r->host, r->p.port);
-	res->attempts = r->link.markers;
-	if (r->link.late) {
-		res->status = NB_RUN_TIMEOUT;
-		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);
-	} else if (r->link.killed_on_request && !r->link.have_report) {
-		snprintf(res->error, sizeof(res->error), "iperf3 %s test with %s stopped on request (interrupted)",
-			 mode_label(&r->p), peer);
-	} else if (r->link.have_report) {
-		fill_from_report(r, res);
-	} else {
-		char who[400];
-
-		snprintf(who, sizeof(who), "iperf3 %s client child for %s", mode_label(&r->p), peer);
-		nb_child_describe_exit(res->error, sizeof(res->error), who, r->link.status);
-		if (r->link.io_error[0])
-			snprintf(res->error + strlen(res->error), sizeof(res->error) - strlen(res->error), " (%s)",
-				 r->link.io_error);
-		if (r->link.status == -1)
-			rc = nb_err_set(err, -ECHILD, "%s", res->error);
-	}
-	nb_child_link_release(&r->link);
-	free(r);
+	rc = nb_traffic_finish(&r->base, &tr, err);
+	res->status = tr.status;
+	memcpy(res->error, tr.error, sizeof(res->error));
+	res->iperf_errno = tr.client_errno;
+	res->attempts = tr.attempts;
+	res->metrics = tr.metrics;
+	res->raw_json = tr.raw_json;
 	return rc;
 }
 
@@ -746,7 +724,7 @@ static void read_server_json(const char *json, struct nb_iperf_serve_result *res
 			res->streams = (int)v;
 	}
 	if (json_string_at(acc, "host") && json_number_at(acc, "port", &v))
-		format_peer(res->client, sizeof(res->client), json_string_at(acc, "host"), (int)v);
+		nb_traffic_format_peer(res->client, sizeof(res->client), json_string_at(acc, "host"), (int)v);
 	json_number_at(root, "end.sum_sent.seconds", &sent);
 	json_number_at(root, "end.sum_received.seconds", &recv);
 	res->test_s = fmax(sent, recv);

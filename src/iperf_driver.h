@@ -10,6 +10,7 @@
 
 #include "kit/metrics.h"
 #include "kit/nb_error.h"
+#include "traffic/traffic_run.h"
 
 struct nb_iperf_params {
 	const char *host;
@@ -26,8 +27,6 @@ struct nb_iperf_params {
 	int grace_ms;          /* past duration + omit + grace the child is killed */
 };
 
-enum nb_run_status { NB_RUN_OK = 0, NB_RUN_FAILED, NB_RUN_TIMEOUT };
-
 struct nb_iperf_result {
 	enum nb_run_status status;
 	char error[512];       /* why, when not ok: "connect to 10.0.0.2:5201: Connection refused" */
@@ -43,6 +42,9 @@ struct nb_child_link;
 
 /* Fork the child and start the test. */
 int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, struct nb_err *err);
+/* The same run as the runner sees every traffic client (traffic/traffic_run.h): finish it
+ * with nb_traffic_finish; the result's raw_json is iperf3's JSON, client_errno libiperf's i_errno. */
+int nb_iperf_start_traffic(const struct nb_iperf_params *p, struct nb_traffic_run **out, struct nb_err *err);
 /* The watched child behind the run (child_link.h): nb_child_link_wait for news and the
  * watchdog, its started_at for when the attempt now running began sending (< 0 before the
  * child says so), its pid, and nb_child_link_kill (nb_iperf_finish still has to be called). */
@@ -53,7 +55,7 @@ void nb_iperf_result_release(struct nb_iperf_result *res);
 
 /* Defaults used when a field of nb_iperf_params is 0 (length for UDP only). */
 #define NB_IPERF_UDP_DEFAULT_LENGTH 1460
-#define NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS 5000
+#define NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS NB_TRAFFIC_DEFAULT_CONNECT_TIMEOUT_MS
 
 /* nb_iperf_finish returns 0 whenever res describes the run, whatever its status
  * (FAILED and TIMEOUT are results, with res->error saying why); a negative errno

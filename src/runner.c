@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Runs the plan: knobs applied and journalled, traffic in a watched child, the sampler
- * (and tracepoints) at the edges of the measured window and every interval inside it. */
+/* Runs the plan: the run's set-up (journal, record, sampler, tracing, capture, the local peer),
+ * points in sequence or in interleaved rounds, each point's knobs applied and journalled, its
+ * repetitions (repetition.c), diagnostics and record, and the restore on every path out. */
 #include "runner.h"
+#include "runner_internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,21 +12,17 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "adaptive.h"
 #include "sampling/capture.h"
-#include "traffic/child_link.h"
 #include "cpu_sampler.h"
-#include "iperf_driver.h"
 #include "knobs/journal.h"
 #include "napi_knobs.h"
 #include "sampling/napi_trace.h"
 #include "kit/nb_time.h"
 #include "knobs/qstats.h"
 #include "rounds.h"
-#include "traffic/rr_client.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -67,23 +65,6 @@ static bool sleep_unless_stopped(double seconds)
 	return false;
 }
 
-struct runner {
-	const struct nb_runner_opts *o;
-	struct nb_report *report;  /* each finished repetition goes to its run record at once */
-	struct nb_knob_target target;
-	struct nb_journal *journal;
-	struct nb_sampler *sampler;
-	struct nb_trace *trace;
-	struct nb_capture *capture;  /* promiscuous hold and/or bounded captures; NULL: neither */
-	/* heap, not stack: a snapshot holds per-CPU arrays */
-	struct nb_snapshot *snap_open, *snap_now;
-	/* the raw series between the window's edges; swapped, not copied */
-	struct nb_series_snapshot series_a, series_b, *series_prev, *series_now;
-	struct nb_qstats_snap *qs_open, *qs_now;  /* per-queue counters at the window's edges */
-	struct nb_foreign_scan *fs_open, *fs_now; /* other programs' CPU ticks before and after a run's traffic */
-	struct nb_peer_local peer;  /* the local peer's server, found at each point's start */
-	bool peer_said;             /* its line was printed (again only when it changes) */
-};
 
 /* ---- knobs ---- */
 
@@ -101,7 +82,7 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 
 		snprintf(got->name, sizeof(got->name), "%s", want->name);
 		if (!strcmp(want->name, NB_KNOB_TRAFFIC_CPU)) {
-			/* a property of the traffic child, applied by the iperf driver */
+			/* a property of the traffic child, applied by its client (traffic_run) */
 			snprintf(got->value, sizeof(got->value), "%s", want->value);
 			pr->nknobs++;
 			continue;
@@ -125,346 +106,6 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 		free(pr->napis);
 		pr->napis = NULL;
 	}
-}
-
-/* ---- one repetition ---- */
-
-static void sample_append(struct nb_run_record *run, int *cap, double t, const double v[NB_SERIES_FIELDS])
-{
-	struct nb_sample *s;
-
-	if (run->nsamples == *cap) {
-		int ncap = *cap ? *cap * 2 : 64;
-		struct nb_sample *grown = realloc(run->samples, (size_t)ncap * sizeof(*grown));
-
-		if (!grown)
-			return; /* raw samples are a bonus; the run's metrics do not depend on them */
-		run->samples = grown;
-		*cap = ncap;
-	}
-	s = &run->samples[run->nsamples++];
-	s->t = t;
-	memcpy(s->v, v, sizeof(s->v));
-}
-
-static int traffic_cpu(const struct nb_point *p)
-{
-	const char *cpu = nb_point_knob(p, NB_KNOB_TRAFFIC_CPU);
-
-	return cpu ? atoi(cpu) : -1;
-}
-
-struct window {
-	double start_marker;   /* the attempt's start, as the child said */
-	double opens, closes;  /* start + omit, start + omit + duration */
-	double next_sample;
-	bool open, closed;
-	const char *capture_path;  /* capture this window to a file; NULL: no */
-	struct nb_trace *trace;    /* tracepoints + profile in this window (the diagnostic run); NULL: none */
-	double self_cpu_open;  /* nicbench's own CPU seconds when the window opened */
-	struct nb_metric_set trace_metrics;
-	struct nb_profile profile;
-	struct nb_point_result *pr;  /* where an optional step that failed is noted */
-};
-
-static void window_reset(struct window *w, double start, const struct nb_test_spec *t, int interval_ms)
-{
-	memset(w, 0, sizeof(*w));
-	w->start_marker = start;
-	w->opens = start + t->omit_s;
-	w->closes = w->opens + t->duration_s;
-	w->next_sample = w->opens + interval_ms / 1000.0;
-}
-
-/* CPU time of this process (sampler, tracing, the wait loop), not of the traffic child. */
-static double self_cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void window_open(struct runner *rn, struct window *w)
-{
-	struct nb_err err = { 0 };
-	int peer[NB_MAX_PEER_PIDS], npeer = 0;
-
-	/* the peer's per-test processes exist now that the traffic runs: one /proc walk, before
-	 * the window's first snapshot and before nicbench's own CPU is read */
-	if (rn->peer.found)
-		npeer = nb_peer_tree(rn->o->paths, &rn->peer, peer, NB_MAX_PEER_PIDS);
-	nb_sampler_set_peer(rn->sampler, peer, npeer > 0 ? npeer : 0);
-	w->self_cpu_open = self_cpu_s();
-	if (w->capture_path && nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err) < 0)
-		nb_point_result_note(w->pr, "capture missing: %s", err.msg);
-	if (nb_sampler_snapshot(rn->sampler, rn->snap_open, &err) < 0)
-		nb_point_result_note(w->pr, "some sampled metrics missing: %s", err.msg);
-	/* a device without qstats keeps the answer of the first probe: no netlink in the window */
-	if (rn->qs_open && !rn->qs_open->never)
-		nb_qstats_snapshot(&rn->target, rn->qs_open);
-	nb_series_from_snapshot(rn->snap_open, rn->series_prev);
-	if (w->trace && nb_trace_begin(w->trace, &err) < 0)
-		nb_point_result_note(w->pr, "trace metrics missing: %s", err.msg);
-	w->open = true;
-}
-
-static void window_close(struct runner *rn, struct window *w, struct nb_run_record *run)
-{
-	struct nb_metric_set sampled = { 0 };
-	struct nb_err err = { 0 };
-	double self_cpu_close;
-
-	if (nb_sampler_snapshot(rn->sampler, rn->snap_now, &err) < 0)
-		nb_point_result_note(w->pr, "some sampled metrics missing: %s", err.msg);
-	if (rn->qs_open && (run->qstats = malloc(sizeof(*run->qstats)))) {
-		/* absent at the open edge: the delta is absent with the open edge's reason */
-		if (rn->qs_open->present)
-			nb_qstats_snapshot(&rn->target, rn->qs_now);
-		nb_qstats_delta(rn->qs_open, rn->qs_now, run->qstats);
-	}
-	/* the window ends with its last reads: turning them into metrics comes after the test */
-	self_cpu_close = self_cpu_s();
-	if (w->capture_path)
-		nb_capture_stop(rn->capture);
-	nb_snapshot_delta(rn->snap_open, rn->snap_now, &sampled);
-	nb_metrics_merge(&run->metrics, &sampled);
-	if (run->qstats)
-		nb_qstats_metrics(run->qstats, &run->metrics);
-	if (w->trace) {
-		if (nb_trace_end(w->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err) < 0)
-			nb_point_result_note(w->pr, "trace metrics missing: %s", err.msg);
-		nb_metrics_merge(&run->metrics, &w->trace_metrics);
-		/* the diagnostic repetition's cost includes emptying its buffers */
-		self_cpu_close = self_cpu_s();
-	}
-	if (rn->snap_now->t > rn->snap_open->t)
-		nb_metrics_put(&run->metrics, "nicbench_cpu_ms_per_s",
-			       1000 * (self_cpu_close - w->self_cpu_open) / (rn->snap_now->t - rn->snap_open->t));
-	w->closed = true;
-}
-
-/* Every interval only the raw series' few sources are read (nb_sampler_series_snapshot):
- * the full snapshot, /proc/net/snmp above all, is taken at the window's edges. */
-static void window_sample(struct runner *rn, struct window *w, struct nb_run_record *run, int *cap)
-{
-	struct nb_series_snapshot *swap;
-	double v[NB_SERIES_FIELDS];
-
-	nb_sampler_series_snapshot(rn->sampler, rn->series_now);
-	nb_series_delta(rn->series_prev, rn->series_now, v);
-	sample_append(run, cap, rn->series_now->t - rn->snap_open->t, v);
-	swap = rn->series_prev;
-	rn->series_prev = rn->series_now;
-	rn->series_now = swap;
-	w->next_sample += rn->o->cfg->interval_ms / 1000.0;
-}
-
-/* Milliseconds until the next thing the loop must do, at most one interval. */
-static int next_wake_ms(const struct window *w, int interval_ms)
-{
-	double now = nb_monotonic_s(), next;
-
-	if (w->start_marker < 0)
-		return interval_ms;
-	next = !w->open ? w->opens : !w->closed ? fmin(w->next_sample, w->closes) : now + interval_ms / 1000.0;
-	next -= now;
-	if (next < 0.001)
-		return 1;
-	return next * 1000 > interval_ms ? interval_ms : (int)ceil(next * 1000);
-}
-
-/* The traffic child of a run: libiperf for the throughput tests, the rr client for tcp-rr and
- * udp-rr. Both are watched children with the same life cycle. */
-struct traffic {
-	struct nb_iperf_run *iperf;
-	struct nb_rr_run *rr;
-	struct nb_child_link *link; /* the one that runs: wait, kill, pid, start time */
-};
-
-static int traffic_wait(struct traffic *tr, int ms)
-{
-	return nb_child_link_wait(tr->link, ms);
-}
-
-static double traffic_started_at(const struct traffic *tr)
-{
-	return tr->link->started_at;
-}
-
-static void traffic_kill(struct traffic *tr)
-{
-	if (tr->link)
-		nb_child_link_kill(tr->link);
-}
-
-static int traffic_start(struct runner *rn, const struct nb_point *p, const struct nb_iperf_params *ip,
-			 struct traffic *tr, struct nb_err *err)
-{
-	const struct nb_config *cfg = rn->o->cfg;
-	struct nb_rr_params rp = {
-		.host = cfg->peer_host, .port = cfg->rr.port, .udp = p->test->proto == NB_PROTO_UDP,
-		.flows = cfg->rr.flows, .request = cfg->rr.request, .response = cfg->rr.response,
-		.rate_tps = cfg->rr.rate_tps, .timeout_ms = cfg->rr.timeout_ms,
-		.duration_s = p->test->duration_s, .omit_s = p->test->omit_s, .cpu = ip->cpu,
-		.connect_timeout_ms = ip->connect_timeout_ms, .grace_ms = ip->grace_ms,
-	};
-	int rc;
-
-	memset(tr, 0, sizeof(*tr));
-	if (p->test->dir != NB_DIR_RR) {
-		rc = nb_iperf_start(ip, &tr->iperf, err);
-		if (rc == 0)
-			tr->link = nb_iperf_link(tr->iperf);
-	} else {
-		rc = nb_rr_start(&rp, &tr->rr, err);
-		if (rc == 0)
-			tr->link = nb_rr_link(tr->rr);
-	}
-	if (rc == 0)
-		nb_sampler_set_traffic_pid(rn->sampler, tr->link->pid);
-	return rc;
-}
-
-/* The rr client's result into the run; per-transaction metrics need the window's metrics. */
-static void finish_rr(struct traffic *tr, struct nb_run_record *run)
-{
-	struct nb_rr_result res;
-	struct nb_err err = { 0 };
-
-	nb_rr_finish(tr->rr, &res, &err);
-	run->status = res.status;
-	if (stop_signal && res.status == NB_RUN_OK) {
-		run->status = NB_RUN_FAILED;
-		snprintf(res.error, sizeof(res.error), "interrupted by signal %d", (int)stop_signal);
-	}
-	snprintf(run->error, sizeof(run->error), "%s", res.error);
-	nb_metrics_merge(&run->metrics, &res.metrics);
-	if (run->status == NB_RUN_OK) {
-		nb_rr_derive_metrics(&run->metrics);
-		run->rr_hist = res.hist;
-		res.hist = NULL;
-	}
-	nb_rr_result_release(&res);
-}
-
-/* diag: the point's diagnostic repetition, the only one with tracepoints and the profile on */
-static void run_once(struct runner *rn, const struct nb_point *p, struct nb_run_record *run,
-		     struct nb_point_result *pr, bool capture, bool diag)
-{
-	const struct nb_config *cfg = rn->o->cfg;
-	const struct nb_test_spec *t = p->test;
-	struct nb_iperf_params params = {
-		.host = cfg->peer_host, .port = cfg->peer_port,
-		.udp = t->proto == NB_PROTO_UDP, .reverse = t->dir == NB_DIR_RX,
-		.duration_s = t->duration_s, .omit_s = t->omit_s, .streams = t->streams,
-		.rate_bps = t->rate_bps, .length = t->length, .cpu = traffic_cpu(p),
-		.connect_timeout_ms = cfg->connect_timeout_s * 1000, .grace_ms = cfg->grace_s * 1000,
-	};
-	struct nb_iperf_result res;
-	struct traffic tr;
-	struct nb_err err = { 0 };
-	struct window w;
-	int cap = 0;
-	bool foreign_open;
-	double foreign_pct = NAN; /* other processes' CPU over the traffic, % of the machine; NAN: not measured */
-
-	memset(run, 0, sizeof(*run));
-	memset(&res, 0, sizeof(res));
-	/* /proc/net/snmp is the dearest read of an edge snapshot (~20 of ~65 us cold) and only a
-	 * UDP test's datagrams are in it: TCP points go without the udp_* metrics */
-	nb_sampler_set_sources(rn->sampler, t->proto == NB_PROTO_UDP ? NB_SRC_ALL : NB_SRC_ALL & ~NB_SRC_UDP);
-	/* Other programs' CPU is scanned from before the traffic starts to after it ends: a scan
-	 * reads every process's stat (~1 ms here), so it stays out of the measured window, whose
-	 * figures its CPU would move. */
-	foreign_open = rn->fs_open && nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local, &rn->peer,
-							   rn->fs_open) == 0;
-	if (traffic_start(rn, p, &params, &tr, &err) < 0) {
-		run->status = NB_RUN_FAILED;
-		snprintf(run->error, sizeof(run->error), "%s", err.msg);
-		return;
-	}
-	window_reset(&w, -1, t, cfg->interval_ms);
-	w.capture_path = capture ? pr->capture_file : NULL;
-	w.trace = diag ? rn->trace : NULL;
-	w.pr = pr;
-	for (;;) {
-		int done = traffic_wait(&tr, next_wake_ms(&w, cfg->interval_ms));
-		double started = traffic_started_at(&tr);
-		double now = nb_monotonic_s();
-
-		if (stop_signal) {
-			traffic_kill(&tr);
-			break;
-		}
-		if (started >= 0 && started != w.start_marker) {
-			/* a new attempt (retry after "server busy"): the earlier window is void */
-			if (w.open && !w.closed && w.trace)
-				nb_trace_end(w.trace, 0, &w.trace_metrics, NULL, &err);
-			free(run->samples);
-			run->samples = NULL;
-			free(run->qstats);
-			run->qstats = NULL;
-			run->nsamples = 0;
-			cap = 0;
-			window_reset(&w, started, t, cfg->interval_ms);
-			w.capture_path = capture ? pr->capture_file : NULL;
-			w.trace = diag ? rn->trace : NULL;
-			w.pr = pr;
-		}
-		if (w.start_marker >= 0) {
-			if (!w.open && now >= w.opens)
-				window_open(rn, &w);
-			if (w.open && !w.closed && now >= w.closes)
-				window_close(rn, &w, run);
-			else if (w.open && !w.closed && now >= w.next_sample)
-				window_sample(rn, &w, run, &cap);
-			if (w.capture_path && w.open && !w.closed)
-				nb_capture_drain(rn->capture);
-		}
-		if (done)
-			break;
-	}
-	/* The child ran a little past our estimate of the window, so normally the window is
-	 * closed here; if iperf finished early the window closes at its end. */
-	if (w.open && !w.closed && !stop_signal)
-		window_close(rn, &w, run);
-	else if (w.open && !w.closed && w.trace)
-		nb_trace_end(w.trace, 0, &w.trace_metrics, NULL, &err);
-	if (foreign_open &&
-	    nb_foreign_scan_take(rn->o->paths, (int)getpid(), cfg->peer_local, &rn->peer, rn->fs_now) == 0)
-		foreign_pct = nb_foreign_scan_pct(rn->fs_open, rn->fs_now, rn->snap_now->ncpus_online);
-	nb_sampler_set_traffic_pid(rn->sampler, 0);
-	nb_sampler_set_peer(rn->sampler, NULL, 0);
-
-	if (tr.rr) {
-		finish_rr(&tr, run);
-		if (w.capture_path)
-			pr->capture_packets = nb_capture_stop(rn->capture);
-		if (run->status == NB_RUN_OK && w.profile.n > 0)
-			pr->profile = w.profile;
-		return;
-	}
-	nb_iperf_finish(tr.iperf, &res, &err);
-	run->status = res.status;
-	if (stop_signal && res.status == NB_RUN_OK) {
-		run->status = NB_RUN_FAILED;
-		snprintf(res.error, sizeof(res.error), "interrupted by signal %d", (int)stop_signal);
-	}
-	snprintf(run->error, sizeof(run->error), "%s", res.error);
-	nb_metrics_merge(&run->metrics, &res.metrics);
-	/* needs iperf3's view of the peer's CPU, so only after the merge */
-	nb_metrics_put_cpu_other(&run->metrics, rn->snap_now->ncpus_online, cfg->peer_local);
-	nb_metrics_raise_cpu_other(&run->metrics, foreign_pct);
-	if (cfg->raw && res.raw_json) {
-		run->iperf_json = res.raw_json;
-		res.raw_json = NULL;
-	}
-	if (run->status == NB_RUN_OK && w.profile.n > 0)
-		pr->profile = w.profile;
-	if (w.capture_path)
-		pr->capture_packets = nb_capture_stop(rn->capture);
-	nb_iperf_result_release(&res);
 }
 
 /* ---- progress ---- */
@@ -559,7 +200,7 @@ static int run_diagnostics(struct runner *rn, const struct nb_point *p, struct n
 		return 0;
 	if (!sleep_unless_stopped(rn->o->cfg->settle_s))
 		return 0;
-	run_once(rn, p, &diag, pr, false, true);
+	nb_repetition_run(rn, p, &diag, pr, false, true);
 	if (stop_signal) {
 		nb_run_record_release(&diag);
 		return 0;
@@ -766,7 +407,7 @@ static int point_repetition(struct runner *rn, struct point_state *st, int index
 	/* settle: let the previous test's server clean up and the knobs take hold */
 	if (!sleep_unless_stopped(rn->o->cfg->settle_s))
 		return 0;
-	run_once(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0], false);
+	nb_repetition_run(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0], false);
 	pr->runs[rep].round = round;
 	pr->nruns++;
 	/* the repetition a signal cut short is not a measurement: it is not recorded */

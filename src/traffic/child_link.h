@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* A watched child and the pipe it reports on: fork, the child's messages (start markers with
  * its CLOCK_MONOTONIC time, then one report: a fixed part and a tail whose length the fixed part
- * tells), a deadline after which the parent kills it, and reaping. iperf_driver.c and
- * rr_client.c run their traffic children through it. */
+ * tells), a deadline after which the parent kills it, and reaping. The traffic clients run
+ * their children through it by way of traffic_run.c; nicbench serve's iperf3 server directly. */
 #ifndef NB_CHILD_LINK_H
 #define NB_CHILD_LINK_H
 

@@ -669,10 +669,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 	nb_child_setup(parent);
 	/* the open-loop timer is due at exact nanoseconds; the default 50 us slack would skew it */
 	prctl(PR_SET_TIMERSLACK, 1UL);
-	if (strchr(p->host, ':'))
-		snprintf(c.peer, sizeof(c.peer), "[%s]:%d", p->host, p->port);
-	else
-		snprintf(c.peer, sizeof(c.peer), "%s:%d", p->host, p->port);
+	nb_traffic_format_peer(c.peer, sizeof(c.peer), p->host, p->port);
 	if (p->cpu >= 0) {
 		cpu_set_t set;
 
@@ -742,11 +739,9 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 /* ---- parent side ---- */
 
 struct nb_rr_run {
+	struct nb_traffic_run base;  /* first: nb_traffic_finish frees the run through it */
 	struct nb_rr_params p;
 	char host[256];
-	struct nb_child_link link;
-	struct nb_child_timing timing;
-	char timeout_msg[400];
 };
 
 static int validate(const struct nb_rr_params *p, struct nb_err *err)
@@ -773,75 +768,19 @@ static size_t report_tail(const void *fixed)
 	return ((const struct rr_report *)fixed)->has_hist ? sizeof(struct nb_hist) : 0;
 }
 
-static double deadline(const void *ctx)
+static void __attribute__((noreturn)) client_main(struct nb_traffic_run *base)
 {
-	const struct nb_rr_run *r = ctx;
+	const struct nb_rr_run *r = (const struct nb_rr_run *)base;
 
-	return nb_child_timing_deadline(&r->link, &r->timing);
+	client_child(&r->p, base->link.fd, base->link.parent);
 }
 
-static void fire_watchdog(void *ctx)
+static void fill_from_report(const struct nb_traffic_run *base, struct nb_traffic_result *res)
 {
-	struct nb_rr_run *r = ctx;
-	char peer[300];
-
-	snprintf(peer, sizeof(peer), "%.256s:%d", r->host, r->p.port);
-	nb_child_timing_late_message(r->timeout_msg, sizeof(r->timeout_msg), &r->link, &r->timing,
-				     r->p.udp ? "udp-rr client" : "tcp-rr client", peer);
-}
-
-/* A child that goes on writing must not grow the parent without bound: a report is < 40 KiB. */
-static const struct nb_child_ops client_ops = {
-	.report_fixed = sizeof(struct rr_report),
-	.report_tail = report_tail,
-	.max_output = 4u << 20,
-	.deadline = deadline,
-	.on_late = fire_watchdog,
-};
-
-int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err)
-{
-	struct nb_rr_run *r;
-	int rc;
-
-	*out = NULL;
-	rc = validate(p, err);
-	if (rc < 0)
-		return rc;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return nb_err_set(err, -ENOMEM, "start rr client: out of memory");
-	r->p = *p;
-	snprintf(r->host, sizeof(r->host), "%s", p->host);
-	r->p.host = r->host;
-	if (r->p.connect_timeout_ms <= 0)
-		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
-	/* a run ends when its last request has had its reply timeout */
-	r->timing = (struct nb_child_timing){ .connect_s = r->p.connect_timeout_ms / 1000.0,
-					      .run_s = r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0,
-					      .grace_s = r->p.grace_ms / 1000.0,
-					      .run_parts = "omit + duration + reply timeout" };
-	rc = nb_child_link_fork(&r->link, &client_ops, r, "rr client", err);
-	if (rc < 0) {
-		free(r);
-		return rc;
-	}
-	if (r->link.pid == 0)
-		client_child(&r->p, r->link.fd, r->link.parent);
-	*out = r;
-	return 0;
-}
-
-struct nb_child_link *nb_rr_link(struct nb_rr_run *r)
-{
-	return &r->link;
-}
-
-static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res)
-{
+	const struct nb_rr_run *r = (const struct nb_rr_run *)base;
 	struct rr_report rep;
 
-	memcpy(&rep, nb_child_link_report(&r->link), sizeof(rep));
+	memcpy(&rep, nb_child_link_report(&base->link), sizeof(rep));
 	rep.message[sizeof(rep.message) - 1] = '\0';
 	if (rep.kind != REPORT_OK) {
 		res->status = rep.kind == REPORT_TIMEOUT ? NB_RUN_TIMEOUT : NB_RUN_FAILED;
@@ -852,7 +791,7 @@ static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res
 	if (rep.has_hist) {
 		res->hist = malloc(sizeof(*res->hist));
 		if (res->hist)
-			memcpy(res->hist, (const char *)nb_child_link_report(&r->link) + sizeof(rep), sizeof(*res->hist));
+			memcpy(res->hist, (const char *)nb_child_link_report(&base->link) + sizeof(rep), sizeof(*res->hist));
 	}
 	nb_metrics_put(&res->metrics, "rr_transactions", (double)rep.transactions);
 	nb_metrics_put(&res->metrics, "rr_transactions_per_s", (double)rep.transactions / r->p.duration_s);
@@ -869,31 +808,87 @@ static void fill_from_report(const struct nb_rr_run *r, struct nb_rr_result *res
 		nb_metrics_put(&res->metrics, "rr_offered_transactions_per_s", r->p.rate_tps);
 }
 
+/* A child that goes on writing must not grow the parent without bound: a report is < 40 KiB. */
+static const struct nb_traffic_kind rr_kind = {
+	.child = {
+		.report_fixed = sizeof(struct rr_report),
+		.report_tail = report_tail,
+		.max_output = 4u << 20,
+		.deadline = nb_traffic_deadline,
+		.on_late = nb_traffic_late,
+	},
+	.child_main = client_main,
+	.fill = fill_from_report,
+	.derive = nb_rr_derive_metrics,
+	.figures_foreign_load = false,
+};
+
+int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err)
+{
+	struct nb_rr_run *r;
+	const char *name;
+	int rc;
+
+	*out = NULL;
+	rc = validate(p, err);
+	if (rc < 0)
+		return rc;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return nb_err_set(err, -ENOMEM, "start rr client: out of memory");
+	r->p = *p;
+	snprintf(r->host, sizeof(r->host), "%s", p->host);
+	r->p.host = r->host;
+	if (r->p.connect_timeout_ms <= 0)
+		r->p.connect_timeout_ms = NB_TRAFFIC_DEFAULT_CONNECT_TIMEOUT_MS;
+	name = r->p.udp ? "udp-rr" : "tcp-rr";
+	r->base.kind = &rr_kind;
+	snprintf(r->base.client, sizeof(r->base.client), "%s client", name);
+	snprintf(r->base.test, sizeof(r->base.test), "%s", name);
+	nb_traffic_format_peer(r->base.peer, sizeof(r->base.peer), r->host, r->p.port);
+	/* a run ends when its last request has had its reply timeout */
+	r->base.timing = (struct nb_child_timing){ .connect_s = r->p.connect_timeout_ms / 1000.0,
+						   .run_s = r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0,
+						   .grace_s = r->p.grace_ms / 1000.0,
+						   .run_parts = "omit + duration + reply timeout" };
+	rc = nb_traffic_fork(&r->base, err);
+	if (rc < 0) {
+		free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+int nb_rr_start_traffic(const struct nb_rr_params *p, struct nb_traffic_run **out, struct nb_err *err)
+{
+	struct nb_rr_run *r;
+	int rc = nb_rr_start(p, &r, err);
+
+	*out = rc == 0 ? &r->base : NULL;
+	return rc;
+}
+
+struct nb_child_link *nb_rr_link(struct nb_rr_run *r)
+{
+	return nb_traffic_link(&r->base);
+}
+
 int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *err)
 {
-	int rc = 0;
+	struct nb_traffic_result tr;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	res->status = NB_RUN_FAILED;
 	if (!r)
 		return nb_err_set(err, -EINVAL, "finish rr run: no run");
-	while (!r->link.reaped)
-		nb_child_link_wait(&r->link, -1);
-	if (r->link.late) {
-		res->status = NB_RUN_TIMEOUT;
-		snprintf(res->error, sizeof(res->error), "%s", r->timeout_msg);
-	} else if (r->link.have_report) {
-		fill_from_report(r, res);
-	} else if (r->link.killed_on_request) {
-		snprintf(res->error, sizeof(res->error), "%s test with %.256s:%d stopped on request (interrupted)",
-			 r->p.udp ? "udp-rr" : "tcp-rr", r->host, r->p.port);
-	} else {
-		nb_child_describe_exit(res->error, sizeof(res->error), "the rr client child", r->link.status);
-		if (r->link.status == -1)
-			rc = nb_err_set(err, -ECHILD, "%s", res->error);
-	}
-	nb_child_link_release(&r->link);
-	free(r);
+	rc = nb_traffic_finish(&r->base, &tr, err);
+	res->status = tr.status;
+	memcpy(res->error, tr.error, sizeof(res->error));
+	res->metrics = tr.metrics;
+	res->hist = tr.hist;
+	free(tr.raw_json);
 	return rc;
 }
 

@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "iperf_driver.h"   /* enum nb_run_status */
 #include "traffic/latency_hist.h"
 #include "kit/metrics.h"
 #include "kit/nb_error.h"
+#include "traffic/traffic_run.h"
 
 struct nb_rr_params {
 	const char *host;
@@ -53,6 +53,10 @@ struct nb_rr_run;
 struct nb_child_link;
 
 int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err);
+/* The same run as the runner sees every traffic client (traffic/traffic_run.h): finish it with
+ * nb_traffic_finish; the result's hist is the latency histogram, and the kind's derive adds the
+ * per-transaction figures (nb_rr_derive_metrics). */
+int nb_rr_start_traffic(const struct nb_rr_params *p, struct nb_traffic_run **out, struct nb_err *err);
 /* The watched child behind the run (child_link.h), as for nb_iperf_link; its started_at is
  * when the flows were connected and the run began. */
 struct nb_child_link *nb_rr_link(struct nb_rr_run *r);

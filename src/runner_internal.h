@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+/* What runner.c (the plan, point by point) shares with repetition.c (one run of traffic and
+ * its measured window): the sweep's state. Not for other modules. */
+#ifndef NB_RUNNER_INTERNAL_H
+#define NB_RUNNER_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "cpu_sampler.h"
+#include "napi_knobs.h"
+#include "plan.h"
+#include "result.h"
+#include "runner.h"
+#include "sampling/peer_local.h"
+
+struct nb_capture;
+struct nb_journal;
+struct nb_qstats_snap;
+struct nb_trace;
+
+struct runner {
+	const struct nb_runner_opts *o;
+	struct nb_report *report;  /* each finished repetition goes to its run record at once */
+	struct nb_knob_target target;
+	struct nb_journal *journal;
+	struct nb_sampler *sampler;
+	struct nb_trace *trace;
+	struct nb_capture *capture;  /* promiscuous hold and/or bounded captures; NULL: neither */
+	/* heap, not stack: a snapshot holds per-CPU arrays */
+	struct nb_snapshot *snap_open, *snap_now;
+	/* the raw series between the window's edges; swapped, not copied */
+	struct nb_series_snapshot series_a, series_b, *series_prev, *series_now;
+	struct nb_qstats_snap *qs_open, *qs_now;  /* per-queue counters at the window's edges */
+	struct nb_foreign_scan *fs_open, *fs_now; /* other programs' CPU ticks before and after a run's traffic */
+	struct nb_peer_local peer;  /* the local peer's server, found at each point's start */
+	bool peer_said;             /* its line was printed (again only when it changes) */
+};
+
+/* One repetition of point p into run: traffic in a watched child, the sampler at the edges of
+ * the measured window and every interval inside it. capture: write the window to
+ * pr->capture_file; diag: the point's diagnostic repetition, the only one with tracepoints and
+ * the profile on. A failure is the run's status and error; a stop signal kills the traffic. */
+void nb_repetition_run(struct runner *rn, const struct nb_point *p, struct nb_run_record *run,
+		       struct nb_point_result *pr, bool capture, bool diag);
+
+#endif
