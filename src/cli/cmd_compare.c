@@ -13,7 +13,7 @@
 #include "compare/compare.h"
 #include "compare/compare_rounds.h"
 #include "kit/options.h"
-#include "report/report_view.h"
+#include "render/view.h"
 
 enum compare_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_MARKDOWN, FORMAT_HTML, FORMAT_KCIDB };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };

@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "kit/options.h"
-#include "report/report_view.h"
+#include "render/view.h"
 
 enum report_format { FORMAT_TEXT, FORMAT_HTML, FORMAT_MARKDOWN, FORMAT_KCIDB };
 

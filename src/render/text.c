@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "compare_rounds.h"
-#include "compare_stats.h"
+#include "compare/compare.h"
+#include "compare/compare_rounds.h"
+#include "compare/compare_stats.h"
 #include "kit/nb_print.h"
 
 /* ---- numbers ----

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "plan.h"
-#include "report/report_view.h"
+#include "render/view.h"
 
 /* Okabe-Ito: the categorical palette that stays apart for the common colour-vision deficiencies. */
 static const char *const kind_colors[] = { "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9" };

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report_view.h"
+#include "render/view.h"
 
 static const char *env_value(const struct nb_rv_extra *x, const char *key)
 {

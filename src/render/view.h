@@ -12,7 +12,7 @@
 #include "compare/compare_load.h"
 #include "kit/nb_error.h"
 
-/* ---- extras read from the report file (jansson stays in report_view.c) ---- */
+/* ---- extras read from the report file (jansson stays in view.c) ---- */
 
 #define NB_RV_ENV_MAX 32
 #define NB_RV_SERIES_COLS 6
