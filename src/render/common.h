@@ -9,7 +9,7 @@
 
 #include "compare/compare.h"
 #include "kit/nb_print.h"
-#include "render/view.h"
+#include "render/render.h"
 
 /* ---- compare ---- */
 

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "render/view.h"
+#include "render/render.h"
 
 #define NB_HTML_W 1040          /* chart width, px */
 #define NB_HTML_LABEL_W 420     /* left column for point labels */
