@@ -276,6 +276,27 @@ static void text_method(struct nb_print *out, const struct nb_cmp_options *opt)
 		opt->no_floors ? "" : ", the metric's floor", opt->min_runs, NB_FOREIGN_LOAD_PCT);
 }
 
+/* Two reports measured once each can sit in two moods of the host: a gated metric they leave
+ * inconclusive may well have a verdict in alternating rounds. Said once, under the points; a
+ * verdict withheld for a disturbed side has its own advice (nb_render_disturbed). */
+static void put_rounds_hint(struct nb_print *out, const struct nb_cmp_result *r)
+{
+	if (r->rounds)
+		return;
+	for (int i = 0; i < r->n_points; i++) {
+		for (int j = 0; j < r->points[i].n_metrics; j++) {
+			const struct nb_cmp_metric_result *m = &r->points[i].metrics[j];
+
+			if (m->gated && m->verdict == NB_CMP_INCONCLUSIVE && !nb_cmp_withheld_disturbed(m)) {
+				nb_print_lit(out, "to get a verdict, alternate the kernels in rounds (run --round A:1/5, "
+						  "then B:1/5, A:2/5, ...) and compare A*.json -- B*.json (docs/compare.md, "
+						  "Rounds)\n");
+				return;
+			}
+		}
+	}
+}
+
 static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const struct nb_cmp_render_opts *ro)
 {
 	const struct nb_cmp_options *opt = r->opt;
@@ -304,6 +325,7 @@ static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const
 		nb_print_drain(out);
 	}
 	nb_render_disturbed(out, r, false);
+	put_rounds_hint(out, r);
 	nb_print_lit(out, "verdict: ");
 	if (ro->color)
 		nb_print_puts(out, r->verdict == NB_CMP_REGRESSION ? "\033[1;31m" : r->verdict == NB_CMP_PASS ? "\033[32m" : "\033[33m");
