@@ -412,10 +412,12 @@ int cmd_compare(int argc, char **argv)
 	struct nb_err err = { 0 };
 	int rc = parse_cli(&cli, argc, argv, &err);
 
-	if (rc == 1 && cli.list_floors)
-		return nb_cmp_render_floors(stdout) ? NB_EXIT_USAGE : NB_EXIT_OK;
+	if (rc == 1 && cli.list_floors) {
+		rc = nb_cmp_render_floors(stdout) ? NB_EXIT_USAGE : NB_EXIT_OK;
+		goto out;
+	}
 	if (nb_opts_done(rc, "compare", &err, compare_usage, &rc))
-		return rc;
+		goto out;
 	rc = NB_EXIT_USAGE;
 	if (cli.rounds ? load_rounds(&cli, &rounds, &err) ||
 				 nb_cmp_run(&rounds.merged[0], &rounds.merged[1], &cli.opt, &result, &err)
