@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The effective configuration of a sweep: built from defaults, then a JSON config
- * file, then command-line flags (flags win). jansson stays inside config.c. */
+ * file, then command-line flags (flags win). jansson stays inside config_json.c. */
 #ifndef NB_CONFIG_H
 #define NB_CONFIG_H
 
@@ -152,5 +152,17 @@ int nb_test_from_name(struct nb_test_spec *t, const char *name);
 
 /* The effective configuration as JSON text (malloc'd) for the report's "config". */
 char *nb_config_to_json(const struct nb_config *cfg);
+
+/* ---- what the config file's loader (config_json.c) shares with the flags ---- */
+
+/* A test takes the duration, omit, streams and, for UDP, rate and length of cfg->test_defaults. */
+void nb_test_take_defaults(const struct nb_config *cfg, struct nb_test_spec *t);
+/* An empty axis of the knobs "a" or "a:b" (swept together); -EINVAL for an unknown knob. */
+int nb_knob_axis_init(struct nb_knob_axis *axis, const char *names, struct nb_err *err);
+/* Add one value, checked against its knob (for a joined axis: "20000:1", one part per knob). */
+int nb_knob_axis_add_value(struct nb_knob_axis *axis, const char *value, struct nb_err *err);
+/* Add an axis to cfg. A knob named again replaces the earlier axis in its place (a flag
+ * overrides the file, ids keep the file's order); other axes that shared a knob with it go. */
+int nb_config_put_axis(struct nb_config *cfg, const struct nb_knob_axis *axis, struct nb_err *err);
 
 #endif

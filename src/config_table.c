@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The settings of `run` and `plan`, one row each: flag, config key, field, range, default and
- * help. run_options.c parses flags with it, config.c the file and the report's config, and the
- * --help text and configs/README.md's key table are printed from it. */
+ * help. run_options.c parses flags with it, config_json.c the file and the report's config,
+ * and the --help text and configs/README.md's key table are printed from it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

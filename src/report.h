@@ -12,6 +12,7 @@
 #include "config.h"
 #include "kit/nb_error.h"
 #include "result.h"
+#include "sampling/foreign_load.h"
 #include "sampling/peer_local.h"
 #include "sampling/sysinfo.h"
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/bottleneck.h"
+
 const char *nb_point_status_name(enum nb_point_status s)
 {
 	static const char *const names[] = { "ok", "failed", "timeout", "unsupported", "incomplete" };

@@ -68,6 +68,8 @@ static void compare_usage(FILE *out)
 	      "      --fail-on-inconclusive exit 3 when nothing regressed but a gated metric is inconclusive\n"
 	      "      --allow-disturbed      exit 0, not 3, for a gated verdict withheld because a side\n"
 	      "                             was disturbed (foreign load, host steal)\n"
+	      "      --sequential           rounds: the always-valid verdict a loop can stop on (exit 3:\n"
+	      "                             undecided; a line a gated metric: pairs still needed)\n"
 	      "  -v, --verbose              text: list every metric (also --all-metrics); by default\n"
 	      "                             the gated ones and those regressed, improved, new or\n"
 	      "                             missing, direction-less changes on one line, and a count\n"
@@ -116,7 +118,8 @@ static int parse_color(const char *s, enum color_mode *c)
 }
 
 enum { OPT_GATE = 256, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_RUNS, OPT_STRICT_ENV, OPT_FAIL_INCONCLUSIVE,
-       OPT_ALL_METRICS, OPT_COLOR, OPT_FLOOR, OPT_MISSING_OK, OPT_LIST_FLOORS, OPT_ALLOW_DISTURBED };
+       OPT_ALL_METRICS, OPT_COLOR, OPT_FLOOR, OPT_MISSING_OK, OPT_LIST_FLOORS, OPT_ALLOW_DISTURBED,
+       OPT_SEQUENTIAL };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -133,6 +136,7 @@ static const struct option long_options[] = {
 	{ "missing-ok", no_argument, NULL, OPT_MISSING_OK },
 	{ "allow-disturbed", no_argument, NULL, OPT_ALLOW_DISTURBED },
 	{ "list-floors", no_argument, NULL, OPT_LIST_FLOORS },
+	{ "sequential", no_argument, NULL, OPT_SEQUENTIAL },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -175,6 +179,9 @@ static int parse_option(struct compare_cli *cli, int c, const char *arg, struct 
 		return 0;
 	case OPT_FLOOR:
 		return nb_cmp_floor_parse(&cli->opt, arg, err) ? usage_error(err, err->msg, NULL) : 0;
+	case OPT_SEQUENTIAL:
+		cli->opt.sequential = true;
+		return 0;
 	case OPT_MISSING_OK:
 		cli->opt.missing_ok = true;
 		return 0;
@@ -383,8 +390,8 @@ static int exit_code(const struct compare_cli *cli, const struct nb_cmp_result *
 		return NB_EXIT_FAIL;
 	case NB_CMP_EXIT_INCONCLUSIVE:
 		return NB_EXIT_INCONCLUSIVE;
-	default:
-		return NB_EXIT_OK;
+	default: /* --sequential: a gated metric not decided yet is exit 3 */
+		return cli->opt.sequential && nb_seq_undecided(r) ? NB_EXIT_INCONCLUSIVE : NB_EXIT_OK;
 	}
 }
 
@@ -400,6 +407,8 @@ static int load_rounds(struct compare_cli *cli, struct nb_cmp_rounds *rounds, st
 	for (int i = 0; i < rounds->n_notes; i++)
 		fprintf(stderr, "nicbench compare: note: %s\n", rounds->notes[i]);
 	cli->opt.rounds_paired = rounds->paired && rounds->n_paired > 0;
+	if (cli->opt.sequential && !cli->opt.rounds_paired)
+		return nb_err_set(err, -EINVAL, "--sequential: the rounds do not pair (run --round on both sides)");
 	return 0;
 }
 
@@ -419,6 +428,10 @@ int cmd_compare(int argc, char **argv)
 	if (nb_opts_done(rc, "compare", &err, compare_usage, &rc))
 		goto out;
 	rc = NB_EXIT_USAGE;
+	if (cli.opt.sequential && !cli.rounds) {
+		fprintf(stderr, "nicbench compare: --sequential wants rounds: A1.json... -- B1.json... (try 'nicbench compare --help')\n");
+		goto out;
+	}
 	if (cli.rounds ? load_rounds(&cli, &rounds, &err) ||
 				 nb_cmp_run(&rounds.merged[0], &rounds.merged[1], &cli.opt, &result, &err)
 		       : nb_cmp_reports_load(cli.base_path, cli.new_path, &base, &new, &err) ||

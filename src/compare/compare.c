@@ -3,188 +3,13 @@
 #include "compare.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_judge.h"
 #include "compare_stats.h"
-
-/* A metric name matches a rule by exact name, or by prefix and suffix ("udp_" ..
- * "_errors"); plain string tests, as this runs for every metric of every point. A '#'
- * in a prefix stands for one or more digits ("cpu#_" matches "cpu12_"). */
-struct direction_rule {
-	const char *prefix, *suffix; /* suffix NULL: prefix is the exact name */
-	enum nb_cmp_direction direction;
-	struct nb_cmp_floor floor;   /* the absolute floor of the metric's family */
-};
-
-/* The floor families, one unit each so that --floor FAMILY=V means one thing. The values
- * sit at what a maintainer would call a change on a board, above the noise near zero that
- * A/A pairs on the veth test bed show (bench/aa-noise); docs/compare.md has the table. */
-#define FLOOR_BITS { "bits", NB_CMP_FLOOR_BITS_SHARE, 1, "% of the point's throughput_bps" }
-#define FLOOR_CPU { "cpu", NB_CMP_FLOOR_ABS, 3, "percentage points of the machine" }
-#define FLOOR_CORE { "core", NB_CMP_FLOOR_ABS, 6, "percentage points of one CPU" }
-#define FLOOR_LOSS { "loss", NB_CMP_FLOOR_ABS, 2, "percentage points of the datagrams" }
-#define FLOOR_DROPS { "drops", NB_CMP_FLOOR_ABS, 100, "packets (events) per run" }
-#define FLOOR_JITTER_MS { "jitter", NB_CMP_FLOOR_ABS, 0.05, "ms" }
-#define FLOOR_LATENCY_US { "latency", NB_CMP_FLOOR_ABS, 10, "microseconds" }
-#define FLOOR_RATES { "rates", NB_CMP_FLOOR_ABS, 1000, "events per second" }
-#define FLOOR_SOFTIRQ_TIME { "softirq_time", NB_CMP_FLOOR_ABS, 2e7, "ns per second (1e9: one CPU)" }
-#define FLOOR_OWN_CPU { "own_cpu", NB_CMP_FLOOR_ABS, 5, "ms of CPU per second" }
-#define FLOOR_BATCH { "batching", NB_CMP_FLOOR_ABS, 5, "packets per NAPI poll" }
-#define FLOOR_CPU_PER_TRANSACTION { "cpu_per_transaction", NB_CMP_FLOOR_ABS, 2, "us of busy CPU per transaction" }
-#define FLOOR_BUDGET { "budget", NB_CMP_FLOOR_ABS, 5, "percentage points of the NAPI polls" }
-#define FLOOR_NONE { NULL, NB_CMP_FLOOR_NONE, 0, NULL }
-
-/* First match wins. Rates of events (softirqs, polls, interrupts) and packet rates
- * depend on the traffic as much as on the driver, so they stay neutral; so do the
- * peer's CPU and NAPI batching shares, which describe behaviour, not cost. */
-static const struct direction_rule direction_rules[] = {
-	{ "throughput_bps", NULL, NB_CMP_HIGHER_BETTER, FLOOR_BITS },
-	{ "throughput_sent_bps", NULL, NB_CMP_NEUTRAL, FLOOR_BITS }, /* the sender's figure: UDP offered load */
-	{ NB_CMP_EFFICIENCY_METRIC, NULL, NB_CMP_HIGHER_BETTER, FLOOR_NONE },
-	{ "iperf_remote_cpu_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CORE },
-	{ "napi_budget_exhausted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_BUDGET },
-	/* how much CPU time /proc/stat missed: says how far to trust busy %, not a cost */
-	{ "cpu_unaccounted_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
-	/* other programs' CPU: says whether the run was disturbed, not what the driver costs */
-	{ "cpu_other_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
-	/* the hypervisor's steal: the host's load on a VM, not the driver's cost */
-	{ "steal_pct", NULL, NB_CMP_NEUTRAL, FLOOR_CPU },
-	/* qstats-get counts over the window: losses and stalls are costs, the rest is volume */
-	{ "qstats_rx_alloc_fail", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_", "_drops", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_", "_overruns", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_", "_ratelimits", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_", "_errors", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_rx_csum_bad", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "qstats_tx_stop", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	/* request/response tests: latency and CPU per transaction cost, transactions are work done;
-	 * interrupts and polls per transaction describe batching, like the rates below */
-	{ "rr_transactions_per_s", NULL, NB_CMP_HIGHER_BETTER, FLOOR_RATES },
-	{ "rr_lost_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "rr_late_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "rr_unsent_transactions", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER, FLOOR_CPU_PER_TRANSACTION },
-	{ "rr_client_cpu_us_per_transaction", NULL, NB_CMP_LOWER_BETTER, FLOOR_CPU_PER_TRANSACTION },
-	/* Which CPU carried the work is placement, not cost: the scheduler moves the traffic
-	 * process between CPUs from one run to the next (an A/A pair showed cpu0_user_pct
-	 * 26% -> 77% and cpu1_user_pct 65% -> 16%). The machine-wide shares carry the cost.
-	 * Shares of one CPU also move twice as many points as shares of a 2-CPU machine. */
-	{ "cpu#_", "_pct", NB_CMP_NEUTRAL, FLOOR_CORE },
-	{ "iperf_host_cpu_pct", NULL, NB_CMP_LOWER_BETTER, FLOOR_CORE },
-	{ "", "_pct", NB_CMP_LOWER_BETTER, FLOOR_CPU }, /* CPU shares: busy, user, system, irq, softirq, napi_thread */
-	{ "lost_percent", NULL, NB_CMP_LOWER_BETTER, FLOOR_LOSS },
-	{ "lost_packets", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "retransmits", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "jitter_ms", NULL, NB_CMP_LOWER_BETTER, FLOOR_JITTER_MS },
-	/* A run's largest latency is one moment of it (one queue that filled once): an A/A pair
-	 * showed tcp_rtt_max_us 95 -> 263 with every other figure alike. Shown, not judged; the
-	 * percentiles and the mean carry the latency. */
-	{ "", "_max_us", NB_CMP_NEUTRAL, FLOOR_LATENCY_US },
-	/* latencies of request/response tests: lower is better whatever else a row says of them */
-	{ "", "_us", NB_CMP_LOWER_BETTER, FLOOR_LATENCY_US },
-	{ "", "_dropped", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "time_squeeze", NULL, NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "udp_", "_errors", NB_CMP_LOWER_BETTER, FLOOR_DROPS },
-	{ "udp_no_ports", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS }, /* datagrams to a closed port: the peer's doing */
-	{ "net_", "_softirq_ns_per_s", NB_CMP_LOWER_BETTER, FLOOR_SOFTIRQ_TIME },
-	/* per CPU: neutral, as before, but with the floor of softirq time */
-	{ "cpu#_net_", "_softirq_ns_per_s", NB_CMP_NEUTRAL, FLOOR_SOFTIRQ_TIME },
-	/* neutral, listed for their floors */
-	{ "", "_errors", NB_CMP_NEUTRAL, FLOOR_DROPS },
-	{ "trace_lost_samples", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS },
-	{ "packets", NULL, NB_CMP_NEUTRAL, FLOOR_DROPS }, /* UDP datagrams of the run */
-	{ "nicbench_cpu_ms_per_s", NULL, NB_CMP_NEUTRAL, FLOOR_OWN_CPU },
-	{ "", "_bytes_per_s", NB_CMP_NEUTRAL, FLOOR_BITS },
-	{ "napi_packets_per_poll", NULL, NB_CMP_NEUTRAL, FLOOR_BATCH },
-	{ "", "_per_s", NB_CMP_NEUTRAL, FLOOR_RATES },
-};
-
-#define N_RULES (sizeof(direction_rules) / sizeof(direction_rules[0]))
-
-/* name starts with pattern, where '#' stands for one or more digits; returns the length of
- * name it covers, or 0 when it does not match. */
-static size_t prefix_match(const char *name, const char *pattern)
-{
-	const char *n = name;
-
-	for (const char *p = pattern; *p; p++) {
-		if (*p != '#') {
-			if (*n++ != *p)
-				return 0;
-			continue;
-		}
-		if (*n < '0' || *n > '9')
-			return 0;
-		while (*n >= '0' && *n <= '9')
-			n++;
-	}
-	return (size_t)(n - name);
-}
-
-static bool rule_matches(const struct direction_rule *r, const char *name)
-{
-	size_t len, plen, slen;
-
-	if (!r->suffix)
-		return !strcmp(name, r->prefix);
-	len = strlen(name);
-	slen = strlen(r->suffix);
-	if (!r->prefix[0])
-		return len >= slen && !strcmp(name + len - slen, r->suffix);
-	plen = prefix_match(name, r->prefix);
-	return plen && len >= plen + slen && !strcmp(name + len - slen, r->suffix);
-}
-
-static const struct direction_rule *rule_of(const char *name)
-{
-	for (size_t i = 0; i < N_RULES; i++) {
-		if (rule_matches(&direction_rules[i], name))
-			return &direction_rules[i];
-	}
-	return NULL;
-}
-
-struct nb_cmp_floor nb_cmp_metric_floor(const char *name)
-{
-	const struct direction_rule *r = rule_of(name);
-
-	return r ? r->floor : (struct nb_cmp_floor)FLOOR_NONE;
-}
-
-int nb_cmp_floor_rows(void)
-{
-	return (int)N_RULES;
-}
-
-const char *nb_cmp_floor_row(int i, char *pattern, size_t len, struct nb_cmp_floor *floor,
-			     enum nb_cmp_direction *direction)
-{
-	const struct direction_rule *r;
-
-	if (i < 0 || (size_t)i >= N_RULES)
-		return NULL;
-	r = &direction_rules[i];
-	if (!r->suffix)
-		snprintf(pattern, len, "%s", r->prefix);
-	else
-		snprintf(pattern, len, "%s*%s", r->prefix, r->suffix);
-	for (char *c = strchr(pattern, '#'); c; c = strchr(c, '#'))
-		*c = 'N'; /* "cpuN_*_pct": N for the digits of a CPU number */
-	*floor = r->floor;
-	*direction = r->direction;
-	return pattern;
-}
-
-enum nb_cmp_direction nb_cmp_metric_direction(const char *name)
-{
-	const struct direction_rule *r = rule_of(name);
-
-	return r ? r->direction : NB_CMP_NEUTRAL;
-}
 
 const char *nb_cmp_verdict_name(enum nb_cmp_verdict v)
 {
@@ -211,680 +36,6 @@ const char *nb_cmp_overall_name(enum nb_cmp_overall v)
 	default:
 		return "inconclusive";
 	}
-}
-
-void nb_cmp_options_init(struct nb_cmp_options *opt)
-{
-	memset(opt, 0, sizeof(*opt));
-	opt->min_effect_pct = 5;
-	opt->alpha = 0.10;
-	opt->min_runs = 3;
-	opt->change_cap_pct = 10000;
-	nb_cmp_gate_parse(opt, "throughput_bps,cpu_busy_pct@*-rx,rr_latency_p99_us@*-rr,rr_transactions_per_s@*-rr", NULL);
-}
-
-static int parse_pct(const char *text, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || *end || errno || !isfinite(v) || v < 0)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static int parse_gate_rule(struct nb_cmp_gate_rule *rule, char *tok, struct nb_err *err)
-{
-	char *eq = strchr(tok, '=');
-	char *at = strchr(tok, '@');
-
-	rule->min_effect_pct = -1;
-	if (eq) {
-		*eq = '\0';
-		if (parse_pct(eq + 1, &rule->min_effect_pct))
-			return nb_err_set(err, -EINVAL, "parse gate rule \"%s=%s\": \"%s\" is not a percentage", tok,
-					  eq + 1, eq + 1);
-	}
-	if (at && (!eq || at < eq)) {
-		*at = '\0';
-		snprintf(rule->tests, sizeof(rule->tests), "%s", at + 1);
-	}
-	if (!*tok || strlen(tok) >= sizeof(rule->metric))
-		return nb_err_set(err, -EINVAL, "parse gate rule: metric name \"%s\" is empty or too long", tok);
-	snprintf(rule->metric, sizeof(rule->metric), "%s", tok);
-	return 0;
-}
-
-int nb_cmp_gate_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err)
-{
-	char buf[1024];
-	char *save = NULL;
-	int n = 0;
-
-	if (strlen(spec) >= sizeof(buf))
-		return nb_err_set(err, -EINVAL, "parse gate \"%.40s...\": longer than %zu characters", spec,
-				  sizeof(buf) - 1);
-	snprintf(buf, sizeof(buf), "%s", spec);
-	if (!strcmp(buf, "none")) {
-		opt->n_gate = 0;
-		return 0;
-	}
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n >= NB_CMP_MAX_GATE)
-			return nb_err_set(err, -EINVAL, "parse gate: more than %d rules", NB_CMP_MAX_GATE);
-		int ret = parse_gate_rule(&opt->gate[n], tok, err);
-
-		if (ret)
-			return ret;
-		n++;
-	}
-	if (!n)
-		return nb_err_set(err, -EINVAL, "parse gate \"%s\": no rule (use \"none\" to gate nothing)", spec);
-	opt->n_gate = n;
-	return 0;
-}
-
-int nb_cmp_effect_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err)
-{
-	const char *eq = strchr(spec, '=');
-	double pct;
-
-	if (!eq) {
-		if (parse_pct(spec, &pct))
-			return nb_err_set(err, -EINVAL, "parse minimum effect \"%s\": not a percentage", spec);
-		opt->min_effect_pct = pct;
-		return 0;
-	}
-	if (eq == spec || (size_t)(eq - spec) >= NB_METRIC_NAME_MAX || parse_pct(eq + 1, &pct))
-		return nb_err_set(err, -EINVAL, "parse minimum effect \"%s\": expected METRIC=PERCENT", spec);
-	for (int i = 0; i < opt->n_effects; i++) {
-		if (!strncmp(opt->effects[i].metric, spec, (size_t)(eq - spec)) &&
-		    opt->effects[i].metric[eq - spec] == '\0') {
-			opt->effects[i].pct = pct;
-			return 0;
-		}
-	}
-	if (opt->n_effects >= NB_CMP_MAX_EFFECTS)
-		return nb_err_set(err, -EINVAL, "parse minimum effect \"%s\": more than %d metrics", spec,
-				  NB_CMP_MAX_EFFECTS);
-	snprintf(opt->effects[opt->n_effects].metric, NB_METRIC_NAME_MAX, "%.*s", (int)(eq - spec), spec);
-	opt->effects[opt->n_effects].pct = pct;
-	opt->n_effects++;
-	return 0;
-}
-
-static int floor_override_parse(struct nb_cmp_options *opt, const char *tok, struct nb_err *err)
-{
-	const char *eq = strchr(tok, '=');
-	size_t nlen = eq ? (size_t)(eq - tok) : 0;
-	double v;
-	int i;
-
-	if (!eq || !nlen || nlen >= NB_METRIC_NAME_MAX || parse_pct(eq + 1, &v))
-		return nb_err_set(err, -EINVAL,
-				  "parse floor \"%s\": expected METRIC=VALUE or FAMILY=VALUE with VALUE >= 0, or none", tok);
-	for (i = 0; i < opt->n_floors; i++) {
-		if (!strncmp(opt->floors[i].name, tok, nlen) && !opt->floors[i].name[nlen])
-			break;
-	}
-	if (i == opt->n_floors) {
-		if (opt->n_floors >= NB_CMP_MAX_FLOORS)
-			return nb_err_set(err, -EINVAL, "parse floor \"%s\": more than %d floors", tok, NB_CMP_MAX_FLOORS);
-		opt->n_floors++;
-	}
-	snprintf(opt->floors[i].name, sizeof(opt->floors[i].name), "%.*s", (int)nlen, tok);
-	opt->floors[i].value = v;
-	return 0;
-}
-
-int nb_cmp_floor_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err)
-{
-	char buf[1024];
-	char *save = NULL;
-	int ret = 0, n = 0;
-
-	if (!strcmp(spec, "none")) {
-		opt->no_floors = true;
-		return 0;
-	}
-	if (strlen(spec) >= sizeof(buf))
-		return nb_err_set(err, -EINVAL, "parse floor \"%.40s...\": longer than %zu characters", spec,
-				  sizeof(buf) - 1);
-	snprintf(buf, sizeof(buf), "%s", spec);
-	for (char *tok = strtok_r(buf, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save), n++)
-		ret = floor_override_parse(opt, tok, err);
-	if (!ret && !n)
-		ret = nb_err_set(err, -EINVAL, "parse floor \"%s\": expected METRIC=VALUE or FAMILY=VALUE, or none", spec);
-	return ret;
-}
-
-/* A metric's floor after --floor: the metric's own override, then its family's. */
-static struct nb_cmp_floor metric_floor(const struct nb_cmp_options *opt, const char *name)
-{
-	struct nb_cmp_floor f = nb_cmp_metric_floor(name);
-	const struct nb_cmp_floor_override *family = NULL;
-
-	if (opt->no_floors)
-		return (struct nb_cmp_floor)FLOOR_NONE;
-	for (int i = 0; i < opt->n_floors; i++) {
-		if (!strcmp(opt->floors[i].name, name)) {
-			if (f.kind == NB_CMP_FLOOR_NONE)
-				f.kind = NB_CMP_FLOOR_ABS;
-			f.value = opt->floors[i].value;
-			return f;
-		}
-		if (f.family && !strcmp(opt->floors[i].name, f.family))
-			family = &opt->floors[i];
-	}
-	if (family)
-		f.value = family->value;
-	return f;
-}
-
-static double metric_min_effect(const struct nb_cmp_options *opt, const char *name)
-{
-	for (int i = 0; i < opt->n_effects; i++) {
-		if (!strcmp(opt->effects[i].metric, name))
-			return opt->effects[i].pct;
-	}
-	return opt->min_effect_pct;
-}
-
-/* What a metric's name decides. The same dozen names come back for every point, in
- * the same order, so they are remembered per position in the point's metric list:
- * one name check instead of every direction and gate rule. */
-struct metric_traits {
-	const char *name; /* NULL: slot not filled yet */
-	enum nb_cmp_direction direction;
-	double min_effect_pct; /* --min-effect's; a gate rule may override it */
-	bool gate_named;       /* some gate rule names the metric */
-	struct nb_cmp_floor floor; /* after --floor */
-};
-
-#define TRAITS_SLOTS 64
-
-static void traits_fill(struct metric_traits *t, const struct nb_cmp_options *opt, const char *name)
-{
-	t->name = name;
-	t->direction = nb_cmp_metric_direction(name);
-	t->min_effect_pct = metric_min_effect(opt, name);
-	t->floor = metric_floor(opt, name);
-	t->gate_named = false;
-	for (int i = 0; i < opt->n_gate && !t->gate_named; i++)
-		t->gate_named = !strcmp(opt->gate[i].metric, name);
-}
-
-/* Gated when a rule names the metric and its glob matches the test; a rule's own
- * threshold beats --min-effect. Neutral metrics have no "worse" to gate on. */
-static void apply_gate(const struct nb_cmp_options *opt, const char *test_name, const struct metric_traits *t,
-		       struct nb_cmp_metric_result *m)
-{
-	m->min_effect_pct = t->min_effect_pct;
-	m->gated = false;
-	if (t->direction == NB_CMP_NEUTRAL || !t->gate_named)
-		return;
-	for (int i = 0; i < opt->n_gate; i++) {
-		const struct nb_cmp_gate_rule *rule = &opt->gate[i];
-
-		if (strcmp(rule->metric, t->name))
-			continue;
-		if (rule->tests[0] && fnmatch(rule->tests, test_name, 0))
-			continue;
-		m->gated = true;
-		if (rule->min_effect_pct >= 0)
-			m->min_effect_pct = rule->min_effect_pct;
-		return;
-	}
-}
-
-/* What one comparison carries down to each metric: the options and the interval
- * ranks already computed per pair of run counts (the same few pairs repeat
- * across thousands of metrics). */
-#define RANK_CACHE_RUNS 32
-
-struct cmp_ctx {
-	const struct nb_cmp_options *opt;
-	const struct nb_cmp_report *base, *new;
-	long rank_cache[RANK_CACHE_RUNS + 1][RANK_CACHE_RUNS + 1]; /* k + 1; 0 = not computed */
-	double *u_counts[RANK_CACHE_RUNS + 1][RANK_CACHE_RUNS + 1];  /* no-tie null distributions */
-	struct nb_cmp_metric_result *pool;  /* one block for the metrics of all points */
-	bool has_throughput;                /* the current point's base throughput, for share floors */
-	double throughput_bps;
-	double other_pct;                   /* the current point's worst cpu_other_pct (point_other_pct) */
-	struct nb_cmp_steal steal;          /* the current point's steal_pct per side (point_steal) */
-	double throughput_ratio;            /* the current point's median throughput, new / base; NAN */
-	size_t pool_used, pool_cap;
-	struct metric_traits traits[TRAITS_SLOTS];
-};
-
-/* The traits of metric `name`, the pos-th of its point. A report keeps one copy of
- * each name, so the same pointer is the usual hit. */
-static const struct metric_traits *metric_traits(struct cmp_ctx *ctx, int pos, const char *name)
-{
-	struct metric_traits *t = &ctx->traits[pos % TRAITS_SLOTS];
-
-	if (t->name != name && (!t->name || strcmp(t->name, name)))
-		traits_fill(t, ctx->opt, name);
-	return t;
-}
-
-static void ctx_free(struct cmp_ctx *ctx)
-{
-	if (!ctx)
-		return;
-	for (int i = 0; i <= RANK_CACHE_RUNS; i++) {
-		for (int j = 0; j <= RANK_CACHE_RUNS; j++)
-			free(ctx->u_counts[i][j]);
-	}
-	free(ctx);
-}
-
-/* Mann-Whitney p: the cached exact distribution when no value repeats (real-valued
- * measurements), the tie-aware computation otherwise. */
-static double mann_whitney_p(struct cmp_ctx *ctx, const double *b, int nb, const double *n, int nn)
-{
-	double **counts;
-	bool ties;
-	long u2;
-
-	if (nb > RANK_CACHE_RUNS || nn > RANK_CACHE_RUNS)
-		return nb_stats_mann_whitney_p(b, nb, n, nn);
-	u2 = nb_stats_mann_whitney_u2(b, nb, n, nn, &ties);
-	if (ties)
-		return nb_stats_mann_whitney_p(b, nb, n, nn);
-	counts = &ctx->u_counts[nb][nn];
-	if (!*counts) {
-		*counts = malloc(sizeof(double) * ((size_t)nb * (size_t)nn + 1));
-		if (!*counts || nb_stats_u_distribution(nb, nn, *counts)) {
-			free(*counts);
-			*counts = NULL;
-			return nb_stats_mann_whitney_p(b, nb, n, nn);
-		}
-	}
-	return nb_stats_u_p_value(*counts, nb, nn, u2);
-}
-
-static long ci_rank(struct cmp_ctx *ctx, int nb, int nn)
-{
-	long k;
-
-	if (nb > RANK_CACHE_RUNS || nn > RANK_CACHE_RUNS)
-		return nb_stats_shift_ci_rank(nb, nn, ctx->opt->alpha);
-	if (!ctx->rank_cache[nb][nn])
-		ctx->rank_cache[nb][nn] = nb_stats_shift_ci_rank(nb, nn, ctx->opt->alpha) + 1;
-	k = ctx->rank_cache[nb][nn] - 1;
-	return k;
-}
-
-/* A sample set as compare sees it: borrowed values and a median. */
-struct side {
-	bool present;
-	double median;
-	int n;
-	const double *values;
-	bool diagnostic;  /* from the diagnostic repetition: never gated */
-	int paired;       /* compare over rounds: leading values that pair with the other side's */
-};
-
-static struct side side_of(const struct nb_cmp_samples *s)
-{
-	if (!s)
-		return (struct side){ 0 };
-	return (struct side){ true, s->median, s->n, s->values, s->diagnostic, s->paired };
-}
-
-/* A shift in units of the base median, in percent, bounded like the change itself: at
- * -100% below, as no metric compare reads goes below zero. An interval end under -100% only
- * says that some base run lay above the base median (a collapse to near zero from a spread
- * base); printed, it looked like a measurement below zero. */
-static double shift_pct(double shift, double base_median, double cap)
-{
-	double pct;
-
-	if (base_median == 0)
-		return shift > 0 ? cap : shift < 0 ? -100 : 0;
-	pct = shift / fabs(base_median) * 100;
-	return pct > cap ? cap : pct < -100 ? -100 : pct;
-}
-
-/* The floor in the metric's unit for this point; false when it has none. */
-static bool resolve_floor(const struct cmp_ctx *ctx, const struct metric_traits *t, double *floor)
-{
-	switch (t->floor.kind) {
-	case NB_CMP_FLOOR_ABS:
-		*floor = t->floor.value;
-		return true;
-	case NB_CMP_FLOOR_BITS_SHARE: {
-		size_t len = strlen(t->name);
-		bool bytes = len > 12 && !strcmp(t->name + len - 12, "_bytes_per_s");
-
-		if (!ctx->has_throughput)
-			return false; /* no throughput to take a share of: the relative rules alone */
-		*floor = t->floor.value / 100 * fabs(ctx->throughput_bps) / (bytes ? 8 : 1);
-		return true;
-	}
-	default:
-		return false;
-	}
-}
-
-/* How far apart one side's runs lie: their range, or from five runs on the range without the
- * highest and the lowest run (the one odd run that the rank test shrugs off). */
-static double run_spread(const struct side *s)
-{
-	double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
-	int trim = s->n >= 5;
-
-	if (s->n < 2)
-		return 0;
-	for (int i = 0; i < s->n; i++) {
-		double v = s->values[i];
-
-		if (v < lo[0]) {
-			lo[1] = lo[0];
-			lo[0] = v;
-		} else if (v < lo[1]) {
-			lo[1] = v;
-		}
-		if (v > hi[0]) {
-			hi[1] = hi[0];
-			hi[0] = v;
-		} else if (v > hi[1]) {
-			hi[1] = v;
-		}
-	}
-	return hi[trim] - lo[trim];
-}
-
-double nb_cmp_spread_factor(int runs)
-{
-	/* bench/noise-rule-sim: normal runs, 20000 A/A draws per run count; the rate of chance
-	 * passes is 0.8% at every entry. From 5 runs a side's spread leaves out its highest and
-	 * lowest run, which is why 5 needs more than 4. */
-	static const double factor[] = { [3] = 1.0, [4] = 0.45, [5] = 1.0, [6] = 0.6, [7] = 0.45, [8] = 0.35,
-					 [9] = 0.3, [10] = 0.25 };
-
-	if (runs < 3)
-		return factor[3];
-	return runs < (int)(sizeof(factor) / sizeof(factor[0])) ? factor[runs] : factor[10];
-}
-
-#define SPREAD_MAX_RUNS 256 /* more runs a side: the spread rule in the metric's unit */
-
-/* The gap between the sides (the inner end of the interval of the shift, `lo` up or `-hi`
- * down) against the larger side's spread of runs. In ratios when every run of both sides lies
- * above zero: the change is judged in percent, and a latency or a rate that moves far spreads
- * in proportion (p99 402 -> 1561 us, five runs each, all new above all base, whose new side
- * spread by 987 us: in microseconds the gap did not clear it, in ratios by far). Not for the
- * drops and loss families (below). */
-static bool clears_spread(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
-			  const struct side *n, bool up, double lo, double hi)
-{
-	double lb[SPREAD_MAX_RUNS], ln[SPREAD_MAX_RUNS], glo, ghi;
-	struct side sb = *b, sn = *n;
-	bool positive = b->n <= SPREAD_MAX_RUNS && n->n <= SPREAD_MAX_RUNS;
-
-	m->spread_factor = nb_cmp_spread_factor(b->n < n->n ? b->n : n->n);
-	/* Counts of lost or dropped packets stay in packets: a run of 0 is common there, and the
-	 * scale of one metric should not flip with whether some run happened to lose nothing. */
-	{
-		const char *family = nb_cmp_metric_floor(m->name).family;
-
-		positive = positive && !(family && (!strcmp(family, "drops") || !strcmp(family, "loss")));
-	}
-	for (int i = 0; positive && i < b->n; i++)
-		positive = b->values[i] > 0;
-	for (int i = 0; positive && i < n->n; i++)
-		positive = n->values[i] > 0;
-	if (!positive)
-		return (up ? lo : -hi) > m->spread_factor * m->spread;
-	for (int i = 0; i < b->n; i++)
-		lb[i] = log(b->values[i]);
-	for (int i = 0; i < n->n; i++)
-		ln[i] = log(n->values[i]);
-	sb.values = lb;
-	sn.values = ln;
-	m->spread_ratio = true;
-	{
-		double s = fmax(run_spread(&sb), run_spread(&sn));
-
-		m->spread_pct = (exp(s) - 1) * 100;
-		if (!nb_stats_shift_ci_at(lb, b->n, ln, n->n, ci_rank(ctx, b->n, n->n), &glo, &ghi))
-			return false;
-		return (up ? glo : -ghi) > m->spread_factor * s;
-	}
-}
-
-/* A change the interval supports, and what may still hold it back: runs on a side that lie
- * further apart than the two sides do, or other programs' load on either side. At three
- * runs a side the 90% interval is the range of the nine differences and p cannot go below
- * 0.10, so any three runs that all lie above three others pass the test: by chance one
- * metric in ten, a dozen in a compare of a hundred metrics. Only a gap wider than the runs'
- * own spread is told from that (docs/compare.md, "Small samples"). */
-static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
-			    const struct side *n, double lo, double hi)
-{
-	bool up = lo > 0;
-
-	m->verdict = NB_CMP_INCONCLUSIVE;
-	/* Paired rounds need no spread rule: the pairs' interval already counts each pair once,
-	 * and a side's spread across rounds is the host's modes, which the pairing cancels. */
-	if (!m->n_pairs && !clears_spread(ctx, m, b, n, up, lo, hi)) {
-		m->reason = NB_CMP_REASON_NOISY_SPREAD;
-		return;
-	}
-	/* Other programs' CPU moves every figure of the point; cpu_other_pct itself says how much. */
-	if (ctx->other_pct >= NB_FOREIGN_LOAD_PCT && strcmp(m->name, "cpu_other_pct")) {
-		m->reason = NB_CMP_REASON_DISTURBED;
-		return;
-	}
-	/* The host's steal moved between the sides by enough to explain the least change the
-	 * interval supports: the VM's host, not the kernel, may have made it. Losses have no
-	 * such bound: a receiver that loses its CPU for a moment overflows its buffers. */
-	if (ctx->steal.explains_pct > 0 && strcmp(m->name, "steal_pct") &&
-	    (m->counts_losses || (up ? m->ci_lo_pct : -m->ci_hi_pct) <= ctx->steal.explains_pct)) {
-		m->reason = NB_CMP_REASON_STEAL;
-		return;
-	}
-	/* A CPU cost that moved with the throughput, by no more than it, is the same cost per bit
-	 * for more (or fewer) bits: bits_per_cpu_second judges the cost itself. */
-	if (m->follows_work && isfinite(ctx->throughput_ratio) &&
-	    (up ? ctx->throughput_ratio > 1 && 1 + m->ci_lo_pct / 100 <= ctx->throughput_ratio
-		: ctx->throughput_ratio < 1 && 1 + m->ci_hi_pct / 100 >= ctx->throughput_ratio)) {
-		m->reason = NB_CMP_REASON_FOLLOWS_THROUGHPUT;
-		m->throughput_change_pct = 100 * (ctx->throughput_ratio - 1);
-		return;
-	}
-	m->reason = NB_CMP_REASON_SUPPORTED;
-	if (m->direction == NB_CMP_NEUTRAL)
-		m->verdict = NB_CMP_CHANGED;
-	else
-		m->verdict = up == (m->direction == NB_CMP_HIGHER_BETTER) ? NB_CMP_IMPROVED : NB_CMP_REGRESSED;
-}
-
-#define PAIRED_MAX 1024
-
-/* Compare over paired rounds: the unit of evidence is the pair (round i of A, round i of B, made
- * next to each other), and the verdict rests on the n differences within pairs, in ratios when
- * every round lies above zero. A host mode that shifts both rounds of a pair cancels; one that
- * lasts a round counts once, not once a run. The rules are the runs' rules with the sign test's
- * interval: beyond the minimum effect and the floor, then foreign load, steal and throughput. */
-static void judge_paired(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
-			 const struct side *n)
-{
-	const struct nb_cmp_options *opt = ctx->opt;
-	double ratio[PAIRED_MAX], diff[PAIRED_MAX], effect = m->min_effect_pct, floor = m->has_floor ? m->floor : 0;
-	int np = b->paired < n->paired ? b->paired : n->paired;
-	bool positive = true, up, down;
-	double mid_diff, lo, hi;
-	long k;
-
-	np = np > PAIRED_MAX ? PAIRED_MAX : np;
-	if (np < 1)
-		return; /* the caller checked: both sides pair */
-	m->n_pairs = np;
-	for (int i = 0; i < np; i++) {
-		diff[i] = n->values[i] - b->values[i];
-		positive = positive && b->values[i] > 0 && n->values[i] > 0;
-	}
-	for (int i = 0; positive && i < np; i++)
-		ratio[i] = log(n->values[i] / b->values[i]);
-	mid_diff = nb_stats_median(diff, np);
-	/* the change is the median pair's, not the ratio of the sides' medians */
-	if (positive) {
-		double pct = (exp(nb_stats_median(ratio, np)) - 1) * 100;
-
-		m->change_capped = pct > opt->change_cap_pct;
-		m->change_pct = m->change_capped ? opt->change_cap_pct : pct;
-	} else {
-		m->change_pct = shift_pct(mid_diff, b->median, opt->change_cap_pct);
-		m->change_capped = m->change_pct >= opt->change_cap_pct;
-	}
-	if (fabs(m->change_pct) <= effect) {
-		m->verdict = NB_CMP_UNCHANGED;
-		return;
-	}
-	if (m->has_floor && fabs(mid_diff) <= floor) {
-		m->verdict = NB_CMP_UNCHANGED;
-		m->reason = NB_CMP_REASON_WITHIN_FLOOR;
-		return;
-	}
-	m->p_value = nb_stats_sign_flip_p(positive ? ratio : diff, np);
-	m->has_p = true;
-	k = nb_stats_sign_ci_rank(np, opt->alpha);
-	if (!k) {
-		m->verdict = NB_CMP_INCONCLUSIVE;
-		m->reason = NB_CMP_REASON_FEW_PAIRS;
-		return;
-	}
-	nb_stats_sort(diff, np);
-	lo = diff[k - 1];
-	hi = diff[np - k];
-	if (positive) {
-		nb_stats_sort(ratio, np);
-		m->ci_lo_pct = fmin((exp(ratio[k - 1]) - 1) * 100, opt->change_cap_pct);
-		m->ci_hi_pct = fmin((exp(ratio[np - k]) - 1) * 100, opt->change_cap_pct);
-	} else {
-		m->ci_lo_pct = shift_pct(lo, b->median, opt->change_cap_pct);
-		m->ci_hi_pct = shift_pct(hi, b->median, opt->change_cap_pct);
-	}
-	m->has_ci = true;
-	up = m->ci_lo_pct > effect && lo > floor;
-	down = m->ci_hi_pct < -effect && hi < -floor;
-	if (!up && !down) {
-		m->verdict = NB_CMP_INCONCLUSIVE;
-		m->reason = (m->ci_lo_pct > effect || m->ci_hi_pct < -effect) ? NB_CMP_REASON_NOISY_FLOOR
-									   : NB_CMP_REASON_NOISY;
-		return;
-	}
-	judge_supported(ctx, m, b, n, lo, hi);
-}
-
-/* The verdict needs the whole (1 - alpha) interval of the change beyond the minimum
- * effect, not just a significant difference: noise that happens to separate two
- * small samples by less than the minimum effect then cannot fail CI. */
-static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
-			 const struct side *n)
-{
-	const struct nb_cmp_options *opt = ctx->opt;
-	double lo, hi, effect = m->min_effect_pct, floor = m->has_floor ? m->floor : 0;
-	bool up, down;
-
-	if (opt->rounds_paired && b->paired > 0 && n->paired > 0) {
-		judge_paired(ctx, m, b, n);
-		return;
-	}
-	if (b->n < opt->min_runs || n->n < opt->min_runs) {
-		m->verdict = NB_CMP_INCONCLUSIVE;
-		m->reason = NB_CMP_REASON_FEW_RUNS;
-		return;
-	}
-	if (fabs(m->change_pct) <= effect) {
-		m->verdict = NB_CMP_UNCHANGED; /* the verdict says why; no statistics needed */
-		return;
-	}
-	/* Inside the floor nothing happened, however wide the interval: a 1.8% share that
-	 * became 1.5%, or 0 lost packets that became 3. */
-	if (m->has_floor && fabs(n->median - b->median) <= floor) {
-		m->verdict = NB_CMP_UNCHANGED;
-		m->reason = NB_CMP_REASON_WITHIN_FLOOR;
-		return;
-	}
-	/* Only a change beyond the minimum effect needs its test and interval: most
-	 * metrics of most points do not move, and a compare of 1000 points should be quick. */
-	m->p_value = mann_whitney_p(ctx, b->values, b->n, n->values, n->n);
-	m->has_p = true;
-	if (nb_stats_shift_ci_at(b->values, b->n, n->values, n->n, ci_rank(ctx, b->n, n->n), &lo, &hi)) {
-		m->ci_lo_pct = shift_pct(lo, b->median, opt->change_cap_pct);
-		m->ci_hi_pct = shift_pct(hi, b->median, opt->change_cap_pct);
-		m->has_ci = true;
-		m->spread = fmax(run_spread(b), run_spread(n));
-	}
-	if (!m->has_ci) {
-		m->verdict = NB_CMP_INCONCLUSIVE;
-		m->reason = NB_CMP_REASON_UNREACHABLE;
-		return;
-	}
-	/* The whole interval beyond both the minimum effect and the floor. */
-	up = m->ci_lo_pct > effect && lo > floor;
-	down = m->ci_hi_pct < -effect && hi < -floor;
-	if (!up && !down) {
-		m->verdict = NB_CMP_INCONCLUSIVE;
-		m->reason = (m->ci_lo_pct > effect || m->ci_hi_pct < -effect) ? NB_CMP_REASON_NOISY_FLOOR
-									   : NB_CMP_REASON_NOISY;
-		return;
-	}
-	judge_supported(ctx, m, b, n, lo, hi);
-}
-
-/* Judge metric `name` into *m, the pos-th metric of its point. */
-static void judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, const char *name,
-			 const struct side *b, const struct side *n, enum nb_cmp_verdict status_verdict,
-			 struct nb_cmp_metric_result *m)
-{
-	const struct nb_cmp_options *opt = ctx->opt;
-	const struct metric_traits *t;
-
-	memset(m, 0, sizeof(*m));
-	m->name = name;
-	t = metric_traits(ctx, pos, name);
-	m->direction = t->direction;
-	apply_gate(opt, test_name, t, m);
-	if (b->diagnostic || n->diagnostic)
-		m->gated = false;
-	m->has_floor = resolve_floor(ctx, t, &m->floor);
-	m->floor_family = m->has_floor ? t->floor.family : NULL;
-	m->counts_losses = t->floor.family && (!strcmp(t->floor.family, "drops") || !strcmp(t->floor.family, "loss"));
-	/* CPU time spent: it grows with the packets handled */
-	m->follows_work = t->direction == NB_CMP_LOWER_BETTER && t->floor.family &&
-			  (!strcmp(t->floor.family, "cpu") || !strcmp(t->floor.family, "core") ||
-			   !strcmp(t->floor.family, "softirq_time"));
-	m->has_base = b->present;
-	m->has_new = n->present;
-	m->base = b->median;
-	m->new = n->median;
-	m->n_base = b->n;
-	m->n_new = n->n;
-	m->other_pct = ctx->other_pct;
-	m->steal = ctx->steal;
-	if (b->present && n->present) {
-		m->change_pct = nb_stats_change_pct(b->median, n->median, opt->change_cap_pct, &m->change_capped);
-		m->has_change = true;
-	}
-	if (status_verdict != NB_CMP_UNCHANGED) {
-		/* fixed/broken points: the status change is the verdict of every metric */
-		m->verdict = status_verdict;
-		return;
-	}
-	if (!b->present || !n->present) {
-		m->verdict = b->present ? NB_CMP_MISSING : NB_CMP_NEW;
-		m->reason = b->present ? NB_CMP_REASON_ONLY_BASE : NB_CMP_REASON_ONLY_NEW;
-		return;
-	}
-	judge_change(ctx, m, b, n);
 }
 
 /* Per-run efficiency values, written into buf (capacity cap); returns the count. */
@@ -1047,7 +198,7 @@ static double point_other_pct(const struct nb_cmp_point *b, const struct nb_cmp_
 	double worst = NAN;
 
 	for (int i = 0; i < 2; i++) {
-		const struct nb_cmp_samples *s = sides[i] ? nb_cmp_point_metric(sides[i], "cpu_other_pct") : NULL;
+		const struct nb_cmp_samples *s = sides[i] ? nb_cmp_point_metric(sides[i], NB_M_CPU_OTHER_PCT) : NULL;
 
 		for (int j = 0; s && j < s->n; j++)
 			worst = isnan(worst) ? s->values[j] : fmax(worst, s->values[j]);
@@ -1065,8 +216,8 @@ static double point_other_pct(const struct nb_cmp_point *b, const struct nb_cmp_
 static struct nb_cmp_steal point_steal(const struct cmp_ctx *ctx, const struct nb_cmp_point *b,
 				       const struct nb_cmp_point *n)
 {
-	const struct nb_cmp_samples *sb = b ? nb_cmp_point_metric(b, "steal_pct") : NULL;
-	const struct nb_cmp_samples *sn = n ? nb_cmp_point_metric(n, "steal_pct") : NULL;
+	const struct nb_cmp_samples *sb = b ? nb_cmp_point_metric(b, NB_M_STEAL_PCT) : NULL;
+	const struct nb_cmp_samples *sn = n ? nb_cmp_point_metric(n, NB_M_STEAL_PCT) : NULL;
 	int cpus = ctx->base->cpus > ctx->new->cpus ? ctx->base->cpus : ctx->new->cpus;
 	struct nb_cmp_steal st = { .base_pct = NAN, .new_pct = NAN };
 
@@ -1082,8 +233,8 @@ static struct nb_cmp_steal point_steal(const struct cmp_ctx *ctx, const struct n
 /* new / base of the point's median throughput_bps; NAN unless both sides have one above 0. */
 static double point_throughput_ratio(const struct nb_cmp_point *b, const struct nb_cmp_point *n)
 {
-	const struct nb_cmp_samples *tb = b ? nb_cmp_point_metric(b, "throughput_bps") : NULL;
-	const struct nb_cmp_samples *tn = n ? nb_cmp_point_metric(n, "throughput_bps") : NULL;
+	const struct nb_cmp_samples *tb = b ? nb_cmp_point_metric(b, NB_M_THROUGHPUT_BPS) : NULL;
+	const struct nb_cmp_samples *tn = n ? nb_cmp_point_metric(n, NB_M_THROUGHPUT_BPS) : NULL;
 
 	if (!tb || !tn || !(tb->median > 0) || !(tn->median > 0))
 		return NAN;
@@ -1104,7 +255,7 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 	pr->base = b;
 	pr->new = n;
 	{
-		const struct nb_cmp_samples *thr = nb_cmp_point_metric(any, "throughput_bps");
+		const struct nb_cmp_samples *thr = nb_cmp_point_metric(any, NB_M_THROUGHPUT_BPS);
 
 		ctx->has_throughput = thr && (thr->n > 0 || thr->median != 0);
 		ctx->throughput_bps = ctx->has_throughput ? thr->median : 0;
@@ -1120,25 +271,25 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 		sv = b ? NB_CMP_MISSING : NB_CMP_NEW;
 	}
 	for (int i = 0; b && i < b->n_metrics; i++) {
-		sb = side_of(&b->metrics[i]);
-		sn = side_of(n ? metric_near(n, i, b->metrics[i].name) : NULL);
-		judge_metric(ctx, pr->n_metrics, any->test_name, b->metrics[i].name, &sb, &sn, sv,
+		sb = nb_cmp_side_of(&b->metrics[i]);
+		sn = nb_cmp_side_of(n ? metric_near(n, i, b->metrics[i].name) : NULL);
+		nb_cmp_judge_metric(ctx, pr->n_metrics, any->test_name, b->metrics[i].name, &sb, &sn, sv,
 			     &pr->metrics[pr->n_metrics]);
 		pr->n_metrics++;
 	}
 	for (int i = 0; n && i < n->n_metrics; i++) {
 		if (b && (metric_near(b, i, n->metrics[i].name) || name_listed(n, i, n->metrics[i].name)))
 			continue;
-		sb = side_of(NULL);
-		sn = side_of(&n->metrics[i]);
-		judge_metric(ctx, pr->n_metrics, any->test_name, n->metrics[i].name, &sb, &sn, sv,
+		sb = nb_cmp_side_of(NULL);
+		sn = nb_cmp_side_of(&n->metrics[i]);
+		nb_cmp_judge_metric(ctx, pr->n_metrics, any->test_name, n->metrics[i].name, &sb, &sn, sv,
 			     &pr->metrics[pr->n_metrics]);
 		pr->n_metrics++;
 	}
 	sb = efficiency_side(b, ctx->base->cpus, eff_b);
 	sn = efficiency_side(n, ctx->new->cpus, eff_n);
 	if (sb.present || sn.present) {
-		judge_metric(ctx, pr->n_metrics, any->test_name, NB_CMP_EFFICIENCY_METRIC, &sb, &sn, sv,
+		nb_cmp_judge_metric(ctx, pr->n_metrics, any->test_name, NB_CMP_EFFICIENCY_METRIC, &sb, &sn, sv,
 			     &pr->metrics[pr->n_metrics]);
 		pr->n_metrics++;
 	}
@@ -1271,7 +422,7 @@ static double worst_other(const struct nb_cmp_report *rep)
 	double worst = NAN;
 
 	for (int i = 0; i < rep->n_points; i++) {
-		const struct nb_cmp_samples *s = nb_cmp_point_metric(&rep->points[i], "cpu_other_pct");
+		const struct nb_cmp_samples *s = nb_cmp_point_metric(&rep->points[i], NB_M_CPU_OTHER_PCT);
 
 		if (s && s->n > 0 && !(s->median <= worst))
 			worst = s->median;
@@ -1381,7 +532,7 @@ out:
 	free(base_idx.slot);
 	free(new_idx.slot);
 	free(matched);
-	ctx_free(ctx);
+	nb_cmp_ctx_free(ctx);
 	if (ret)
 		nb_cmp_result_free(out);
 	return ret;

@@ -7,17 +7,21 @@
 #include <stdio.h>
 
 #include "compare_load.h"
+#include "kit/metric_table.h"
 #include "kit/metrics.h"
 #include "kit/nb_error.h"
+#include "sequential.h"
 
 #define NB_CMP_SCHEMA "nicbench-compare/1"
 /* Derived by compare: throughput per busy CPU, in bits per CPU-second. */
-#define NB_CMP_EFFICIENCY_METRIC "bits_per_cpu_second"
+#define NB_CMP_EFFICIENCY_METRIC NB_M_BITS_PER_CPU_SECOND
 
+/* Directions and floors come from the metric table (kit/metric_table.h); compare's names
+ * for them carry the table's values. */
 enum nb_cmp_direction {
-	NB_CMP_NEUTRAL,       /* shown, never gated */
-	NB_CMP_HIGHER_BETTER,
-	NB_CMP_LOWER_BETTER,
+	NB_CMP_NEUTRAL = NB_METRIC_NEUTRAL, /* shown, never gated */
+	NB_CMP_HIGHER_BETTER = NB_METRIC_HIGHER_BETTER,
+	NB_CMP_LOWER_BETTER = NB_METRIC_LOWER_BETTER,
 };
 
 enum nb_cmp_verdict {
@@ -56,9 +60,10 @@ struct nb_cmp_gate_rule {
  * floor beside the relative minimum effect, so that a 1.8% CPU share or a handful of
  * lost packets does not swing tens of percent on noise. */
 enum nb_cmp_floor_kind {
-	NB_CMP_FLOOR_NONE,
-	NB_CMP_FLOOR_ABS,        /* value in the metric's own unit (percentage points, packets, 1/s, ms) */
-	NB_CMP_FLOOR_BITS_SHARE, /* value % of the point's base throughput_bps (a byte rate: of it / 8) */
+	NB_CMP_FLOOR_NONE = NB_METRIC_FLOOR_NONE,
+	NB_CMP_FLOOR_ABS = NB_METRIC_FLOOR_ABS,               /* in the metric's own unit */
+	NB_CMP_FLOOR_BITS_SHARE = NB_METRIC_FLOOR_BITS_SHARE, /* % of the point's base throughput_bps */
+	NB_CMP_FLOOR_BYTES_SHARE = NB_METRIC_FLOOR_BYTES_SHARE, /* the same of a byte rate: of it / 8 */
 };
 
 struct nb_cmp_floor {
@@ -68,7 +73,7 @@ struct nb_cmp_floor {
 	const char *unit;   /* of value, in words: "percentage points of the machine" */
 };
 
-/* --floor METRIC=V or FAMILY=V: replaces the registry's value (kind kept; ABS for a metric without one). */
+/* --floor METRIC=V or FAMILY=V: replaces the table's value (kind kept; ABS for a metric without one). */
 struct nb_cmp_floor_override {
 	char name[NB_METRIC_NAME_MAX];
 	double value;
@@ -97,6 +102,7 @@ struct nb_cmp_options {
 	/* compare over rounds with the rounds paired by index (set by the caller from
 	 * nb_cmp_rounds): metrics whose samples pair are judged on the pairs (docs/compare.md) */
 	bool rounds_paired;
+	bool sequential;        /* --sequential: paired metrics get the always-valid verdict (sequential.h) */
 };
 
 /* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx". */
@@ -111,10 +117,10 @@ int nb_cmp_effect_parse(struct nb_cmp_options *opt, const char *spec, struct nb_
 /* "METRIC=V" or "FAMILY=V" (comma-separated, repeatable) sets a floor, "none" turns floors off. */
 int nb_cmp_floor_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err);
 
-/* The registry's floor of a metric (kind NB_CMP_FLOOR_NONE when it has none), before overrides. */
+/* The metric table's floor of a metric (kind NB_CMP_FLOOR_NONE when it has none), before overrides. */
 struct nb_cmp_floor nb_cmp_metric_floor(const char *name);
 
-/* The registry's rows, for the docs and --help: count, and row i's name pattern ("*_pct"). */
+/* The metric table's rows, for --list-floors: count, and row i's name ("cpu{N}_busy_pct"). */
 int nb_cmp_floor_rows(void);
 const char *nb_cmp_floor_row(int i, char *pattern, size_t len, struct nb_cmp_floor *floor,
 			     enum nb_cmp_direction *direction);
@@ -178,6 +184,7 @@ struct nb_cmp_metric_result {
 	int n_pairs;             /* paired rounds the verdict rests on; 0: judged on runs (or unpaired rounds) */
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
+	struct nb_seq_metric seq;  /* --sequential: decided or not, and the pairs still needed */
 };
 
 struct nb_cmp_mover {

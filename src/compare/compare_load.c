@@ -2,6 +2,7 @@
 /* Read nicbench-report/1 files into compare's plain structs with jansson. */
 #include "compare_load.h"
 #include "compare_stats.h"
+#include "kit/metric_table.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -340,7 +341,7 @@ static int load_runs(struct loader *ld, json_t *runs, struct nb_cmp_point *p)
 		return oom(ld);
 	json_array_foreach(runs, i, run) {
 		json_t *metrics = json_object_get(run, "metrics");
-		json_t *thr = json_object_get(metrics, "throughput_bps"), *cpu = json_object_get(metrics, "cpu_busy_pct");
+		json_t *thr = json_object_get(metrics, NB_M_THROUGHPUT_BPS), *cpu = json_object_get(metrics, NB_M_CPU_BUSY_PCT);
 
 		if (parse_status(json_string_value(json_object_get(run, "status"))) != NB_CMP_STATUS_OK ||
 		    !json_is_number(thr) || !json_is_number(cpu))

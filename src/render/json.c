@@ -209,6 +209,7 @@ int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r)
 	json_report_ref(&b, "new", r->new);
 	json_settings(&b, r->opt);
 	json_rounds(&b, r);
+	nb_seq_render(&b, r);
 	json_env(&b, r);
 	nb_print_open_array_lines(&b, "points");
 	for (int i = 0; i < r->n_points; i++) {

@@ -25,7 +25,7 @@ int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r);
 int nb_cmp_render_junit(FILE *out, const struct nb_cmp_result *r);
 int nb_cmp_render_markdown(FILE *out, const struct nb_cmp_result *r);
 
-/* The metric registry as a Markdown table (compare --list-floors; docs/compare.md holds it). */
+/* The metric table's directions and floors as Markdown (compare --list-floors; docs/compare.md holds it). */
 int nb_cmp_render_floors(FILE *out);
 
 /* one report, with or without a compare view (text.c, markdown.c, html.c) */

@@ -324,6 +324,7 @@ static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const
 		text_point(out, &r->points[i], opt, ro, &columns);
 		nb_print_drain(out);
 	}
+	nb_seq_render(out, r);
 	nb_render_disturbed(out, r, false);
 	put_rounds_hint(out, r);
 	nb_print_lit(out, "verdict: ");

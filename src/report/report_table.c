@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/bottleneck.h"
 #include "report/report_internal.h"
 
 /* Above this, the table warns that busy % is a lower bound (see cpu_unaccounted_pct). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Pure half of the sampler: two snapshots in, named metrics out, no I/O (nb_snapshot_delta). */
-#include "cpu_sampler.h"
+#include "sampling/snapshot.h"
 
 #include <math.h>
 #include <stdio.h>

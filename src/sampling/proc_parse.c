@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #define NB_STAT_COLUMNS 10
@@ -341,6 +342,19 @@ int nb_parse_pid_stat_ticks(const char *text, uint64_t *ticks)
 	if (!p)
 		return -EINVAL;
 	*ticks = utime + stime;
+	return 0;
+}
+
+int nb_parse_pid_stat_all(const char *text, int *ppid, unsigned *flags, uint64_t *ticks)
+{
+	const char *after = strrchr(text, ')');
+	unsigned long long ut, st;
+	long long cut, cst;
+
+	if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu %lld %lld", ppid, flags,
+			     &ut, &st, &cut, &cst) != 6)
+		return -EINVAL;
+	*ticks = ut + st + (uint64_t)(cut > 0 ? cut : 0) + (uint64_t)(cst > 0 ? cst : 0);
 	return 0;
 }
 

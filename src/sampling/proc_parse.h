@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "cpu_sampler.h"
+#include "sampling/snapshot.h"
 
 /* /proc/stat: the "cpu" and "cpuN" lines (all ten columns; missing trailing columns of old
  * kernels read as 0). Fills cpu_all, cpu[], cpu_present[], ncpus, ncpus_online. Returns
@@ -31,6 +31,10 @@ int nb_parse_snmp_udp(const char *text, struct nb_snapshot *snap);
 /* /proc/PID/stat: utime + stime (fields 14 and 15, counted after the ")" that ends the
  * command name, which may itself hold spaces and parentheses). Returns 0 or -EINVAL. */
 int nb_parse_pid_stat_ticks(const char *text, uint64_t *ticks);
+
+/* /proc/PID/stat: the parent (field 4), the flags (field 9) and utime + stime + cutime + cstime
+ * (fields 14-17), a process's time with that of the children it reaped. Returns 0 or -EINVAL. */
+int nb_parse_pid_stat_all(const char *text, int *ppid, unsigned *flags, uint64_t *ticks);
 
 /* /sys/kernel/irq/N/per_cpu_count: "3,0,17"; each count is added to per_cpu[cpu] for
  * cpu < max. Returns the number of counts or -EINVAL. */

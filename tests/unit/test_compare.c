@@ -563,10 +563,10 @@ static const struct floor_case floor_cases[] = {
 	{ "drops: 3000 -> 2900 retransmits is within the effect", "tcp-tx", "\"retransmits\":" V3(3000, 3010, 2990),
 	  "\"retransmits\":" V3(2900, 2910, 2890), "retransmits", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_NONE, 100 },
 	/* latency: microseconds; jitter: ms */
-	{ "latency: 40 us -> 48 us", "tcp-rr", "\"rtt_p50_us\":" V3(40, 41, 39), "\"rtt_p50_us\":" V3(48, 49, 47),
-	  "rtt_p50_us", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 10 },
-	{ "latency: 40 us -> 80 us", "tcp-rr", "\"rtt_p50_us\":" V3(40, 41, 39), "\"rtt_p50_us\":" V3(80, 81, 79),
-	  "rtt_p50_us", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 10 },
+	{ "latency: 40 us -> 48 us", "tcp-rr", "\"rr_latency_p50_us\":" V3(40, 41, 39), "\"rr_latency_p50_us\":" V3(48, 49, 47),
+	  "rr_latency_p50_us", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 10 },
+	{ "latency: 40 us -> 80 us", "tcp-rr", "\"rr_latency_p50_us\":" V3(40, 41, 39), "\"rr_latency_p50_us\":" V3(80, 81, 79),
+	  "rr_latency_p50_us", NULL, NB_CMP_REGRESSED, NB_CMP_REASON_SUPPORTED, 10 },
 	{ "jitter: 10 us -> 30 us", "udp-rx", "\"jitter_ms\":" V3(0.010, 0.011, 0.009),
 	  "\"jitter_ms\":" V3(0.030, 0.031, 0.029), "jitter_ms", NULL, NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 0.05 },
 	{ "jitter: 10 us -> 500 us", "udp-rx", "\"jitter_ms\":" V3(0.010, 0.011, 0.009),
@@ -603,8 +603,9 @@ static const struct floor_case floor_cases[] = {
 	{ "own CPU: 3 -> 12 ms/s", "tcp-rx", "\"nicbench_cpu_ms_per_s\":" V3(3, 3.1, 2.9),
 	  "\"nicbench_cpu_ms_per_s\":" V3(12, 12.1, 11.9), "nicbench_cpu_ms_per_s", NULL, NB_CMP_CHANGED,
 	  NB_CMP_REASON_SUPPORTED, 5 },
-	{ "a floor for a metric the registry has none for", "tcp-tx", "\"frobs\":" V3(1, 1, 1), "\"frobs\":" V3(9, 9, 9),
-	  "frobs", "frobs=10", NB_CMP_UNCHANGED, NB_CMP_REASON_WITHIN_FLOOR, 10 },
+	{ "a floor for a metric the table has none for", "tcp-tx", "\"rr_transactions\":" V3(1, 1, 1),
+	  "\"rr_transactions\":" V3(9, 9, 9), "rr_transactions", "rr_transactions=10", NB_CMP_UNCHANGED,
+	  NB_CMP_REASON_WITHIN_FLOOR, 10 },
 	/* the runs' spread: three runs each, separated by 5 points while a side spreads over 10 */
 	{ "spread: a gap narrower than a side's runs", "tcp-tx", "\"system_pct\":" V3(20, 30, 25),
 	  "\"system_pct\":" V3(35, 44, 40), "system_pct", NULL, NB_CMP_INCONCLUSIVE, NB_CMP_REASON_NOISY_SPREAD, 3 },
@@ -758,6 +759,8 @@ static void test_floor_parse(void)
 		{ "cpu=2", 0 }, { "lost_packets=1000,core=8", 0 }, { "none", 0 }, { "cpu=0", 0 },
 		{ "cpu", -EINVAL }, { "=3", -EINVAL }, { "cpu=-1", -EINVAL }, { "cpu=x", -EINVAL }, { "", -EINVAL },
 		{ ",", -EINVAL }, { "cpu=nan", -EINVAL },
+		/* a name that is neither a metric nor a family would set a floor nothing uses */
+		{ "frobs=10", -EINVAL }, { "cpus=3", -EINVAL }, { "cpu3_user_pct=4", 0 }, { "rr_transactions=10", 0 },
 	};
 	struct nb_cmp_options opt;
 	struct nb_err err = { 0 };
@@ -830,6 +833,12 @@ static const struct parse_case gate_cases[] = {
 	{ "@tcp-rx", -EINVAL, 0, NULL, NULL, 0 },
 	{ ",", -EINVAL, 0, NULL, NULL, 0 },
 	{ "throughput_bps=-3", -EINVAL, 0, NULL, NULL, 0 },
+	/* a gate that could gate nothing is refused: unknown, misspelt or neutral */
+	{ "frobs", -EINVAL, 0, NULL, NULL, 0 },
+	{ "throughput_bsp@tcp-rx", -EINVAL, 0, NULL, NULL, 0 },
+	{ "throughput_bps,napi_polls_per_s", -EINVAL, 0, NULL, NULL, 0 },
+	{ "cpu0_busy_pct@*-rx", -EINVAL, 0, NULL, NULL, 0 },
+	{ "rr_latency_p999_us@*-rr=20", 0, 1, "rr_latency_p999_us", "*-rr", 20 },
 };
 
 static void test_gate_parse(void)
@@ -865,6 +874,61 @@ static void test_effect_parse(void)
 	CHECK(nb_cmp_effect_parse(&opt, "=5", &err) == -EINVAL);
 	CHECK(nb_cmp_effect_parse(&opt, "x=", &err) == -EINVAL);
 	CHECK(nb_cmp_effect_parse(&opt, "five", &err) == -EINVAL);
+	CHECK(nb_cmp_effect_parse(&opt, "lost_percnt=50", &err) == -EINVAL && strstr(err.msg, "\"lost_percent\"?"));
+}
+
+/* Packet rates are work done, like throughput: +38% rx_packets_per_s is an improvement, -38% a
+ * regression, and a gate on it fails the run; a gate on a name the table lacks is refused. */
+static void test_packet_rates(void)
+{
+	static const struct {
+		const char *what, *base, *new;
+		enum nb_cmp_verdict verdict;
+		enum nb_cmp_overall gated_overall;
+	} cases[] = {
+		{ "+38% rx packets", "\"rx_packets_per_s\":" V3(100000, 101000, 99000),
+		  "\"rx_packets_per_s\":" V3(138000, 139000, 137000), NB_CMP_IMPROVED, NB_CMP_PASS },
+		{ "-38% rx packets", "\"rx_packets_per_s\":" V3(100000, 101000, 99000),
+		  "\"rx_packets_per_s\":" V3(62000, 63000, 61000), NB_CMP_REGRESSED, NB_CMP_REGRESSION },
+		{ "+300 packets/s near zero is within the floor", "\"rx_packets_per_s\":" V3(200, 210, 190),
+		  "\"rx_packets_per_s\":" V3(500, 510, 490), NB_CMP_UNCHANGED, NB_CMP_PASS },
+	};
+	struct nb_err err = { 0 };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct inline_point bp = { "udp-rx", "ok", cases[i].base }, np = { "udp-rx", "ok", cases[i].new };
+		struct nb_cmp_report base, new;
+		struct nb_cmp_result r;
+		struct nb_cmp_options opt;
+		const struct nb_cmp_metric_result *m;
+
+		if (parse_inline(&bp, 1, &base))
+			continue;
+		if (parse_inline(&np, 1, &new)) {
+			nb_cmp_report_free(&base);
+			continue;
+		}
+		nb_cmp_options_init(&opt);
+		CHECK(nb_cmp_gate_parse(&opt, "rx_packets_per_s@udp-rx", &err) == 0);
+		CHECK_MSG(nb_cmp_run(&base, &new, &opt, &r, &err) == 0, "%s: %s", cases[i].what, err.msg);
+		m = metric_of(&r, "udp-rx", "rx_packets_per_s");
+		CHECK_MSG(m && m->direction == NB_CMP_HIGHER_BETTER && m->gated, "%s: not a gated higher-is-better metric",
+			  cases[i].what);
+		CHECK_MSG(m && m->verdict == cases[i].verdict, "%s: %s, expected %s", cases[i].what,
+			  m ? nb_cmp_verdict_name(m->verdict) : "absent", nb_cmp_verdict_name(cases[i].verdict));
+		CHECK_MSG(r.verdict == cases[i].gated_overall, "%s: overall %s", cases[i].what,
+			  nb_cmp_overall_name(r.verdict));
+		release(&base, &new, &r);
+	}
+	CHECK(nb_metric_direction_of(NB_M_TX_PACKETS_PER_S) == NB_METRIC_HIGHER_BETTER);
+	/* the typo that used to gate nothing and pass */
+	struct nb_cmp_options opt;
+
+	nb_cmp_options_init(&opt);
+	CHECK(nb_cmp_gate_parse(&opt, "rx_pkts_per_s@udp-rx", &err) == -EINVAL);
+	CHECK_MSG(strstr(err.msg, "\"rx_pkts_per_s\"") && strstr(err.msg, "did you mean \"rx_packets_per_s\"?"), "%s",
+		  err.msg);
+	CHECK(opt.n_gate == 4); /* the default gate stays */
 }
 
 static void test_directions(void)
@@ -959,6 +1023,7 @@ int main(void)
 	test_gate_parse();
 	test_effect_parse();
 	test_directions();
+	test_packet_rates();
 	test_floors();
 	test_floor_parse();
 	test_missing_gated();

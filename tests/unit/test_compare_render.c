@@ -217,7 +217,7 @@ static void test_text(void)
 	free(text);
 }
 
-/* docs/compare.md holds the floor table as compare --list-floors prints it from the registry. */
+/* docs/compare.md holds the floor table as compare --list-floors prints it from the metric table. */
 static void test_floor_table_documented(void)
 {
 	char *table = NULL, *doc = NULL;
@@ -519,6 +519,10 @@ static const struct cli_case cli_cases[] = {
 	  "unknown format" },
 	{ "bad gate", { "--gate", "throughput_bps=x", "compare/g2ul-base.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE,
 	  "not a percentage" },
+	{ "gate on a misspelt metric", { "--gate", "throughput_bsp@tcp-*", "compare/g2ul-base.json", "compare/g2ul-new.json" },
+	  NB_EXIT_USAGE, "no metric \"throughput_bsp\" (did you mean \"throughput_bps\"?)" },
+	{ "floor of an unknown family", { "--floor", "cpus=1", "compare/g2ul-base.json", "compare/g2ul-new.json" },
+	  NB_EXIT_USAGE, "neither a metric nicbench writes nor a floor family" },
 	{ "too few runs asked", { "--min-runs", "2", "compare/g2ul-base.json", "compare/g2ul-new.json" }, NB_EXIT_USAGE,
 	  "--min-runs" },
 	{ "a gated metric lost in NEW fails",

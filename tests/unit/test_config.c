@@ -41,8 +41,8 @@ static int count_of(const char *hay, const char *needle)
 	return n;
 }
 
-/* One row per error path of config.c's file loader, plus the accepted forms. A reason
- * that a helper wrote (knob values, peer strings) used to be formatted from itself. */
+/* One row per error path of the config file's loader (config_json.c), plus the accepted forms.
+ * A reason that a helper wrote (knob values, peer strings) used to be formatted from itself. */
 static void test_config_files(void)
 {
 	static const struct file_case cases[] = {

@@ -261,7 +261,8 @@ static void test_compare_sees_diagnostics(void)
 	m = nb_cmp_point_metric(&new.points[0], "napi_polls_per_s");
 	CHECK(m && m->diagnostic && m->n == 1 && m->median == 5000);
 	nb_cmp_options_init(&opt);
-	CHECK(nb_cmp_gate_parse(&opt, "throughput_bps,napi_polls_per_s", &err) == 0);
+	CHECK(nb_cmp_gate_parse(&opt, "throughput_bps,napi_polls_per_s", &err) == -EINVAL); /* neutral: refused */
+	CHECK(nb_cmp_gate_parse(&opt, "throughput_bps", &err) == 0);
 	CHECK(nb_cmp_run(&base, &new, &opt, &res, &err) == 0);
 	CHECK(res.verdict == NB_CMP_PASS);
 	for (int i = 0; i < res.points[0].n_metrics; i++) {

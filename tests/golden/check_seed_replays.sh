@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The seeds' published figures replayed through nicbench (tests/fixtures/compare/seeds, made by make_fixtures.py)
+# must print each seed's conclusion: cpsw's packet rate 47k -> 65k improved with TCP unchanged, lan743x's
+# 203 -> 496 Mbit/s at MTU 1500 improved (and 803 -> 849 at 9000), lantiq's rx and tx IRQs on one CPU chosen
+# over the split, and the ravb series' G2UL figures (+6/+34/+500/-24%).
+# usage: check_seed_replays.sh NICBENCH
+set -u
+bin=$1
+fx=$(cd "$(dirname "$0")/../fixtures/compare" && pwd)
+s=$fx/seeds
+fail=0
+# has WHAT OUTPUT REGEX: OUTPUT holds a line matching REGEX
+has() {
+	if grep -Eq -- "$3" <<<"$2"; then echo "ok: $1"; else echo "FAIL: $1: no line matching /$3/ in:"; echo "$2"; fail=1; fi
+}
+code() {
+	if [ "$2" = "$3" ]; then echo "ok: $1 exits $3"; else echo "FAIL: $1: exit $2, want $3"; fail=1; fi
+}
+
+out=$("$bin" compare "$s/cpsw-base.json" "$s/cpsw-new.json" 2>&1); rc=$?
+has "cpsw: packet rate +38% improved" "$out" 'rx_packets_per_s .* \+38\.[0-9]%  improved'
+has "cpsw: TCP 732 -> 742 unchanged" "$out" 'throughput_bps .*732\.00 Mbit/s .*742\.00 Mbit/s .*unchanged'
+code "cpsw compare" "$rc" 0
+out=$("$bin" compare --gate rx_packets_per_s@udp-rx "$s/cpsw-new.json" "$s/cpsw-base.json" 2>&1); rc=$?
+has "cpsw backwards: -28% regressed" "$out" 'rx_packets_per_s .* -27\.[0-9]%  regressed'
+code "cpsw backwards, gated on the packet rate" "$rc" 1
+
+out=$("$bin" compare "$s/lan743x-base.json" "$s/lan743x-new.json" 2>&1); rc=$?
+has "lan743x: MTU 1500 improved" "$out" '^tcp-rx/mtu=1500: IMPROVED'
+has "lan743x: 203 -> 496 Mbit/s" "$out" 'throughput_bps .*203\.00 Mbit/s .*496\.00 Mbit/s .*\+144\.3%  improved'
+has "lan743x: MTU 9000 improved" "$out" 'throughput_bps .*803\.00 Mbit/s .*849\.00 Mbit/s .*\+5\.7%  improved'
+code "lan743x compare" "$rc" 0
+
+out=$("$bin" report "$s/lantiq-irq-split.json" 2>&1); rc=$?
+has "lantiq: both IRQs on one CPU chosen" "$out" 'tcp-rx: .*irq_affinity=rx0-tx0 \(78\.0 Mbit/s\)'
+has "lantiq: the split at 8.3 MiB/s shown" "$out" 'tcp-rx/irq_affinity=rx0-tx1 +69\.6 Mbit/s'
+code "lantiq report" "$rc" 0
+
+out=$("$bin" compare "$fx/g2ul-base.json" "$fx/g2ul-new.json" 2>&1); rc=$?
+for want in 'tcp-tx: IMPROVED' 'tcp-rx: IMPROVED' 'udp-rx: IMPROVED' 'udp-tx: REGRESSED'; do
+	has "ravb G2UL: $want" "$out" "^$want"
+done
+code "ravb G2UL compare" "$rc" 1
+exit $fail
