@@ -13,9 +13,8 @@
 #include "compare/compare.h"
 #include "compare/compare_rounds.h"
 #include "kit/options.h"
-#include "report/report_view.h"
+#include "render/render.h"
 
-enum compare_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_MARKDOWN, FORMAT_HTML, FORMAT_KCIDB };
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct compare_cli {
@@ -24,7 +23,8 @@ struct compare_cli {
 	bool rounds;
 	char **side_paths[2];
 	int side_n[2];
-	enum compare_format format;
+	char **args;           /* owned: argv's words a side at a time, for getopt to permute */
+	const struct nb_render_format *format;
 	enum color_mode color;
 	bool strict_env, fail_on_inconclusive, all_metrics;
 	bool list_floors;      /* --list-floors: print the table and stop */
@@ -42,10 +42,14 @@ static void compare_usage(FILE *out)
 	      "B's, paired by round index; a verdict rests on the pairs, a sign interval that needs\n"
 	      "5 pairs at alpha 0.10 (at 5: every pair beyond the minimum effect, the same way).\n"
 	      "\n"
+	      "Options may come anywhere, also after the '--' that parts the sides; a report whose\n"
+	      "name begins with '-' is named with its directory: ./-x.json.\n"
+	      "\n"
 	      "options:\n"
-	      "  -f, --format FMT           text (default), json, junit, markdown, html (one\n"
-	      "                             self-contained page) or kcidb (KCIDB I/O v5.3)\n"
-	      "  -o, --output FILE          write there instead of stdout\n"
+	      "  -f, --format FMT           ",
+	      out);
+	nb_render_format_help(out, NB_RENDER_COMPARE, 29, 88);
+	fputs("  -o, --output FILE          write there instead of stdout\n"
 	      "      --gate RULES           which metrics gate the exit code: comma-separated\n"
 	      "                             METRIC[@TESTGLOB][=PCT], or none\n"
 	      "                             (default: throughput_bps,cpu_busy_pct@*-rx,\n"
@@ -89,17 +93,15 @@ static int usage_error(struct nb_err *err, const char *msg, const char *arg)
 	return nb_err_set(err, -EINVAL, "%s%s%s (try 'nicbench compare --help')", why, arg ? ": " : "", arg ? arg : "");
 }
 
-static int parse_format(const char *s, enum compare_format *f)
+static int parse_format(const char *s, struct compare_cli *cli, struct nb_err *err)
 {
-	static const char *const names[] = { "text", "json", "junit", "markdown", "html", "kcidb" };
+	char names[128], msg[160];
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
-			*f = (enum compare_format)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	cli->format = nb_render_format_find(NB_RENDER_COMPARE, s);
+	if (cli->format)
+		return 0;
+	snprintf(msg, sizeof(msg), "unknown format (%s)", nb_render_format_names(NB_RENDER_COMPARE, names, sizeof(names)));
+	return usage_error(err, msg, s);
 }
 
 static int parse_color(const char *s, enum color_mode *c)
@@ -147,8 +149,7 @@ static int parse_option(struct compare_cli *cli, int c, const char *arg, struct 
 
 	switch (c) {
 	case 'f':
-		return parse_format(arg, &cli->format) ? usage_error(err, "unknown format (text, json, junit, markdown, html, kcidb)", arg)
-						       : 0;
+		return parse_format(arg, cli, err);
 	case 'o':
 		cli->output = arg;
 		return 0;
@@ -206,11 +207,10 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* Where A's reports end: the first "--" that is not an option's argument. getopt would drop
- * it and mix the two sides, so the options are parsed from the part before it only. */
-static int separator(int argc, char **argv)
+/* The first "--" at or after argv[from] that is not an option's argument; -1 when none. */
+static int separator(int argc, char **argv, int from)
 {
-	for (int i = 1; i < argc; i++) {
+	for (int i = from; i < argc; i++) {
 		const struct option *o;
 
 		if (!strcmp(argv[i], "--"))
@@ -227,29 +227,61 @@ static int separator(int argc, char **argv)
 	return -1;
 }
 
-/* The parse convention of every subcommand (options.h): 0 go on; 1 --help (or --list-floors)
- * asked for; -EINVAL with the message in err. */
-static int parse_cli(struct compare_cli *cli, int argc, char **argv, struct nb_err *err)
+/* The options among argv[1..argc) (argv[0] the command's name), which getopt permutes to the
+ * front; *first is where the reports then start. 0, 1 (--help, --list-floors) or -EINVAL. */
+static int parse_options(struct compare_cli *cli, int argc, char **argv, int *first, struct nb_err *err)
 {
-	int c, sep = separator(argc, argv), opt_argc = sep >= 0 ? sep : argc, npos;
+	int c;
 
-	memset(cli, 0, sizeof(*cli));
-	nb_cmp_options_init(&cli->opt);
 	optind = 0; /* glibc: 0 re-initialises getopt, so cmd_compare can run more than once per process */
 	opterr = 1;
-	while ((c = getopt_long(opt_argc, argv, "f:o:hv", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:o:hv", long_options, NULL)) != -1) {
 		int ret = parse_option(cli, c, optarg, err);
 
 		if (ret)
 			return ret;
 	}
-	npos = opt_argc - optind;
+	*first = optind;
+	return 0;
+}
+
+/* The parse convention of every subcommand (options.h): 0 go on; 1 --help (or --list-floors)
+ * asked for; -EINVAL with the message in err. The "--" of rounds parts A's reports from B's
+ * and ends no options: each side is parsed on its own, so options may stand on either side and
+ * a side's reports stay its own. A report named like an option is reached as ./-x.json. */
+static int parse_cli(struct compare_cli *cli, int argc, char **argv, struct nb_err *err)
+{
+	int sep = separator(argc, argv, 1), na = sep >= 0 ? sep : argc, nb = sep >= 0 ? argc - sep : 0;
+	int first[2] = { 0, 0 }, ret;
+	char **side[2];
+
+	memset(cli, 0, sizeof(*cli));
+	nb_cmp_options_init(&cli->opt);
+	cli->format = nb_render_format_default();
+	if (sep >= 0 && separator(argc, argv, sep + 1) >= 0)
+		return usage_error(err, "one '--' only: it parts A's reports from B's (a report named '--' is ./--)", NULL);
+	/* each side as an argv of its own, led by the command's name: [argv0, A...] [argv0, B...] */
+	cli->args = calloc((size_t)argc + 2, sizeof(*cli->args));
+	if (!cli->args)
+		return nb_err_set(err, -ENOMEM, "parse the command line: %s", strerror(ENOMEM));
+	side[0] = cli->args;
+	side[1] = cli->args + na;
+	memcpy(side[0], argv, (size_t)na * sizeof(*argv));
+	if (sep >= 0) {
+		side[1][0] = argv[0];
+		memcpy(side[1] + 1, argv + sep + 1, (size_t)(nb - 1) * sizeof(*argv));
+	}
+	for (int s = 0; s < (sep >= 0 ? 2 : 1); s++) {
+		ret = parse_options(cli, s ? nb : na, side[s], &first[s], err);
+		if (ret)
+			return ret;
+	}
 	if (sep >= 0) {
 		cli->rounds = true;
-		cli->side_paths[0] = argv + optind;
-		cli->side_n[0] = npos;
-		cli->side_paths[1] = argv + sep + 1;
-		cli->side_n[1] = argc - sep - 1;
+		for (int s = 0; s < 2; s++) {
+			cli->side_paths[s] = side[s] + first[s];
+			cli->side_n[s] = (s ? nb : na) - first[s];
+		}
 		if (!cli->side_n[0] || !cli->side_n[1])
 			return usage_error(err, "compare over rounds wants reports on both sides of '--': A1.json... -- "
 					   "B1.json...", NULL);
@@ -257,16 +289,16 @@ static int parse_cli(struct compare_cli *cli, int argc, char **argv, struct nb_e
 		cli->new_path = cli->side_paths[1][cli->side_n[1] - 1];
 		return 0;
 	}
-	if (npos != 2)
+	if (na - first[0] != 2)
 		return usage_error(err, "expected two reports, BASE.json and NEW.json (or rounds: A1.json... -- B1.json...)",
 				   NULL);
-	cli->base_path = argv[optind];
-	cli->new_path = argv[optind + 1];
+	cli->base_path = side[0][first[0]];
+	cli->new_path = side[0][first[0] + 1];
 	/* two directories: a side's rounds each */
 	if (is_dir(cli->base_path) || is_dir(cli->new_path)) {
 		cli->rounds = true;
-		cli->side_paths[0] = argv + optind;
-		cli->side_paths[1] = argv + optind + 1;
+		cli->side_paths[0] = side[0] + first[0];
+		cli->side_paths[1] = side[0] + first[0] + 1;
 		cli->side_n[0] = cli->side_n[1] = 1;
 	}
 	return 0;
@@ -312,42 +344,24 @@ static int check_environment(const struct compare_cli *cli, const struct nb_cmp_
 }
 
 /* The page shows the new report's environment and series too; without them it still has the compare view. */
-static int render_html(const struct compare_cli *cli, FILE *out, const struct nb_cmp_result *r)
+static int render(const struct compare_cli *cli, FILE *out, const struct nb_cmp_result *r)
 {
 	struct nb_rv_extra extra = { 0 };
 	struct nb_err err = { 0 };
-	bool have = !nb_rv_extra_load(cli->new_path, &extra, &err);
-	int ret = nb_rv_render_html(out, &(struct nb_rv_input){ .rep = r->new, .extra = have ? &extra : NULL, .cmp = r });
+	struct nb_render_job job = {
+		.in = { .rep = r->new, .cmp = r },
+		.text = { .all_metrics = cli->all_metrics,
+			  .color = cli->color == COLOR_ALWAYS ||
+				   (cli->color == COLOR_AUTO && !cli->output && isatty(fileno(out))) },
+		.kcidb = { .origin = "nicbench" },
+	};
+	int ret;
 
+	if (cli->format->page_extras && !nb_rv_extra_load(cli->new_path, &extra, &err))
+		job.in.extra = &extra;
+	ret = nb_render(out, cli->format, NB_RENDER_COMPARE, &job);
 	nb_rv_extra_free(&extra);
 	return ret;
-}
-
-static int render(const struct compare_cli *cli, FILE *out, const struct nb_cmp_result *r)
-{
-	struct nb_cmp_render_opts ro = { .all_metrics = cli->all_metrics };
-
-	switch (cli->format) {
-	case FORMAT_JSON:
-		return nb_cmp_render_json(out, r);
-	case FORMAT_JUNIT:
-		return nb_cmp_render_junit(out, r);
-	case FORMAT_MARKDOWN:
-		if (nb_cmp_render_markdown(out, r))
-			return -EIO;
-		nb_rv_render_moved(out, r, true);
-		return ferror(out) ? -EIO : 0;
-	case FORMAT_HTML:
-		return render_html(cli, out, r);
-	case FORMAT_KCIDB:
-		return nb_kcidb_render_compare(out, r, &(struct nb_kcidb_opts){ .origin = "nicbench" });
-	default:
-		ro.color = cli->color == COLOR_ALWAYS || (cli->color == COLOR_AUTO && !cli->output && isatty(fileno(out)));
-		if (nb_cmp_render_text(out, r, &ro))
-			return -EIO;
-		nb_rv_render_moved(out, r, false);
-		return ferror(out) ? -EIO : 0;
-	}
 }
 
 static int write_output(const struct compare_cli *cli, const struct nb_cmp_result *r)
@@ -407,10 +421,12 @@ int cmd_compare(int argc, char **argv)
 	struct nb_err err = { 0 };
 	int rc = parse_cli(&cli, argc, argv, &err);
 
-	if (rc == 1 && cli.list_floors)
-		return nb_cmp_render_floors(stdout) ? NB_EXIT_USAGE : NB_EXIT_OK;
+	if (rc == 1 && cli.list_floors) {
+		rc = nb_cmp_render_floors(stdout) ? NB_EXIT_USAGE : NB_EXIT_OK;
+		goto out;
+	}
 	if (nb_opts_done(rc, "compare", &err, compare_usage, &rc))
-		return rc;
+		goto out;
 	rc = NB_EXIT_USAGE;
 	if (cli.opt.sequential && !cli.rounds) {
 		fprintf(stderr, "nicbench compare: --sequential wants rounds: A1.json... -- B1.json... (try 'nicbench compare --help')\n");
@@ -432,5 +448,6 @@ out:
 	nb_cmp_report_free(&new);
 	nb_cmp_report_free(&base);
 	nb_cmp_rounds_free(&rounds);
+	free(cli.args);
 	return rc;
 }

@@ -8,13 +8,11 @@
 
 #include "commands.h"
 #include "kit/options.h"
-#include "report/report_view.h"
-
-enum report_format { FORMAT_TEXT, FORMAT_HTML, FORMAT_MARKDOWN, FORMAT_KCIDB };
+#include "render/render.h"
 
 struct report_cli {
 	const char *path, *base_path, *output;
-	enum report_format format;
+	const struct nb_render_format *format;
 	struct nb_kcidb_opts kcidb;
 };
 
@@ -26,9 +24,10 @@ static void report_usage(FILE *out)
 	      "front, the best setting across tests; with --base, the compare view on top.\n"
 	      "\n"
 	      "options:\n"
-	      "  -f, --format FMT     text (default), html (one self-contained page: inline SVG and\n"
-	      "                       CSS, nothing fetched), markdown, or kcidb (KCIDB I/O v5.3 JSON)\n"
-	      "  -o, --output FILE    write there instead of stdout\n"
+	      "  -f, --format FMT     ",
+	      out);
+	nb_render_format_help(out, NB_RENDER_REPORT, 23, 88);
+	fputs("  -o, --output FILE    write there instead of stdout\n"
 	      "  -b, --base BASE      a base report to compare against\n"
 	      "      --origin NAME    kcidb: the submitting CI system ([a-z0-9_]+, default nicbench)\n"
 	      "      --build-id ID    kcidb: the farm's build id (ORIGIN:...) the tests belong to;\n"
@@ -49,17 +48,15 @@ static int usage_error(struct nb_err *err, const char *msg, const char *arg)
 	return nb_err_set(err, -EINVAL, "%s%s%s (try 'nicbench report --help')", why, arg ? ": " : "", arg ? arg : "");
 }
 
-static int parse_format(const char *s, enum report_format *f)
+static int parse_format(const char *s, struct report_cli *cli, struct nb_err *err)
 {
-	static const char *const names[] = { "text", "html", "markdown", "kcidb" };
+	char names[128], msg[160];
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
-			*f = (enum report_format)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	cli->format = nb_render_format_find(NB_RENDER_REPORT, s);
+	if (cli->format)
+		return 0;
+	snprintf(msg, sizeof(msg), "unknown format (%s)", nb_render_format_names(NB_RENDER_REPORT, names, sizeof(names)));
+	return usage_error(err, msg, s);
 }
 
 enum { OPT_ORIGIN = 256, OPT_BUILD_ID };
@@ -82,13 +79,14 @@ static int parse_cli(struct report_cli *cli, int argc, char **argv, struct nb_er
 
 	memset(cli, 0, sizeof(*cli));
 	cli->kcidb.origin = "nicbench";
+	cli->format = nb_render_format_default();
 	optind = 0;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "f:o:b:h", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (parse_format(optarg, &cli->format))
-				return usage_error(err, "unknown format (text, html, markdown, kcidb)", optarg);
+			if (parse_format(optarg, cli, err))
+				return -EINVAL;
 			break;
 		case 'o':
 			cli->output = optarg;
@@ -118,22 +116,7 @@ static int parse_cli(struct report_cli *cli, int argc, char **argv, struct nb_er
 	return 0;
 }
 
-static int render(const struct report_cli *cli, FILE *out, const struct nb_rv_input *in)
-{
-	switch (cli->format) {
-	case FORMAT_HTML:
-		return nb_rv_render_html(out, in);
-	case FORMAT_MARKDOWN:
-		return nb_rv_render_markdown(out, in);
-	case FORMAT_KCIDB:
-		return in->cmp ? nb_kcidb_render_compare(out, in->cmp, &cli->kcidb)
-			       : nb_kcidb_render_report(out, in->rep, &cli->kcidb);
-	default:
-		return nb_rv_render_text(out, in);
-	}
-}
-
-static int write_output(const struct report_cli *cli, const struct nb_rv_input *in)
+static int write_output(const struct report_cli *cli, const struct nb_render_job *job)
 {
 	FILE *out = cli->output ? fopen(cli->output, "w") : stdout;
 	int ret;
@@ -142,7 +125,7 @@ static int write_output(const struct report_cli *cli, const struct nb_rv_input *
 		fprintf(stderr, "nicbench report: open output %s: %s\n", cli->output, strerror(errno));
 		return -errno;
 	}
-	ret = render(cli, out, in);
+	ret = nb_render(out, cli->format, NB_RENDER_REPORT, job);
 	if (fflush(out) && !ret)
 		ret = -errno;
 	if (cli->output && fclose(out) && !ret)
@@ -159,7 +142,7 @@ int cmd_report(int argc, char **argv)
 	struct nb_cmp_result result = { 0 };
 	struct nb_cmp_options opt;
 	struct nb_rv_extra extra = { 0 };
-	struct nb_rv_input in = { 0 };
+	struct nb_render_job job = { 0 };
 	struct nb_err err = { 0 };
 	int rc = parse_cli(&cli, argc, argv, &err);
 
@@ -181,10 +164,11 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "nicbench report: %s\n", err.msg);
 		goto out;
 	}
-	in.rep = &rep;
-	in.extra = &extra;
-	in.cmp = cli.base_path ? &result : NULL;
-	if (!write_output(&cli, &in))
+	job.in.rep = &rep;
+	job.in.extra = &extra;
+	job.in.cmp = cli.base_path ? &result : NULL;
+	job.kcidb = cli.kcidb;
+	if (!write_output(&cli, &job))
 		rc = NB_EXIT_OK;
 out:
 	nb_rv_extra_free(&extra);

@@ -239,20 +239,6 @@ enum nb_cmp_direction nb_cmp_metric_direction(const char *name);
 const char *nb_cmp_verdict_name(enum nb_cmp_verdict v);
 const char *nb_cmp_overall_name(enum nb_cmp_overall v);
 
-/* Renderers (compare_render.c): one result, several formats. They return 0 or -errno (write errors). */
-struct nb_cmp_render_opts {
-	bool color;        /* text only: ANSI colours */
-	bool all_metrics;  /* text only (-v): every metric, not just the gated ones and those not unchanged */
-};
-
-int nb_cmp_render_text(FILE *out, const struct nb_cmp_result *r, const struct nb_cmp_render_opts *ro);
-int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r);
-int nb_cmp_render_junit(FILE *out, const struct nb_cmp_result *r);
-int nb_cmp_render_markdown(FILE *out, const struct nb_cmp_result *r);
-
-/* The metric table's directions and floors as Markdown (compare --list-floors; docs/compare.md holds it). */
-int nb_cmp_render_floors(FILE *out);
-
 /* Why a metric got its verdict, in words ("" when the verdict says it all). */
 /* A gated metric whose verdict was withheld because a side was disturbed (foreign load, host
  * steal): bad data, not a pass. */

@@ -18,6 +18,7 @@
 #include "kit/nb_paths.h"
 #include "sampling/proc_parse.h"
 #include "cli/run_options.h"
+#include "render/render.h"
 
 volatile size_t nb_fuzz_sink; /* keeps reads the optimiser would drop */
 

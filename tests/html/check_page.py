@@ -17,7 +17,7 @@ import png_tool  # noqa: E402
 
 
 def bps(v):
-    """nicbench's own bit rate format (report_view.c nb_rv_bps)."""
+    """nicbench's own bit rate format (src/render/view.c nb_rv_bps)."""
     if v >= 1e9:
         return "%.2f Gbit/s" % (v / 1e9)
     if v >= 1e6:

@@ -7,7 +7,7 @@
 #include "report/bottleneck.h"
 #include "compare/compare.h"
 #include "nb_test.h"
-#include "report/report_view.h"
+#include "render/view.h"
 
 struct kv {
 	const char *name;

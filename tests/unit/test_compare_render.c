@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "compare/compare.h"
 #include "kit/nb_print.h"
+#include "render/render.h"
 #include "nb_test.h"
 
 enum fmt { TEXT, JSON, JUNIT, MARKDOWN };

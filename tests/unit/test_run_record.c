@@ -12,6 +12,7 @@
 #include "knobs/journal.h"
 #include "nb_test.h"
 #include "plan.h"
+#include "render/render.h"
 #include "report.h"
 #include "run_record.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The report view: environment and series read with jansson, per-point bottleneck and efficiency, the Pareto choice. */
-#include "report/report_view.h"
+#include "render/view.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/report_view.h"
+#include "render/render.h"
 
 #define KCIDB_MAJOR 5
 #define KCIDB_MINOR 3

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* What `nicbench report` renders: compare_load's view of a report, the extras only the page shows
- * (environment, 100 ms series), per-point bottlenecks, the "which setting" choice, and the renderers. */
+/* What the renderers show beyond compare_load's view of a report: the extras only the page shows
+ * (environment, 100 ms series), per-point bottlenecks, the "which setting" choice. The renderers
+ * themselves and the format table: render/render.h. */
 #ifndef NB_REPORT_VIEW_H
 #define NB_REPORT_VIEW_H
 
@@ -12,7 +13,7 @@
 #include "compare/compare_load.h"
 #include "kit/nb_error.h"
 
-/* ---- extras read from the report file (jansson stays in report_view.c) ---- */
+/* ---- extras read from the report file (jansson stays in view.c) ---- */
 
 #define NB_RV_ENV_MAX 32
 #define NB_RV_SERIES_COLS 6
@@ -94,29 +95,6 @@ const char *nb_rv_bps(char *buf, size_t len, double bps);
 
 /* Did the point's bottleneck move from base to new? Both sides judged; words in buf when it did. */
 bool nb_rv_moved(const struct nb_cmp_result *r, const struct nb_cmp_point_result *pr, char *buf, size_t len);
-
-struct nb_rv_input {
-	const struct nb_cmp_report *rep;     /* the report (the new one of a compare) */
-	const struct nb_rv_extra *extra;     /* NULL: no environment detail, no series */
-	const struct nb_cmp_result *cmp;     /* NULL: no compare view */
-};
-
-int nb_rv_render_text(FILE *out, const struct nb_rv_input *in);
-/* The points whose bottleneck moved, as text lines or a Markdown list (compare's text and Markdown end with it). */
-void nb_rv_render_moved(FILE *out, const struct nb_cmp_result *r, bool md);
-int nb_rv_render_markdown(FILE *out, const struct nb_rv_input *in);
-int nb_rv_render_html(FILE *out, const struct nb_rv_input *in);
-
-/* KCIDB I/O v5.3 (kcidb.c). origin: [a-z0-9_]+; build_id: NULL to emit a checkout and build of our own. */
-struct nb_kcidb_opts {
-	const char *origin;
-	const char *build_id;
-};
-
-int nb_kcidb_origin_check(const char *origin, struct nb_err *err);
-int nb_kcidb_build_id_check(const char *id, struct nb_err *err);
-int nb_kcidb_render_report(FILE *out, const struct nb_cmp_report *rep, const struct nb_kcidb_opts *ko);
-int nb_kcidb_render_compare(FILE *out, const struct nb_cmp_result *r, const struct nb_kcidb_opts *ko);
 
 /* Is metric gated for a test under the compare options' gate rules? (the same rules compare applies) */
 bool nb_rv_gated(const struct nb_cmp_options *opt, const char *test, const char *metric);

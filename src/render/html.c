@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* `nicbench report --format html` and `compare --format html`: one self-contained page, inline SVG and CSS. */
+/* HTML: the self-contained page of `report --format html` and `compare --format html` (inline SVG and CSS),
+ * and the report's sections on it; the compare section is html_compare.c's. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,24 +8,18 @@
 #include <string.h>
 
 #include "plan.h"
-#include "report/report_view.h"
+#include "render/html.h"
 
 /* Okabe-Ito: the categorical palette that stays apart for the common colour-vision deficiencies. */
 static const char *const kind_colors[] = { "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9" };
 static const char *const kind_names[] = { "user", "system", "irq", "softirq" };
 static const char *const kind_metrics[] = { "user", "system", "irq", "softirq" };
 
-#define W 1040          /* chart width, px */
-#define LABEL_W 420    /* left column for point labels */
+#define W NB_HTML_W
+#define LABEL_W NB_HTML_LABEL_W
 #define ROW_H 22
 
-struct page {
-	FILE *out;
-	const struct nb_rv_input *in;
-	int charts;
-};
-
-static void esc(FILE *out, const char *s)
+void nb_html_esc(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -43,7 +38,7 @@ static void esc_breakable(FILE *out, const char *s)
 	for (; *s; s++) {
 		char c[2] = { *s, 0 };
 
-		esc(out, c);
+		nb_html_esc(out, c);
 		if (*s == '/')
 			fputs("<wbr>", out);
 	}
@@ -85,7 +80,7 @@ static void x_axis(FILE *out, double x0, double x1, double y, double max, double
 			x, y, x, y + 4, x, y + 16, v / unit_div);
 	}
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"unit\">", (x0 + x1) / 2, y + 32);
-	esc(out, label);
+	nb_html_esc(out, label);
 	fputs("</text></g>\n", out);
 }
 
@@ -102,14 +97,14 @@ static void esc_json_text(FILE *out, const char *v)
 		for (size_t i = 1; i + 1 < n; i++) {
 			char c[2] = { v[i], 0 };
 
-			esc(out, c);
+			nb_html_esc(out, c);
 		}
 	} else {
-		esc(out, v);
+		nb_html_esc(out, v);
 	}
 }
 
-static void section_env(struct page *pg)
+static void section_env(struct nb_html_page *pg)
 {
 	const struct nb_cmp_report *rep = pg->in->rep;
 	FILE *out = pg->out;
@@ -118,18 +113,18 @@ static void section_env(struct page *pg)
 	if (pg->in->extra && pg->in->extra->n_env) {
 		for (int i = 0; i < pg->in->extra->n_env; i++) {
 			fputs("<tr><th>", out);
-			esc(out, pg->in->extra->env[i].key);
+			nb_html_esc(out, pg->in->extra->env[i].key);
 			fputs("</th><td>", out);
-			esc(out, pg->in->extra->env[i].value);
+			nb_html_esc(out, pg->in->extra->env[i].value);
 			fputs("</td></tr>\n", out);
 		}
 	} else {
 		fputs("<tr><th>kernel</th><td>", out);
-		esc(out, rep->kernel_release);
+		nb_html_esc(out, rep->kernel_release);
 		fputs("</td></tr>\n", out);
 		for (int i = 0; i < rep->n_env; i++) {
 			fputs("<tr><th>", out);
-			esc(out, rep->env[i].key);
+			nb_html_esc(out, rep->env[i].key);
 			fputs("</th><td>", out);
 			esc_json_text(out, rep->env[i].value);
 			fputs("</td></tr>\n", out);
@@ -141,7 +136,7 @@ static void section_env(struct page *pg)
 
 /* ---- the points table ---- */
 
-static void section_points(struct page *pg)
+static void section_points(struct nb_html_page *pg)
 {
 	const struct nb_cmp_report *rep = pg->in->rep;
 	FILE *out = pg->out;
@@ -194,10 +189,10 @@ static void section_points(struct page *pg)
 		else
 			fputs("<td data-v=\"-1\">absent</td>", out);
 		fprintf(out, "<td class=\"bnc\"><span class=\"bn bn-%s\">%s</span> ", nb_bn_code_name(bn.code), nb_bn_code_name(bn.code));
-		esc(out, bn.sentence);
+		nb_html_esc(out, bn.sentence);
 		if (p->error) {
 			fputs("<br><span class=\"err\">", out);
-			esc(out, p->error);
+			nb_html_esc(out, p->error);
 			fputs("</span>", out);
 		}
 		fputs("</td></tr>\n", out);
@@ -207,7 +202,7 @@ static void section_points(struct page *pg)
 
 /* ---- throughput per setting: bars (median), whiskers (min-max), dots (runs) ---- */
 
-static void throughput_chart(struct page *pg, const struct nb_rv_test_front *f)
+static void throughput_chart(struct nb_html_page *pg, const struct nb_rv_test_front *f)
 {
 	FILE *out = pg->out;
 	double max = 0, step, div;
@@ -228,10 +223,10 @@ static void throughput_chart(struct page *pg, const struct nb_rv_test_front *f)
 	max = nice_max(max, &step);
 	h = 10 + rows * (ROW_H + 6) + 44;
 	fprintf(out, "<figure><figcaption>");
-	esc(out, f->test);
+	nb_html_esc(out, f->test);
 	fprintf(out, ": throughput per setting (bar: median; whisker: min-max; dots: runs; &#9733;: on the Pareto "
 		     "front)</figcaption>\n<svg class=\"chart\" data-chart=\"throughput\" data-test=\"");
-	esc(out, f->test);
+	nb_html_esc(out, f->test);
 	fprintf(out, "\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n", W, h, W, h);
 	rows = 0;
 	for (int i = 0; i < f->n_points; i++) {
@@ -250,10 +245,10 @@ static void throughput_chart(struct page *pg, const struct nb_rv_test_front *f)
 		}
 		fprintf(out, "<text class=\"lbl\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s", LABEL_W - 6, y + ROW_H * 0.7,
 			f->on_front[i] ? "&#9733; " : "");
-		esc(out, nb_rv_setting(p));
+		nb_html_esc(out, nb_rv_setting(p));
 		fprintf(out, "</text><rect class=\"bar%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"><title>",
 			f->on_front[i] ? " front" : "", x0, y, span * s->median / max, ROW_H);
-		esc(out, p->id);
+		nb_html_esc(out, p->id);
 		fprintf(out, ": median %s</title></rect>", nb_rv_bps(buf, sizeof(buf), s->median));
 		fprintf(out, "<line class=\"whisker\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x0 + span * lo / max,
 			x0 + span * hi / max, y + ROW_H / 2.0, y + ROW_H / 2.0);
@@ -283,7 +278,7 @@ static void stacked_row(FILE *out, double y, const char *label, const double *v,
 	double x = LABEL_W, span = W - LABEL_W - 20;
 
 	fprintf(out, "<g class=\"row\"><text class=\"lbl\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 6, y + 12);
-	esc(out, label);
+	nb_html_esc(out, label);
 	fputs("</text>", out);
 	for (int i = 0; i < n; i++) {
 		if (!(v[i] > 0))
@@ -296,7 +291,7 @@ static void stacked_row(FILE *out, double y, const char *label, const double *v,
 	fputs("</g>\n", out);
 }
 
-static void section_cpu(struct page *pg)
+static void section_cpu(struct nb_html_page *pg)
 {
 	const struct nb_cmp_report *rep = pg->in->rep;
 	FILE *out = pg->out;
@@ -406,7 +401,7 @@ static int count_char(const char *s, char c)
 	return n;
 }
 
-static void section_heatmap(struct page *pg, const struct nb_rv_choice *c)
+static void section_heatmap(struct nb_html_page *pg, const struct nb_rv_choice *c)
 {
 	const struct nb_cmp_report *rep = pg->in->rep;
 	FILE *out = pg->out;
@@ -433,14 +428,14 @@ static void section_heatmap(struct page *pg, const struct nb_rv_choice *c)
 		     "data-chart=\"heatmap\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n", W, h, W, h);
 	for (int t = 0; t < c->n_tests; t++) {
 		fprintf(out, "<text x=\"%d\" y=\"20\" text-anchor=\"middle\">", LABEL_W + t * cell_w + cell_w / 2);
-		esc(out, c->tests[t].test);
+		nb_html_esc(out, c->tests[t].test);
 		fputs("</text>", out);
 	}
 	for (int s = 0; s < ns; s++) {
 		int y = 30 + s * 26;
 
 		fprintf(out, "<text class=\"lbl\" x=\"%d\" y=\"%d\" text-anchor=\"end\">", LABEL_W - 6, y + 17);
-		esc(out, settings[s]);
+		nb_html_esc(out, settings[s]);
 		fputs("</text>", out);
 		for (int t = 0; t < c->n_tests; t++) {
 			const struct nb_rv_test_front *f = &c->tests[t];
@@ -473,7 +468,7 @@ static void section_heatmap(struct page *pg, const struct nb_rv_choice *c)
 
 /* ---- which setting ---- */
 
-static void section_choice(struct page *pg, const struct nb_rv_choice *c)
+static void section_choice(struct nb_html_page *pg, const struct nb_rv_choice *c)
 {
 	FILE *out = pg->out;
 
@@ -483,7 +478,7 @@ static void section_choice(struct page *pg, const struct nb_rv_choice *c)
 		int shown = 0;
 
 		fputs("<li><b>", out);
-		esc(out, f->test);
+		nb_html_esc(out, f->test);
 		fprintf(out, "</b>: Pareto front of throughput, bits per CPU-second%s: ", f->has_p99 ? " and p99 latency" : "");
 		for (int i = 0; i < f->n_points; i++) {
 			char figures[64];
@@ -491,7 +486,7 @@ static void section_choice(struct page *pg, const struct nb_rv_choice *c)
 			if (!f->on_front[i])
 				continue;
 			fputs(shown++ ? ", " : "", out);
-			esc(out, nb_rv_setting(f->points[i]));
+			nb_html_esc(out, nb_rv_setting(f->points[i]));
 			fprintf(out, " (%s)", nb_rv_front_figures(figures, sizeof(figures), f->points[i]));
 		}
 		fputs(shown ? "</li>\n" : "none</li>\n", out);
@@ -499,13 +494,13 @@ static void section_choice(struct page *pg, const struct nb_rv_choice *c)
 	fputs("</ul>\n", out);
 	if (c->best) {
 		fputs("<p class=\"best\">Best across tests (geometric mean of throughput): <b>", out);
-		esc(out, c->best);
+		nb_html_esc(out, c->best);
 		fputs("</b> against ", out);
-		esc(out, c->reference);
+		nb_html_esc(out, c->reference);
 		fputs(":", out);
 		for (int t = 0; t < c->n_tests; t++) {
 			fprintf(out, "%s ", t ? "," : "");
-			esc(out, c->tests[t].test);
+			nb_html_esc(out, c->tests[t].test);
 			if (isnan(c->change_pct[t]))
 				fputs(" n/a", out);
 			else
@@ -513,7 +508,7 @@ static void section_choice(struct page *pg, const struct nb_rv_choice *c)
 		}
 		if (c->worst_test >= 0) {
 			fputs("; worst case ", out);
-			esc(out, c->tests[c->worst_test].test);
+			nb_html_esc(out, c->tests[c->worst_test].test);
 			fprintf(out, " %+.1f%%", c->change_pct[c->worst_test]);
 		}
 		fputs("</p>\n", out);
@@ -540,7 +535,7 @@ static void series_chart(FILE *out, const struct nb_rv_series *s, const char *id
 	if (!(tmax > 0))
 		tmax = 1;
 	fputs("<svg class=\"chart\" data-chart=\"series\" data-point=\"", out);
-	esc(out, id);
+	nb_html_esc(out, id);
 	fprintf(out, "\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n", W, h, W, h);
 	for (double v = 0; v <= max + step / 2; v += step) {
 		double y = y1 - (y1 - y0) * v / max;
@@ -575,7 +570,7 @@ static void series_chart(FILE *out, const struct nb_rv_series *s, const char *id
 	fputs("</svg>\n", out);
 }
 
-static void section_series(struct page *pg)
+static void section_series(struct nb_html_page *pg)
 {
 	const struct nb_cmp_report *rep = pg->in->rep;
 	FILE *out = pg->out;
@@ -592,7 +587,7 @@ static void section_series(struct page *pg)
 		if (!s)
 			continue;
 		fprintf(out, "<details%s><summary>", shown ? "" : " open");
-		esc(out, rep->points[i].id);
+		nb_html_esc(out, rep->points[i].id);
 		fprintf(out, " (run %d)</summary>\n", s->run);
 		series_chart(out, s, rep->points[i].id, 0, 3, "CPU, % of the machine", true);
 		series_chart(out, s, rep->points[i].id, 4, 5, "packets/s", false);
@@ -607,7 +602,7 @@ static void section_series(struct page *pg)
 
 /* ---- profile ---- */
 
-static void section_profile(struct page *pg)
+static void section_profile(struct nb_html_page *pg)
 {
 	const struct nb_cmp_report *rep = pg->in->rep;
 	FILE *out = pg->out;
@@ -620,11 +615,11 @@ static void section_profile(struct page *pg)
 		if (p->n_profile <= 0)
 			continue;
 		fputs("<details><summary>", out);
-		esc(out, p->id);
+		nb_html_esc(out, p->id);
 		fputs("</summary><table><tr><th>symbol</th><th>share of samples, %</th></tr>\n", out);
 		for (int k = 0; k < p->n_profile && k < 15; k++) {
 			fputs("<tr><td class=\"id\">", out);
-			esc(out, p->profile[k].symbol);
+			nb_html_esc(out, p->profile[k].symbol);
 			fprintf(out, "</td><td>%.1f</td></tr>\n", p->profile[k].share_pct);
 		}
 		fputs("</table></details>\n", out);
@@ -635,221 +630,6 @@ static void section_profile(struct page *pg)
 	fputs("</section>\n", out);
 }
 
-/* ---- compare ---- */
-
-static const char *verdict_class(enum nb_cmp_verdict v)
-{
-	return nb_cmp_verdict_name(v);
-}
-
-/* Bit rates scaled with their unit, everything else as a short number. */
-static void value(FILE *out, const char *metric, double v)
-{
-	char buf[24];
-
-	if (!strcmp(metric, "throughput_bps") || !strcmp(metric, "throughput_sent_bps"))
-		fputs(nb_rv_bps(buf, sizeof(buf), v), out);
-	else if (!strcmp(metric, NB_CMP_EFFICIENCY_METRIC))
-		fprintf(out, "%s per CPU-s", nb_rv_bps(buf, sizeof(buf), v));
-	else
-		fprintf(out, "%.4g", v);
-}
-
-static void compare_table(FILE *out, const struct nb_cmp_result *r)
-{
-	fputs("<table class=\"sortable\"><thead><tr><th>point</th><th>metric</th><th>base (median)</th>"
-	      "<th>new (median)</th><th>change</th><th>90% interval</th><th>verdict</th></tr></thead><tbody>\n",
-	      out);
-	for (int i = 0; i < r->n_points; i++) {
-		const struct nb_cmp_point_result *pr = &r->points[i];
-
-		for (int m = 0; m < pr->n_metrics; m++) {
-			const struct nb_cmp_metric_result *mr = &pr->metrics[m];
-			char change[32], why[160];
-
-			/* the headline and gated metrics, and whatever moved */
-			if (!mr->gated && strcmp(mr->name, "throughput_bps") && mr->verdict != NB_CMP_CHANGED &&
-			    mr->verdict != NB_CMP_IMPROVED && mr->verdict != NB_CMP_REGRESSED)
-				continue;
-			fputs("<tr><td class=\"id\">", out);
-			esc(out, pr->id);
-			fputs("</td><td>", out);
-			esc(out, mr->name);
-			fputs(mr->gated ? " <small>(gated)</small>" : "", out);
-			fputs("</td><td class=\"nw\">", out);
-			if (mr->has_base)
-				value(out, mr->name, mr->base);
-			fputs("</td><td class=\"nw\">", out);
-			if (mr->has_new)
-				value(out, mr->name, mr->new);
-			fprintf(out, "</td><td data-v=\"%.4g\">%s</td><td>", mr->has_change ? mr->change_pct : 0,
-				nb_cmp_format_change(change, sizeof(change), mr));
-			if (mr->has_ci)
-				fprintf(out, "%+.1f%% .. %+.1f%%", mr->ci_lo_pct, mr->ci_hi_pct);
-			fprintf(out, "</td><td class=\"v v-%s\">%s", verdict_class(mr->verdict), nb_cmp_verdict_name(mr->verdict));
-			nb_cmp_reason_text(why, sizeof(why), mr, r->opt);
-			if (why[0]) {
-				fputs(" <small>", out);
-				esc(out, why);
-				fputs("</small>", out);
-			}
-			fputs("</td></tr>\n", out);
-		}
-	}
-	fputs("</tbody></table>\n", out);
-}
-
-/* Forest plot of the gated metrics. The scale is symmetric-logarithmic: +500% and the 5% minimum effect
- * both stay readable on one axis. */
-static double fx(double v, double lim)
-{
-	double c = fmax(-lim, fmin(lim, v));
-
-	return (c < 0 ? -1 : 1) * log1p(fabs(c) / 5) / log1p(lim / 5);
-}
-
-static void compare_chart(struct page *pg, const struct nb_cmp_result *r)
-{
-	static const double ticks[] = { 0, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000 };
-	FILE *out = pg->out;
-	const double x0 = LABEL_W, x1 = W - 20, mid = (x0 + x1) / 2, half = (x1 - x0) / 2;
-	double lim = 10, y = 10;
-	int rows = 0, h;
-
-	for (int i = 0; i < r->n_points; i++)
-		for (int m = 0; m < r->points[i].n_metrics; m++) {
-			const struct nb_cmp_metric_result *mr = &r->points[i].metrics[m];
-
-			if (!mr->gated || !mr->has_change)
-				continue;
-			rows++;
-			lim = fmax(lim, fabs(mr->change_pct));
-			if (mr->has_ci)
-				lim = fmax(lim, fmax(fabs(mr->ci_lo_pct), fabs(mr->ci_hi_pct)));
-		}
-	if (!rows)
-		return;
-	for (size_t t = 0; t < sizeof(ticks) / sizeof(ticks[0]); t++)
-		if (ticks[t] >= lim) {
-			lim = ticks[t];
-			break;
-		}
-	lim = fmin(lim, 10000);
-	h = 10 + rows * 20 + 44;
-	fprintf(out, "<figure><figcaption>Gated metrics: change of the median (dot) and its 90%% interval (line); "
-		     "the grey band is the minimum effect</figcaption>\n<svg class=\"chart\" data-chart=\"compare\" "
-		     "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n", W, h, W, h);
-	for (int i = 0; i < r->n_points; i++) {
-		const struct nb_cmp_point_result *pr = &r->points[i];
-
-		for (int m = 0; m < pr->n_metrics; m++) {
-			const struct nb_cmp_metric_result *mr = &pr->metrics[m];
-			char label[NB_POINT_ID_MAX + NB_METRIC_NAME_MAX + 4];
-			double band;
-
-			if (!mr->gated || !mr->has_change)
-				continue;
-			snprintf(label, sizeof(label), "%s %s", pr->id, mr->name);
-			band = half * fx(mr->min_effect_pct, lim);
-			fprintf(out, "<g class=\"row v-%s\"><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"lbl\">",
-				verdict_class(mr->verdict), LABEL_W - 6, y + 12);
-			esc(out, label);
-			fprintf(out, "</text><rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"16\"/>",
-				mid - band, y, 2 * band);
-			if (mr->has_ci)
-				fprintf(out, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
-					mid + half * fx(mr->ci_lo_pct, lim), mid + half * fx(mr->ci_hi_pct, lim), y + 8, y + 8);
-			fprintf(out, "<circle class=\"chg\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%s: %+.1f%%, %s</title>"
-				     "</circle></g>\n",
-				mid + half * fx(mr->change_pct, lim), y + 8, mr->name, mr->change_pct,
-				nb_cmp_verdict_name(mr->verdict));
-			y += 20;
-		}
-	}
-	fprintf(out, "<g class=\"axis\"><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x0, x1, y, y);
-	for (size_t t = 0; t < sizeof(ticks) / sizeof(ticks[0]) && ticks[t] <= lim; t++) {
-		for (int sign = -1; sign <= 1; sign += 2) {
-			double x = mid + sign * half * fx(ticks[t], lim);
-
-			if (ticks[t] == 0 && sign < 0)
-				continue;
-			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
-				     "text-anchor=\"middle\">%+g</text>", x, x, y, y + 4, x, y + 16, sign * ticks[t]);
-		}
-	}
-	fprintf(out, "<text class=\"unit\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">change against the base, %% "
-		     "(symmetric log scale, clipped at &#177;%g)</text></g>\n</svg></figure>\n", mid, y + 32, lim);
-	pg->charts++;
-}
-
-static void section_compare(struct page *pg)
-{
-	const struct nb_cmp_result *r = pg->in->cmp;
-	FILE *out = pg->out;
-	int moved = 0;
-
-	if (!r)
-		return;
-	fputs("<section id=\"compare\"><h2>Compare</h2>\n<p>Base <code>", out);
-	esc(out, r->base->path);
-	fputs("</code> (kernel ", out);
-	esc(out, r->base->kernel_release);
-	fputs(") against new <code>", out);
-	esc(out, r->new->path);
-	fputs("</code> (kernel ", out);
-	esc(out, r->new->kernel_release);
-	fprintf(out, "): <b class=\"v v-%s\">%s</b></p>\n", r->verdict == NB_CMP_REGRESSION ? "regressed" : "unchanged",
-		nb_cmp_overall_name(r->verdict));
-	if (r->n_env_diffs) {
-		fputs("<h3>Environment differences</h3><table><tr><th>field</th><th>base</th><th>new</th></tr>\n", out);
-		for (int i = 0; i < r->n_env_diffs; i++) {
-			fputs("<tr><td>", out);
-			esc(out, r->env_diffs[i].key);
-			fputs("</td><td>", out);
-			esc(out, r->env_diffs[i].base ? r->env_diffs[i].base : "absent");
-			fputs("</td><td>", out);
-			esc(out, r->env_diffs[i].new ? r->env_diffs[i].new : "absent");
-			fputs("</td></tr>\n", out);
-		}
-		fputs("</table>\n", out);
-	}
-	compare_chart(pg, r);
-	compare_table(out, r);
-	fputs("<h3>Bottleneck moved</h3><ul>\n", out);
-	for (int i = 0; i < r->n_points; i++) {
-		char buf[2 * NB_BN_SENTENCE_MAX + 32];
-
-		if (!nb_rv_moved(r, &r->points[i], buf, sizeof(buf)))
-			continue;
-		fputs("<li class=\"moved\"><code>", out);
-		esc(out, r->points[i].id);
-		fputs("</code>: ", out);
-		esc(out, buf);
-		fputs("</li>\n", out);
-		moved++;
-	}
-	fputs(moved ? "</ul>\n" : "<li>in no point</li></ul>\n", out);
-	fputs("<h3>Profile movers</h3>\n", out);
-	moved = 0;
-	for (int i = 0; i < r->n_points; i++) {
-		const struct nb_cmp_point_result *pr = &r->points[i];
-
-		if (!pr->n_movers)
-			continue;
-		if (!moved++)
-			fputs("<table><tr><th>point</th><th>symbol</th><th>base, % of samples</th><th>new, %</th></tr>\n", out);
-		for (int k = 0; k < pr->n_movers; k++) {
-			fputs("<tr><td class=\"id\">", out);
-			esc(out, pr->id);
-			fputs("</td><td class=\"id\">", out);
-			esc(out, pr->movers[k].symbol);
-			fprintf(out, "</td><td>%.1f</td><td>%.1f</td></tr>\n", pr->movers[k].base_share_pct,
-				pr->movers[k].new_share_pct);
-		}
-	}
-	fputs(moved ? "</table>\n" : "<p>No profile symbol moved (or the reports have no profile).</p>\n", out);
-	fputs("</section>\n", out);
-}
 
 /* ---- page ---- */
 
@@ -886,7 +666,7 @@ static const char page_js[] =
 
 int nb_rv_render_html(FILE *out, const struct nb_rv_input *in)
 {
-	struct page pg = { .out = out, .in = in };
+	struct nb_html_page pg = { .out = out, .in = in };
 	struct nb_rv_choice choice;
 
 	nb_rv_choose(in->rep, &choice);
@@ -896,11 +676,11 @@ int nb_rv_render_html(FILE *out, const struct nb_rv_input *in)
 	      out);
 	fputs(in->cmp ? "compare" : "report", out);
 	fputs(": kernel ", out);
-	esc(out, in->rep->kernel_release);
+	nb_html_esc(out, in->rep->kernel_release);
 	fprintf(out, "</title>\n<style>%s</style></head><body>\n<h1>nicbench %s: ", page_css, in->cmp ? "compare" : "report");
-	esc(out, in->rep->path);
+	nb_html_esc(out, in->rep->path);
 	fputs("</h1>\n", out);
-	section_compare(&pg);
+	nb_html_section_compare(&pg);
 	section_env(&pg);
 	section_points(&pg);
 	section_choice(&pg, &choice);
