@@ -34,7 +34,6 @@ arch_check() {
 		[ "$arch" = riscv64 ] && kernel=6.12
 	fi
 	[ "$arch" = x86_64 ] && return 0
-	# Debian's 4kc-malta kernel is built without SMP, and QEMU's malta has one core
 	case "$accel_req" in
 	kvm) die 2 "--arch $arch: no KVM for a foreign architecture; the guest runs under TCG (--accel tcg or auto)" ;;
 	*) accel_req=tcg ;;
@@ -127,10 +126,11 @@ boot_virt() {
 	# cortex-a72: no pointer authentication to emulate (-cpu max spends much of its TCG time on it); GICv3 with
 	# its ITS gives the NIC MSI-X.
 	arm64) machine=(-machine virt,gic-version=3 -cpu cortex-a72) ;;
-	# cortex-a15: ARMv7 with the virtualisation extensions virt wants. highmem=off: the armmp kernel has no LPAE, so
-	# the PCIe window above 4 GiB would be out of its reach. GICv2 with its v2m frame gives the NIC MSI-X.
+	# cortex-a15: an ARMv7-A core that the armmp kernel runs on and virt's GICv2 serves. highmem=off: the armmp
+	# kernel has no LPAE, so the PCIe window above 4 GiB would be out of its reach. GICv2's v2m frame gives MSI-X.
 	armhf) machine=(-machine virt,highmem=off -cpu cortex-a15) ;;
-	# 34Kf: the MIPS32r2 34K core of the lantiq xrx200 (QEMU has it with an FPU only); one core.
+	# 34Kf: the MIPS32r2 34K core of the lantiq xrx200 (QEMU has it with an FPU only); --cpus 2 gives its two VPEs,
+	# which the 4kc-malta kernel runs as SMP (MIPS MT), as the board does.
 	mipsel) machine=(-machine malta -cpu 34Kf) ;;
 	# -bios default: Debian's OpenSBI (package opensbi), which qemu-system-misc links to.
 	riscv64) machine=(-machine virt -cpu rv64 -bios default) ;;
