@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "knobs/page_pool.h"
+#include "report/bottleneck.h"
 #include "nb_test.h"
 #include "sampling/ethtool_stats.h"
 #include "sampling/kmsg.h"
@@ -253,6 +254,18 @@ static void test_eth_drop_names(void)
 	nb_eth_stats_metrics(&d, &m);
 	CHECK(nb_metrics_get(&m, "rx_missed_errors", &x) && x == 3 + 4);  /* queues 0 and 1, not "x" */
 
+	/* what the driver counts reaches the rule "drops at the NIC": 7 of ~1000 packets */
+	{
+		struct nb_bn_input in = { .get = nb_bn_get_metric_set, .ctx = &m, .cpus = 2, .window_s = 1, .ok = true };
+		struct nb_bottleneck bn;
+
+		nb_metrics_put(&m, "throughput_bps", 1e6);
+		nb_metrics_put(&m, "cpu_busy_pct", 20);
+		nb_metrics_put(&m, "rx_packets_per_s", 1000);
+		nb_bottleneck_judge(&in, &bn);
+		CHECK_MSG(bn.code == NB_BN_NIC_DROPS && strstr(bn.sentence, "at the NIC"), "%s", bn.sentence);
+		CHECK(bn.n_figures > 0 && !strcmp(bn.figures[0].name, "rx_missed_errors") && bn.figures[0].value == 7);
+	}
 	/* a counter that went backwards is left out and counted */
 	b.v[1] = 0;
 	nb_eth_stats_delta(&a, &b, &d);
