@@ -239,8 +239,8 @@ void nb_pp_snapshot(const char *iface, uint32_t ifindex, const struct nb_pp_snap
 	} else if (s->n == 0) {
 		/* not `never`: a driver may make its pools when its NAPI starts, a knob away */
 		snprintf(s->why, sizeof(s->why),
-			 "page-pool-get lists no pool of %s (ifindex %u): its driver has none or does not tie them "
-			 "to the device (veth)", iface, ifindex);
+			 "page-pool-get lists no pool of %s (ifindex %u): its driver has none or, like veth, does "
+			 "not tie them to the device", iface, ifindex);
 	} else {
 		s->present = true;
 		read_stats(&g, iface, prev, s);
