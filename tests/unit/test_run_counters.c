@@ -13,6 +13,7 @@
 #include "nb_test.h"
 #include "sampling/ethtool_stats.h"
 #include "sampling/kmsg.h"
+#include "sampling/run_counters.h"
 
 /* ---- page_pool ---- */
 
@@ -361,8 +362,36 @@ static void test_kmsg(void)
 	}
 }
 
+/* On a fixture tree the kernel's answers are not the tree's: every counter absent, with why. */
+static void test_glue_fixture_tree(void)
+{
+	const struct nb_paths tree = { .proc = "/tmp/no-proc", .sys = "/tmp/no-sys" };
+	struct nb_counters *c = nb_counters_new(&tree, "eth0");
+	struct nb_run_counters *rc = NULL;
+	struct nb_kmsg_log *log = NULL;
+	struct nb_metric_set m = { 0 };
+
+	CHECK(c != NULL);
+	nb_counters_end(c, &rc, &m);
+	CHECK(rc == NULL);  /* no window opened */
+	for (int run = 0; run < 2; run++) {
+		nb_counters_begin(c);
+		nb_counters_end(c, &rc, &m);
+		CHECK(rc && !rc->pp.present && strstr(rc->pp.why, "fixture tree"));
+		CHECK(rc && !rc->eth.present && strstr(rc->eth.why, "fixture tree"));
+	}
+	CHECK(m.n == 0);
+	nb_counters_log_skip(c);
+	nb_counters_log_collect(c, &log);
+	CHECK(log && !log->present && strstr(log->why, "kernel log not read"));
+	free(log);
+	nb_run_counters_free(rc);
+	nb_counters_free(c);
+}
+
 int main(void)
 {
+	test_glue_fixture_tree();
 	test_pp_parse();
 	test_pp_delta();
 	test_eth_virtio();
