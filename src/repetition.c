@@ -16,6 +16,7 @@
 #include "knobs/qstats.h"
 #include "sampling/capture.h"
 #include "sampling/napi_trace.h"
+#include "sampling/run_counters.h"
 #include "traffic/child_link.h"
 #include "traffic/rr_client.h"
 #include "traffic/traffic_run.h"
@@ -94,6 +95,7 @@ static void window_open(struct runner *rn, struct window *w)
 	/* a device without qstats keeps the answer of the first probe: no netlink in the window */
 	if (rn->qs_open && !rn->qs_open->never)
 		nb_qstats_snapshot(&rn->target, rn->qs_open);
+	nb_counters_begin(rn->counters);
 	nb_series_from_snapshot(rn->snap_open, rn->series_prev);
 	if (w->trace && nb_trace_begin(w->trace, &err) < 0)
 		nb_point_result_note(w->pr, "trace metrics missing: %s", err.msg);
@@ -114,6 +116,7 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 			nb_qstats_snapshot(&rn->target, rn->qs_now);
 		nb_qstats_delta(rn->qs_open, rn->qs_now, run->qstats);
 	}
+	nb_counters_end(rn->counters, &run->counters, &run->metrics);
 	/* the window ends with its last reads: turning them into metrics comes after the test */
 	self_cpu_close = self_cpu_s();
 	if (w->capture_path)
@@ -297,6 +300,8 @@ void nb_repetition_run(struct runner *rn, const struct nb_point *p, struct nb_ru
 			run->samples = NULL;
 			free(run->qstats);
 			run->qstats = NULL;
+			nb_run_counters_free(run->counters);
+			run->counters = NULL;
 			run->nsamples = 0;
 			cap = 0;
 			window_reset(&w, started, t, cfg->interval_ms);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/bottleneck.h"
+#include "sampling/run_counters.h"
 
 const char *nb_point_status_name(enum nb_point_status s)
 {
@@ -44,6 +45,8 @@ void nb_run_record_release(struct nb_run_record *run)
 {
 	free(run->qstats);
 	run->qstats = NULL;
+	nb_run_counters_free(run->counters);
+	run->counters = NULL;
 	free(run->rr_hist);
 	run->rr_hist = NULL;
 	free(run->iperf_json);
@@ -62,6 +65,8 @@ void nb_point_result_release(struct nb_point_result *pr)
 	pr->nruns = 0;
 	free(pr->napis);
 	pr->napis = NULL;
+	free(pr->kernel_log);
+	pr->kernel_log = NULL;
 }
 
 void nb_point_result_note(struct nb_point_result *pr, const char *fmt, ...)

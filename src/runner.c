@@ -22,6 +22,7 @@
 #include "sampling/napi_trace.h"
 #include "kit/nb_time.h"
 #include "knobs/qstats.h"
+#include "sampling/run_counters.h"
 #include "rounds.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -307,6 +308,7 @@ static bool start_point(struct runner *rn, const struct nb_point *p, struct poin
 	pr->point = p;
 	ps->started = true;
 	find_peer(rn, 1);
+	nb_counters_log_skip(rn->counters);
 	apply_point_knobs(rn, p, pr);
 	*knob_s += nb_monotonic_s() - t0;
 	if (pr->status == NB_POINT_UNSUPPORTED || pr->status == NB_POINT_FAILED) {
@@ -410,6 +412,7 @@ static int point_repetition(struct runner *rn, struct point_state *st, int index
 	nb_repetition_run(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0], false);
 	pr->runs[rep].round = round;
 	pr->nruns++;
+	nb_counters_log_collect(rn->counters, &pr->kernel_log);
 	/* the repetition a signal cut short is not a measurement: it is not recorded */
 	if (stop_signal)
 		return 0;
@@ -440,6 +443,7 @@ static int end_point(struct runner *rn, struct point_state *ps, bool knobs_curre
 			rc = run_diagnostics(rn, pr->point, pr, rerr);
 	}
 	nb_point_result_settle(pr);
+	nb_counters_log_collect(rn->counters, &pr->kernel_log);
 	/* a point a signal cut short keeps its finished runs in the record: the report
 	 * shows it as incomplete */
 	ends = !stop_signal || (end_done_if_stopped && ps->done);
@@ -605,6 +609,7 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rn->fs_now = nb_foreign_scan_new();
 	if (!rn->fs_open || !rn->fs_now)
 		return nb_err_set(err, -ENOMEM, "allocate process scans for foreign load: out of memory");
+	rn->counters = nb_counters_new(o->paths, o->cfg->iface);  /* optional: NULL leaves them out */
 	/* the first probe, before any window: a device without qstats is not asked again */
 	nb_qstats_snapshot(&rn->target, rn->qs_open);
 	rn->qs_now->present = false;
@@ -647,6 +652,7 @@ static void runner_close(struct runner *rn)
 	free(rn->qs_now);
 	nb_foreign_scan_free(rn->fs_open);
 	nb_foreign_scan_free(rn->fs_now);
+	nb_counters_free(rn->counters);
 }
 
 int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, struct nb_err *err)
