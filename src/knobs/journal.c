@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kit/nb_paths.h"
+#include "knobs/knob_access.h"
 
 #define NB_JOURNAL_MAGIC "nicbench-journal/1"
 /* /run is a tmpfs: a reboot resets every knob to the driver's defaults and removes the

@@ -8,6 +8,7 @@
 
 #include "knobs/ethtool_coalesce.h"
 #include "knobs/journal.h"
+#include "napi_knobs.h"
 #include "nb_test.h"
 
 static char tmp_root[128], proc_root[160], sys_root[160];
