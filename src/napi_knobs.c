@@ -75,7 +75,8 @@ static const struct knob_row knobs[] = {
 	COALESCE_ROW("adaptive-tx", use_adaptive_tx_coalesce, 1,
 		     "hardware: 1 = the driver tunes TX coalescing itself, 0 = fixed values"),
 	{ .name = "irq_affinity", .syntax = KNOB_CPU_LIST, .read = nb_knob_affinity_read, .write = nb_knob_affinity_write,
-	  .help = "CPU list (0, 0-1, 0,2) for all the interface's IRQs, or per IRQ: \"24=0 25=1\"" },
+	  .help = "CPU list (0, 0-1, 0,2) for all the interface's IRQs, per IRQ role (rx:0,tx:1; roles rx, tx, txrx, "
+		  "misc), or per IRQ: \"24=0 25=1\"" },
 	SYSFS_ROW("mtu", "mtu", 68, 65535, NULL, "MTU in bytes, 68..65535 (the device may allow less)"),
 };
 
@@ -331,6 +332,13 @@ static const struct knob_row *find_row(const char *name, struct knob_call *c)
 		}
 	}
 	return row;
+}
+
+int nb_knob_value_label(const char *name, const char *value, char *buf, size_t len)
+{
+	if (name && value && !strcmp(name, "irq_affinity"))
+		return nb_irq_affinity_label(value, buf, len);
+	return (size_t)snprintf(buf, len, "%s", value ? value : "") < len ? 0 : -ENAMETOOLONG;
 }
 
 int nb_knob_find(const char *name)

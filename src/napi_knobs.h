@@ -29,6 +29,10 @@ const char *nb_knob_help(int index);
  * NAPIs that differ. Pure. */
 bool nb_knob_value_number(const char *name, const char *value, unsigned long long *number);
 
+/* Pure: a value as a point id shows it: irq_affinity's "rx:0,tx:1" is "rx0-tx1", other values
+ * are copied. 0 or -ENAMETOOLONG. */
+int nb_knob_value_label(const char *name, const char *value, char *buf, size_t len);
+
 /* Pure check of a value's syntax for a knob (config validation); no I/O. */
 int nb_knob_validate(const char *name, const char *value, struct nb_err *err);
 

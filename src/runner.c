@@ -595,6 +595,7 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rn->report = report;
 	rn->target.paths = o->paths;
 	rn->target.iface = o->cfg->iface;
+	rn->target.irq_names = o->cfg->irq_names;
 	rn->series_prev = &rn->series_a;
 	rn->series_now = &rn->series_b;
 	rn->snap_open = calloc(1, sizeof(struct nb_snapshot));

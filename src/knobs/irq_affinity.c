@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The IRQ affinity knob row: the interface's IRQs (by name, or by the board's patterns and
  * their roles) and their /proc/irq/N/smp_affinity_list. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,23 +70,80 @@ static int irq_map_valid(const char *s)
 }
 
 
-int nb_knob_affinity_validate(const struct knob_row *row, const char *value, struct nb_err *err)
+/* "rx:0,tx:1", "rx:0-1,tx:2,misc:0": a CPU list per IRQ role. A CPU list runs until a ','
+ * that starts the next "role:". Fills cpus[role] ("" for a role not given). */
+static int role_form_parse(const char *s, char cpus[NB_IRQ_ROLES][NB_KNOB_VALUE_MAX])
 {
-	if (cpu_list_valid(value, strlen(value)) || irq_map_valid(value))
-		return 0;
-	return nb_err_set(err, -EINVAL, "knob %s: '%s' is not a CPU list (like 0, 0-1 or 0,2) "
-			  "nor IRQ=list pairs (like \"24=0 25=1\")", row->name, value);
+	const char *p = s;
+
+	for (int r = 0; r < NB_IRQ_ROLES; r++)
+		cpus[r][0] = '\0';
+	while (*p) {
+		const char *colon = strchr(p, ':'), *end;
+		enum nb_irq_role role;
+
+		if (!colon || nb_irq_role_parse(p, (size_t)(colon - p), &role) || cpus[role][0])
+			return -EINVAL;
+		for (end = colon + 1; *end && !(*end == ',' && isalpha((unsigned char)end[1])); end++)
+			;
+		if (!cpu_list_valid(colon + 1, (size_t)(end - colon - 1)) ||
+		    (size_t)(end - colon - 1) >= NB_KNOB_VALUE_MAX)
+			return -EINVAL;
+		memcpy(cpus[role], colon + 1, (size_t)(end - colon - 1));
+		cpus[role][end - colon - 1] = '\0';
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return -EINVAL;
+	}
+	return p != s ? 0 : -EINVAL;
 }
 
-static int iface_irq_list(const struct knob_row *row, const struct nb_knob_target *t, int *irqs,
+int nb_knob_affinity_validate(const struct knob_row *row, const char *value, struct nb_err *err)
+{
+	char cpus[NB_IRQ_ROLES][NB_KNOB_VALUE_MAX];
+
+	if (cpu_list_valid(value, strlen(value)) || irq_map_valid(value) || role_form_parse(value, cpus) == 0)
+		return 0;
+	return nb_err_set(err, -EINVAL, "knob %s: '%s' is not a CPU list (like 0, 0-1 or 0,2), nor a CPU list per "
+			  "IRQ role (like rx:0,tx:1; roles rx, tx, txrx, misc, each once), nor IRQ=list pairs "
+			  "(like \"24=0 25=1\")", row->name, value);
+}
+
+int nb_irq_affinity_label(const char *value, char *buf, size_t len)
+{
+	char cpus[NB_IRQ_ROLES][NB_KNOB_VALUE_MAX];
+	static const enum nb_irq_role order[] = { NB_IRQ_RX, NB_IRQ_TX, NB_IRQ_TXRX, NB_IRQ_MISC };
+	size_t used = 0;
+
+	if (role_form_parse(value, cpus))
+		return (size_t)snprintf(buf, len, "%s", value) < len ? 0 : -ENAMETOOLONG;
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		int n;
+
+		if (!cpus[order[k]][0])
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s%s", used ? "-" : "", nb_irq_role_name(order[k]),
+			     cpus[order[k]]);
+		if (n < 0 || (size_t)n >= len - used)
+			return -ENAMETOOLONG;
+		used += (size_t)n;
+	}
+	return 0;
+}
+
+/* The interface's IRQs, by the board's patterns when the target has them. */
+static int iface_irq_list(const struct knob_row *row, const struct nb_knob_target *t, struct nb_irq *irqs,
 			  const char *what, struct nb_err *err)
 {
-	int n = nb_iface_irqs(t->paths, t->iface, irqs, NB_KNOB_IRQS_MAX, err);
+	int n = nb_irqs_find(t->paths, t->iface, t->irq_names, irqs, NB_KNOB_IRQS_MAX, err);
 
 	if (n < 0) {
 		nb_err_prefix(err, "%s %s on %s: ", what, row->name, t->iface);
 		return n;
 	}
+	if (n == 0 && t->irq_names && *t->irq_names)
+		return nb_err_set(err, -ENOENT, "%s has no IRQs in /proc/interrupts (none matches the board's "
+				  "irq_names \"%s\")", t->iface, t->irq_names);
 	if (n == 0)
 		return nb_err_set(err, -ENOENT, "%s has no IRQs in /proc/interrupts (none named %s, %s-* or %s:*)",
 				  t->iface, t->iface, t->iface, t->iface);
@@ -102,99 +161,172 @@ static int irq_affinity_path(const struct nb_knob_target *t, int irq, char *buf,
 	return nb_path_join(buf, len, t->paths->proc, rel);
 }
 
-int nb_knob_affinity_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
-			 char *value, size_t len, struct nb_err *err)
-{
-	int irqs[NB_KNOB_IRQS_MAX];
-	char first[NB_KNOB_VALUE_MAX], map[1024] = "";
-	size_t used = 0;
-	int mixed = 0;
-	int n = iface_irq_list(row, t, irqs, "read", err);
+/* How the IRQs' affinities differ, for the form a read gives. */
+struct affinity_seen {
+	char first[NB_KNOB_VALUE_MAX];
+	char role[NB_IRQ_ROLES][NB_KNOB_VALUE_MAX];
+	bool mixed, role_mixed;
+	char map[1024];
+	size_t used;
+};
 
-	(void)c;
-	for (int i = 0; i < n; i++) {
+int nb_knob_affinity_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
+			  char *value, size_t len, struct nb_err *err)
+{
+	struct nb_irq *irqs = calloc(NB_KNOB_IRQS_MAX, sizeof(*irqs));
+	struct affinity_seen *seen = calloc(1, sizeof(*seen));
+	int n, ret = 0;
+
+	if (!irqs || !seen) {
+		free(irqs);
+		free(seen);
+		return nb_err_set(err, -ENOMEM, "read %s on %s: out of memory", row->name, t->iface);
+	}
+	n = iface_irq_list(row, t, irqs, "read", err);
+	for (int i = 0; i < n && !ret; i++) {
 		char path[PATH_MAX], cpus[NB_KNOB_VALUE_MAX];
+		char *role_cpus = seen->role[irqs[i].role];
 		long r;
 		int w;
 
-		if (irq_affinity_path(t, irqs[i], path, sizeof(path)))
-			return nb_err_set(err, -ENAMETOOLONG, "read %s on %s: path too long", row->name, t->iface);
+		if (irq_affinity_path(t, irqs[i].irq, path, sizeof(path))) {
+			ret = nb_err_set(err, -ENAMETOOLONG, "read %s on %s: path too long", row->name, t->iface);
+			break;
+		}
 		r = nb_read_file(path, cpus, sizeof(cpus));
-		if (r < 0)
-			return nb_err_set(err, (int)r, "read %s on %s: IRQ %d: %s (%s)", row->name, t->iface,
-					  irqs[i], strerror((int)-r), path);
+		if (r < 0) {
+			ret = nb_err_set(err, (int)r, "read %s on %s: IRQ %d (%s): %s (%s)", row->name, t->iface,
+					 irqs[i].irq, irqs[i].name, strerror((int)-r), path);
+			break;
+		}
 		if (i == 0)
-			snprintf(first, sizeof(first), "%s", cpus);
-		else if (strcmp(first, cpus))
-			mixed = 1;
-		w = snprintf(map + used, sizeof(map) - used, "%s%d=%s", i ? " " : "", irqs[i], cpus);
-		if (w < 0 || (size_t)w >= sizeof(map) - used)
-			return nb_err_set(err, -ENOSPC, "read %s on %s: too many IRQs to list", row->name, t->iface);
-		used += (size_t)w;
+			snprintf(seen->first, sizeof(seen->first), "%s", cpus);
+		else if (strcmp(seen->first, cpus))
+			seen->mixed = true;
+		if (!role_cpus[0])
+			snprintf(role_cpus, NB_KNOB_VALUE_MAX, "%s", cpus);
+		else if (strcmp(role_cpus, cpus))
+			seen->role_mixed = true;
+		w = snprintf(seen->map + seen->used, sizeof(seen->map) - seen->used, "%s%d=%s", i ? " " : "",
+			     irqs[i].irq, cpus);
+		if (w < 0 || (size_t)w >= sizeof(seen->map) - seen->used)
+			ret = nb_err_set(err, -ENOSPC, "read %s on %s: too many IRQs to list", row->name, t->iface);
+		else
+			seen->used += (size_t)w;
 	}
 	if (n < 0)
-		return n;
-	/* One list when all agree (the common case, and what a sweep sets); per-IRQ pairs
-	 * otherwise so that a journal can put a hand-tuned spread back exactly. */
-	if ((size_t)snprintf(value, len, "%s", mixed ? map : first) >= len)
-		return nb_err_set(err, -ENOSPC, "read %s on %s: per-IRQ affinities \"%s\" do not fit %zu bytes",
-				  row->name, t->iface, map, len);
-	return 0;
+		ret = n;
+	if (!ret) {
+		/* One list when all agree (the common case, and what a whole-NIC sweep sets); a list per
+		 * role when each role agrees (what a role sweep sets: "rx:0,tx:1"); per-IRQ pairs
+		 * otherwise, and always for a journal, so that a hand-tuned spread goes back exactly. */
+		char roles[NB_IRQ_ROLES * (NB_KNOB_VALUE_MAX + 6)];
+		const char *form = seen->first;
+
+		if (seen->mixed && (c->explicit_map || seen->role_mixed)) {
+			form = seen->map;
+		} else if (seen->mixed) {
+			static const enum nb_irq_role order[] = { NB_IRQ_RX, NB_IRQ_TX, NB_IRQ_TXRX, NB_IRQ_MISC };
+			size_t used = 0;
+
+			for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+				if (seen->role[order[k]][0])
+					used += (size_t)snprintf(roles + used, sizeof(roles) - used, "%s%s:%s", used ? "," : "",
+								 nb_irq_role_name(order[k]), seen->role[order[k]]);
+			}
+			form = roles;
+		}
+		if ((size_t)snprintf(value, len, "%s", form) >= len)
+			ret = nb_err_set(err, -ENOSPC, "read %s on %s: per-IRQ affinities \"%s\" do not fit %zu bytes",
+					 row->name, t->iface, seen->map, len);
+	}
+	free(irqs);
+	free(seen);
+	return ret;
 }
 
-static int write_irq_affinity(const struct knob_row *row, const struct nb_knob_target *t, int irq,
+static int write_irq_affinity(const struct knob_row *row, const struct nb_knob_target *t, const struct nb_irq *irq,
 			      const char *cpus, struct nb_err *err)
 {
 	char path[PATH_MAX];
 	int ret;
 
-	if (irq_affinity_path(t, irq, path, sizeof(path)))
+	if (irq_affinity_path(t, irq->irq, path, sizeof(path)))
 		return nb_err_set(err, -ENAMETOOLONG, "set %s on %s: path too long", row->name, t->iface);
 	ret = nb_write_file(path, cpus);
 	if (ret)
-		return nb_err_set(err, ret, "set %s=%s on %s: IRQ %d: %s (%s%s)", row->name, cpus, t->iface,
-				  irq, strerror(-ret), path,
+		return nb_err_set(err, ret, "set %s=%s on %s: IRQ %d (%s): %s (%s%s)", row->name, cpus, t->iface,
+				  irq->irq, irq->name, strerror(-ret), path,
 				  ret == -EIO ? ": affinity managed by the kernel" :
 				  ret == -EINVAL ? ": no online CPU in the list?" : "");
 	return 0;
 }
 
-int nb_knob_affinity_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
-			  const char *value, struct nb_err *err)
+/* "rx:0,tx:1": each role's IRQs get its list; roles not named keep theirs. A role the NIC has
+ * no IRQ of is unsupported here (-ENOENT), never silently skipped. */
+static int write_roles(const struct knob_row *row, const struct nb_knob_target *t, const struct nb_irq *irqs,
+		       int n, const char *value, struct nb_err *err)
 {
-	int irqs[NB_KNOB_IRQS_MAX];
-	int n = iface_irq_list(row, t, irqs, "set", err);
+	char cpus[NB_IRQ_ROLES][NB_KNOB_VALUE_MAX];
 
-	(void)c;
-	if (n == -ENOENT)
-		nb_err_prefix(err, "set %s=%s: ", row->name, value);
-	if (n < 0)
-		return n;
+	if (role_form_parse(value, cpus))
+		return nb_err_set(err, -EINVAL, "set %s=%s on %s: not a CPU list per role", row->name, value, t->iface);
+	for (int r = 0; r < NB_IRQ_ROLES; r++) {
+		int have = 0;
+
+		for (int i = 0; i < n; i++)
+			have += cpus[r][0] && irqs[i].role == (enum nb_irq_role)r;
+		if (cpus[r][0] && !have) {
+			char list[512] = "";
+			size_t used = 0;
+
+			for (int i = 0; i < n && used < sizeof(list); i++)
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%d %s (%s)", i ? ", " : "",
+							 irqs[i].irq, irqs[i].name, nb_irq_role_name(irqs[i].role));
+			return nb_err_set(err, -ENOENT, "set %s=%s on %s: no %s IRQ among the interface's: %s", row->name,
+					  value, t->iface, nb_irq_role_name((enum nb_irq_role)r), list);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		const char *want = cpus[irqs[i].role];
+		int ret = want[0] ? write_irq_affinity(row, t, &irqs[i], want, err) : 0;
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int write_all(const struct knob_row *row, const struct nb_knob_target *t, const struct nb_irq *irqs, int n,
+		     const char *value, struct nb_err *err)
+{
 	if (cpu_list_valid(value, strlen(value))) {
 		for (int i = 0; i < n; i++) {
-			int ret = write_irq_affinity(row, t, irqs[i], value, err);
+			int ret = write_irq_affinity(row, t, &irqs[i], value, err);
 
 			if (ret)
 				return ret;
 		}
 		return 0;
 	}
+	if (!irq_map_valid(value))
+		return write_roles(row, t, irqs, n, value, err);
 	/* "IRQ=list" pairs: each IRQ must be one of this interface's, so a journal or config
 	 * can never move another device's interrupts. */
 	for (const char *p = value; *p;) {
 		char cpus[NB_KNOB_VALUE_MAX];
 		const char *eq = strchr(p, '='), *end = strchr(p, ' ');
-		int irq = atoi(p), mine = 0, ret;
+		int irq = atoi(p), mine = -1, ret;
 
 		if (!end)
 			end = p + strlen(p);
 		for (int i = 0; i < n; i++)
-			mine |= irqs[i] == irq;
-		if (!mine)
+			mine = irqs[i].irq == irq ? i : mine;
+		if (mine < 0)
 			return nb_err_set(err, -EPERM, "set %s on %s: IRQ %d does not belong to %s",
 					  row->name, t->iface, irq, t->iface);
 		snprintf(cpus, sizeof(cpus), "%.*s", (int)(end - eq - 1), eq + 1);
-		ret = write_irq_affinity(row, t, irq, cpus, err);
+		ret = write_irq_affinity(row, t, &irqs[mine], cpus, err);
 		if (ret)
 			return ret;
 		p = *end ? end + 1 : end;
@@ -202,3 +334,19 @@ int nb_knob_affinity_write(const struct knob_row *row, const struct nb_knob_targ
 	return 0;
 }
 
+int nb_knob_affinity_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
+			   const char *value, struct nb_err *err)
+{
+	struct nb_irq *irqs = calloc(NB_KNOB_IRQS_MAX, sizeof(*irqs));
+	int n, ret;
+
+	(void)c;
+	if (!irqs)
+		return nb_err_set(err, -ENOMEM, "set %s on %s: out of memory", row->name, t->iface);
+	n = iface_irq_list(row, t, irqs, "set", err);
+	if (n == -ENOENT)
+		nb_err_prefix(err, "set %s=%s: ", row->name, value);
+	ret = n < 0 ? n : write_all(row, t, irqs, n, value, err);
+	free(irqs);
+	return ret;
+}

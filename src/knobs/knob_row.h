@@ -72,6 +72,9 @@ int nb_knob_affinity_read(const struct knob_row *row, const struct nb_knob_targe
 			  char *value, size_t len, struct nb_err *err);
 int nb_knob_affinity_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			   const char *value, struct nb_err *err);
+/* Pure: the point-id form of an irq_affinity value: "rx:0,tx:1" -> "rx0-tx1"; other forms
+ * unchanged. 0 or -ENAMETOOLONG. */
+int nb_irq_affinity_label(const char *value, char *buf, size_t len);
 /* Pure syntax check of an irq_affinity value. */
 int nb_knob_affinity_validate(const struct knob_row *row, const char *value, struct nb_err *err);
 
