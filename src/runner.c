@@ -587,7 +587,7 @@ static int record_open(struct runner *rn, struct nb_err *err)
 static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct nb_report *report,
 		       struct nb_err *err)
 {
-	struct nb_sampler_target st = { .paths = o->paths, .iface = o->cfg->iface };
+	struct nb_sampler_target st = { .paths = o->paths, .iface = o->cfg->iface, .irq_names = o->cfg->irq_names };
 	int rc;
 
 	memset(rn, 0, sizeof(*rn));
