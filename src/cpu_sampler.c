@@ -276,14 +276,32 @@ static void sample_napi(struct nb_sampler *s, struct nb_snapshot *snap)
 	snap->napi_threads = s->nnapi;
 }
 
+/* Field 39 of /proc/PID/stat (processor): the CPU the task last ran on; -1 unreadable. Fields
+ * count from after the ")" that ends the command name, which may hold spaces. */
+static int stat_processor(const char *stat)
+{
+	const char *p = strrchr(stat, ')');
+	int field = 2;
+
+	if (!p)
+		return -1;
+	for (; *p && field < 39; p++) {
+		if (*p == ' ')
+			field++;
+	}
+	return field == 39 && *p >= '0' && *p <= '9' ? atoi(p) : -1;
+}
+
 static void sample_traffic(struct nb_sampler *s, struct nb_snapshot *snap)
 {
 	uint64_t ticks;
 
+	snap->traffic_cpu = -1;
 	if (read_whole(s->traffic_fd, s->scratch, sizeof(s->scratch)) >= 0 &&
 	    nb_parse_pid_stat_ticks(s->scratch, &ticks) == 0) {
 		s->traffic_last = ticks;
 		s->traffic_seen = true;
+		snap->traffic_cpu = stat_processor(s->scratch);
 	}
 	snap->traffic_present = s->traffic_seen;
 	snap->traffic_pid = s->traffic_pid;

@@ -250,6 +250,11 @@ void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 	put_udp(a, b, dt, out);
 	put_per_cpu(a, b, out);
 	put_per_cpu_interrupts(a, b, out);
+	if (a->traffic_present && b->traffic_present && a->traffic_pid == b->traffic_pid && a->traffic_cpu >= 0 &&
+	    b->traffic_cpu >= 0) {
+		nb_metrics_put(out, "traffic_cpu_open", a->traffic_cpu);
+		nb_metrics_put(out, "traffic_cpu_close", b->traffic_cpu);
+	}
 }
 
 /* ---- the raw series: the same figures as above for a few fields, no names, no set ---- */

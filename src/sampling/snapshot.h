@@ -49,6 +49,7 @@ struct nb_snapshot {
 	bool traffic_present;
 	pid_t traffic_pid;
 	uint64_t traffic_ticks;      /* utime + stime of the traffic process and its threads */
+	int traffic_cpu;             /* CPU the traffic process last ran on (stat field 39); -1 unknown */
 	bool peer_present;           /* the local peer's processes were read (nb_sampler_set_peer) */
 	unsigned peer_generation;    /* which set of them */
 	uint64_t peer_ticks;         /* their utime + stime + reaped children's; an exited one adds 0 */
@@ -74,6 +75,8 @@ struct nb_snapshot {
  *   peer_proc_pct    CPU time of the local peer's server and its descendants
  *                    (both: ticks / clk_tck / interval / b.ncpus_online)
  *   napi_threads     how many napi/ kthreads were found (at the last rescan)
+ *   traffic_cpu_open, traffic_cpu_close  the CPU the traffic process (its main thread) last
+ *                    ran on at each edge of the interval (a sample, not a share)
  *   cpuN_busy_pct, cpuN_user_pct, cpuN_system_pct, cpuN_irq_pct, cpuN_softirq_pct
  * Rates per second: net_rx_softirqs_per_s, net_tx_softirqs_per_s, interrupts_per_s
  * (the interface's IRQs, all CPUs), irq_rx_per_s, irq_tx_per_s, irq_txrx_per_s, irq_misc_per_s

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "knobs/iface_irqs.h"
+#include "knobs/irq_watch.h"
 #include "nb_test.h"
 
 static char *load_fixture(const char *rel)
@@ -276,8 +277,43 @@ out:
 	free(tree);
 }
 
+/* The watch on the fixture tree: affinities read, moves named, irqbalance absent (not 0 when
+ * /proc cannot be walked). */
+static void test_irq_watch(void)
+{
+	char proc[1024], sys[1024], moves[256];
+	struct nb_paths p;
+	struct nb_knob_target t = { .paths = &p, .iface = "eth0", .irq_names = "rx:eth0-rx-* tx:eth0-tx-*" };
+	struct nb_irq_watch a, b;
+	struct nb_metric_set m = { 0 };
+	double v;
+
+	snprintf(proc, sizeof(proc), "%s", nb_test_fixture("knobs/tree/proc"));
+	snprintf(sys, sizeof(sys), "%s", nb_test_fixture("knobs/tree/sys"));
+	p = (struct nb_paths){ .proc = proc, .sys = sys };
+	nb_irq_watch_take(&t, &a);
+	CHECK(a.irqs_read && a.n == 2 && a.irq[0] == 24 && a.irq[1] == 25);
+	CHECK_STR(a.name[0], "eth0-rx-0");
+	CHECK(a.cpus[0][0] != '\0');
+	CHECK(a.procs_read && a.irqbalance_pid == 0);
+	b = a;
+	snprintf(b.cpus[1], sizeof(b.cpus[1]), "%s", strcmp(a.cpus[1], "1") ? "1" : "0");
+	b.irqbalance_pid = 4242;
+	CHECK(nb_irq_watch_moves(&a, &b, moves, sizeof(moves)) == 1);
+	CHECK_MSG(strstr(moves, "25 eth0-tx-0: ") != NULL, "%s", moves);
+	nb_irq_watch_metrics(&a, &b, &m);
+	CHECK(nb_metrics_get(&m, "irqbalance_running", &v) && v == 1);
+	CHECK(nb_metrics_get(&m, "irq_affinity_moved", &v) && v == 1);
+	b.procs_read = false;
+	b.irqs_read = false;
+	m = (struct nb_metric_set){ 0 };
+	nb_irq_watch_metrics(&a, &b, &m);
+	CHECK(!nb_metrics_get(&m, "irqbalance_running", &v) && !nb_metrics_get(&m, "irq_affinity_moved", &v));
+}
+
 int main(void)
 {
+	test_irq_watch();
 	test_role_guess();
 	test_names_parse();
 	test_board_patterns();
