@@ -292,7 +292,10 @@ static int restore_write_check(const struct nb_journal *j, struct nb_journal_ent
 
 	if (ret)
 		return ret;
-	ret = nb_knob_read_via(&t, e->knob, e->via == NB_VIA_NAPI, readback, sizeof(readback), NULL, err);
+	/* An original in ID=value form (per NAPI, per IRQ) is compared in that form: a plain read
+	 * gives irq_affinity per role when each role agrees. */
+	ret = nb_knob_read_via(&t, e->knob, e->via == NB_VIA_NAPI || strchr(e->value, '='), readback, sizeof(readback),
+			       NULL, err);
 	if (ret) {
 		nb_err_prefix(err, "after restore %s=%s: ", e->knob, e->value);
 		return ret;
