@@ -15,7 +15,7 @@ static void read_affinities(const struct nb_knob_target *t, struct nb_irq_watch 
 	struct nb_irq irqs[NB_IRQ_WATCH_MAX];
 	int n = nb_irqs_find(t->paths, t->iface, t->irq_names, irqs, NB_IRQ_WATCH_MAX, NULL);
 
-	if (n < 0)
+	if (n <= 0)  /* no IRQs (veth): nothing can move, and "0 moved" would claim a look */
 		return;
 	w->n = n < NB_IRQ_WATCH_MAX ? n : NB_IRQ_WATCH_MAX;
 	for (int i = 0; i < w->n; i++) {

@@ -14,7 +14,7 @@
 #define NB_IRQ_WATCH_MAX 64
 
 struct nb_irq_watch {
-	bool irqs_read;        /* the NIC's IRQs and their affinities were read */
+	bool irqs_read;        /* the NIC has IRQs and their affinities were read */
 	int n;
 	int irq[NB_IRQ_WATCH_MAX];
 	char name[NB_IRQ_WATCH_MAX][48];
