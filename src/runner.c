@@ -3,6 +3,7 @@
  * points in sequence or in interleaved rounds, each point's knobs applied and journalled, its
  * repetitions (repetition.c), diagnostics and record, and the restore on every path out. */
 #include "runner.h"
+#include "kit/metric_table.h"
 #include "runner_internal.h"
 
 #include <errno.h>
@@ -135,16 +136,16 @@ static void progress(struct runner *rn, const struct nb_point *p, int rep, const
 	format_duration(remaining_estimate, eta, sizeof(eta));
 	if (run->status != NB_RUN_OK)
 		snprintf(figure, sizeof(figure), "%s", nb_run_status_name(run->status));
-	else if (nb_metrics_get(&run->metrics, "throughput_bps", &tput))
+	else if (nb_metrics_get(&run->metrics, NB_M_THROUGHPUT_BPS, &tput))
 		snprintf(figure, sizeof(figure), "%.1f Mbit/s", tput / 1e6);
-	else if (nb_metrics_get(&run->metrics, "rr_transactions_per_s", &tput)) {
+	else if (nb_metrics_get(&run->metrics, NB_M_RR_TRANSACTIONS_PER_S, &tput)) {
 		double p50 = NAN, p99 = NAN;
 
-		nb_metrics_get(&run->metrics, "rr_latency_p50_us", &p50);
-		nb_metrics_get(&run->metrics, "rr_latency_p99_us", &p99);
+		nb_metrics_get(&run->metrics, NB_M_RR_LATENCY_P50_US, &p50);
+		nb_metrics_get(&run->metrics, NB_M_RR_LATENCY_P99_US, &p99);
 		snprintf(figure, sizeof(figure), "%.0f trans/s, p50 %.1f us, p99 %.1f us", tput, p50, p99);
 	}
-	if (run->status == NB_RUN_OK && nb_metrics_get(&run->metrics, "cpu_busy_pct", &busy)) {
+	if (run->status == NB_RUN_OK && nb_metrics_get(&run->metrics, NB_M_CPU_BUSY_PCT, &busy)) {
 		size_t used = strlen(figure);
 
 		snprintf(figure + used, sizeof(figure) - used, ", busy %.1f%%", busy);
@@ -384,7 +385,7 @@ static bool point_is_done(const struct nb_config *cfg, const struct nb_point_res
 
 			if (run->status != NB_RUN_OK || !nb_metrics_get(&run->metrics, names[w], &v))
 				continue;
-			if (nb_metrics_get(&run->metrics, "cpu_other_pct", &other) && other >= NB_FOREIGN_LOAD_PCT)
+			if (nb_metrics_get(&run->metrics, NB_M_CPU_OTHER_PCT, &other) && other >= NB_FOREIGN_LOAD_PCT)
 				continue; /* disturbed by foreign load: a reason to repeat, not data */
 			values[n++] = v;
 		}
