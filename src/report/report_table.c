@@ -218,7 +218,7 @@ static void print_flag_notes(const struct nb_report *r, FILE *out)
 			r->idle_busy_pct);
 }
 
-void nb_report_print_table(const struct nb_report *r, FILE *out)
+void nb_report_table_print(const struct nb_report *r, FILE *out)
 {
 	int idw = 10;
 
