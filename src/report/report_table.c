@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/bottleneck.h"
+#include "result/bottleneck.h"
 #include "kit/metric_table.h"
 #include "report/report_internal.h"
 
