@@ -10,6 +10,8 @@
 #                             (sampling/ finds an interface's IRQs through knobs/), never a spine
 #                             header at src/ (*.h there: config.h, cpu_sampler.h, ...) and never a
 #                             later stage's folder. A type they share lives in the folder that owns it.
+#   result/                   the result step's helpers (the bottleneck rules): like the measurement
+#                             folders, kit/ and itself only below it, no spine header, no later stage.
 #   report/ compare/          after the run: they read what the earlier stages left (config.h, plan.h,
 #                             result.h, run_record.h, the knob table, ...), but not report.h, the
 #                             spine of report/ itself, nor runner.h, which drives the run and
@@ -77,10 +79,10 @@ why_wrong() {
 	kit)
 		[ "$to" = kit ] || why="kit/ is the bottom of the tree: it includes nothing above kit/"
 		;;
-	sampling | knobs | traffic)
+	sampling | knobs | traffic | result)
 		case $to in
 		spine) why="$base is the spine above the stage folders: the type $from/ needs belongs in the folder that owns it (here, or kit/), and $base includes that" ;;
-		report | compare | cli) why="$to/ comes after $from/ in the pipeline: a measurement helper knows nothing of what reads its results" ;;
+		report | compare | render | cli) why="$to/ comes after $from/ in the pipeline: a measurement helper knows nothing of what reads its results" ;;
 		esac
 		;;
 	report | compare | render)
