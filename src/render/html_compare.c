@@ -318,14 +318,19 @@ void nb_html_section_compare(struct nb_html_page *pg)
 		if (!pr->n_movers)
 			continue;
 		if (!moved++)
-			fputs("<table><tr><th>point</th><th>symbol</th><th>base, % of samples</th><th>new, %</th></tr>\n", out);
+			fputs("<table><tr><th>point</th><th>symbol</th><th>base, % of samples</th><th>new, %</th>"
+			      "<th>move, pts (pairs of rounds)</th></tr>\n", out);
 		for (int k = 0; k < pr->n_movers; k++) {
 			fputs("<tr><td class=\"id\">", out);
 			nb_html_esc(out, pr->id);
 			fputs("</td><td class=\"id\">", out);
 			nb_html_esc(out, pr->movers[k].symbol);
-			fprintf(out, "</td><td>%.1f</td><td>%.1f</td></tr>\n", pr->movers[k].base_share_pct,
-				pr->movers[k].new_share_pct);
+			fprintf(out, "</td><td>%.1f</td><td>%.1f</td><td>%+.1f", pr->movers[k].base_share_pct,
+				pr->movers[k].new_share_pct, pr->movers[k].change_pts);
+			if (pr->movers[k].n_pairs >= 2)
+				fprintf(out, " (%d pairs, %+.1f..%+.1f)", pr->movers[k].n_pairs, pr->movers[k].change_lo_pts,
+					pr->movers[k].change_hi_pts);
+			fputs("</td></tr>\n", out);
 		}
 	}
 	fputs(moved ? "</table>\n" : "<p>No profile symbol moved (or the reports have no profile).</p>\n", out);
