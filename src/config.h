@@ -100,6 +100,7 @@ struct nb_config {
 	bool json_stdout;        /* print the report on stdout at the end */
 	bool trace;              /* collect tracepoint metrics where available */
 	bool profile;            /* sampling kernel profile per point */
+	bool profile_stacks;     /* the profile also records kernel call chains (folded stacks) */
 	enum nb_diag_mode diag_mode;
 	int diag_round;          /* auto with --round: the round of each side that holds them (1..of) */
 	struct nb_round_spec round;

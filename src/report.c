@@ -318,6 +318,16 @@ static json_t *profile_json(const struct nb_profile *prof)
 	return a;
 }
 
+/* The folded file by its name alone: it sits beside the report, which may move with it. */
+static json_t *stacks_json(const struct nb_point_result *pr)
+{
+	const char *base = strrchr(pr->stacks_file, '/');
+
+	return json_pack("{s:s, s:I, s:I, s:I, s:I}", "file", base ? base + 1 : pr->stacks_file, "samples",
+			 (json_int_t)pr->stacks.samples, "stacks", (json_int_t)pr->stacks.distinct, "truncated_samples",
+			 (json_int_t)pr->stacks.truncated_samples, "other_samples", (json_int_t)pr->stacks.other_samples);
+}
+
 int nb_report_add_round(struct nb_report *r, const struct nb_round_info *ri, struct nb_err *err)
 {
 	json_t *order = json_array();
@@ -354,6 +364,8 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 		json_object_set_new(end, "capture_packets", json_integer(pr->capture_packets));
 	if (pr->profile.n > 0)
 		json_object_set_new(end, "profile", profile_json(&pr->profile));
+	if (pr->stacks_file[0])
+		json_object_set_new(end, "profile_stacks", stacks_json(pr));
 	if (pr->nnotes > 0) {
 		json_t *notes = json_array();
 

@@ -61,6 +61,8 @@ struct nb_point_result {
 	bool has_diag;                  /* the diagnostic repetition ran ok: its metrics below */
 	struct nb_metric_set diag_metrics;
 	char capture_file[4096];        /* .pcap of the first run's window; empty: none */
+	char stacks_file[4096];         /* folded kernel stacks of the diagnostic repetition; empty: none */
+	struct nb_stack_stats stacks;   /* what stacks_file holds */
 	int capture_packets;
 	char knob_via[NB_MAX_POINT_KNOBS][16]; /* path each readback knob was set through; "" none */
 	struct nb_napi_table *napis;    /* NAPIs after the knobs were applied, owned; NULL: not read */

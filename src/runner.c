@@ -325,10 +325,14 @@ static bool start_point(struct runner *rn, const struct nb_point *p, struct poin
 		snprintf(pr->trace_note, sizeof(pr->trace_note), "%s", nb_trace_unavailable_reason(rn->trace));
 	} else if (rn->trace) {
 		const char *profile = nb_trace_profile_unavailable_reason(rn->trace);
+		const char *stacks = rn->o->cfg->profile_stacks && rn->o->cfg->profile && !profile
+					     ? nb_trace_stacks_unavailable_reason(rn->trace)
+					     : NULL;
 		const char *notes = nb_trace_notes(rn->trace);
 
-		snprintf(pr->trace_detail, sizeof(pr->trace_detail), "%s%s%s%s", profile ? "profile: " : "",
-			 profile ? profile : "", profile && notes ? "; " : "", notes ? notes : "");
+		snprintf(pr->trace_detail, sizeof(pr->trace_detail), "%s%s%s%s%s%s", profile ? "profile: " : "",
+			 profile ? profile : "", stacks ? "profile stacks: " : "", stacks ? stacks : "",
+			 (profile || stacks) && notes ? "; " : "", notes ? notes : "");
 	}
 	pr->runs = calloc((size_t)cfg->repetitions, sizeof(*pr->runs));
 	if (!pr->runs) {
@@ -620,7 +624,8 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 		return rc;
 	/* with --round the diagnostic repetition runs in one round of each side (--diagnostics) */
 	if (nb_config_diagnostics_here(o->cfg)) {
-		struct nb_trace_opts to = { .paths = o->paths, .iface = o->cfg->iface, .profile = o->cfg->profile };
+		struct nb_trace_opts to = { .paths = o->paths, .iface = o->cfg->iface, .profile = o->cfg->profile,
+					      .callchains = o->cfg->profile_stacks };
 
 		/* tracing is optional: when it cannot open, its metrics are absent with the reason */
 		if (nb_trace_open(&to, &rn->trace, err) < 0) {

@@ -83,7 +83,11 @@ struct nb_cmp_floor_override {
 #define NB_CMP_MAX_FLOORS 32
 #define NB_CMP_MAX_GATE 32
 #define NB_CMP_MAX_MOVERS 5
-#define NB_CMP_MOVER_MIN_PTS 0.5 /* percentage points a profile symbol must move to be listed */
+#define NB_CMP_MOVER_MIN_PTS 0.5 /* over paired rounds: the median move a profile symbol needs */
+/* Between two single reports there is no noise figure: one A/A pair of tcp-rx on veth moved
+ * _raw_spin_unlock_irqrestore by 7.5 points (tests/fixtures/compare/veth-aa-*), so only a
+ * move that large says anything. */
+#define NB_CMP_MOVER_SINGLE_MIN_PTS 2.0
 
 struct nb_cmp_options {
 	double min_effect_pct;  /* a change smaller than this is "unchanged" */
@@ -187,9 +191,14 @@ struct nb_cmp_metric_result {
 	struct nb_seq_metric seq;  /* --sequential: decided or not, and the pairs still needed */
 };
 
+/* A profile symbol whose share of busy samples moved. Between two reports the move is new - base;
+ * over paired rounds (n_pairs >= 2) the shares are the sides' medians, the move the median of
+ * the per-pair moves, and lo..hi their range. */
 struct nb_cmp_mover {
 	const char *symbol;
 	double base_share_pct, new_share_pct;
+	int n_pairs;
+	double change_pts, change_lo_pts, change_hi_pts;
 };
 
 struct nb_cmp_point_result {

@@ -376,6 +376,21 @@ static int load_profile(struct loader *ld, json_t *profile, struct nb_cmp_point 
 	return 0;
 }
 
+/* The file is named relative to the report's directory (the label, for a report read from a
+ * file); a name with a slash in it is not ours and is left alone. */
+static int load_stacks_file(struct loader *ld, json_t *stacks, struct nb_cmp_point *p)
+{
+	const char *file = json_string_value(json_object_get(stacks, "file"));
+	const char *slash = strrchr(ld->label, '/');
+	char path[4096];
+
+	if (!file || !*file || strchr(file, '/'))
+		return 0;
+	snprintf(path, sizeof(path), "%.*s%s", slash ? (int)(slash - ld->label + 1) : 0, ld->label, file);
+	p->stacks_file = arena_strdup(ld->arena, path);
+	return p->stacks_file ? 0 : oom(ld);
+}
+
 /* "threaded=1 gro_flush_timeout=20000" in the report's key order, cut at 511 bytes; for display only. */
 static int load_knobs(struct loader *ld, json_t *knobs, struct nb_cmp_point *p)
 {
@@ -433,6 +448,8 @@ static int load_point(struct loader *ld, size_t index, json_t *res, struct nb_cm
 		ret = load_runs(ld, json_object_get(res, "runs"), p);
 	if (!ret)
 		ret = load_profile(ld, json_object_get(res, "profile"), p);
+	if (!ret)
+		ret = load_stacks_file(ld, json_object_get(res, "profile_stacks"), p);
 	return ret;
 }
 

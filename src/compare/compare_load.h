@@ -57,6 +57,9 @@ struct nb_cmp_point {
 	int pairs_paired;       /* compare over rounds: as nb_cmp_samples.paired, for the pairs above */
 	int n_profile;
 	struct nb_cmp_profile_entry *profile;
+	/* the diagnostic repetition's folded stacks (profile_stacks.file), as a path from here:
+	 * the file sits beside the report; NULL when the report names none */
+	const char *stacks_file;
 };
 
 /* A report field that should match between base and new (everything but the kernel). */

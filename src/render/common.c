@@ -460,3 +460,29 @@ void nb_rv_render_moved(FILE *out, const struct nb_cmp_result *r, bool md)
 	if (!n)
 		fprintf(out, md ? "\nThe bottleneck moved in no point.\n" : "\nbottleneck moved: in no point\n");
 }
+
+/* ---- profile movers ---- */
+
+void nb_render_movers(struct nb_print *out, const char *lead, const struct nb_cmp_point_result *pr)
+{
+	const struct nb_cmp_mover *m0 = &pr->movers[0];
+
+	if (!pr->n_movers)
+		return;
+	if (m0->n_pairs >= 2)
+		nb_print_fmt(out, "%sprofile movers (median move >= %g pts, the same way in all %d pairs):", lead,
+			     NB_CMP_MOVER_MIN_PTS, m0->n_pairs);
+	else
+		nb_print_fmt(out, "%sprofile movers (>= %g pts; one profile a side, no noise figure):", lead,
+			     NB_CMP_MOVER_SINGLE_MIN_PTS);
+	for (int i = 0; i < pr->n_movers; i++) {
+		const struct nb_cmp_mover *m = &pr->movers[i];
+
+		nb_print_fmt(out, "%s %s %.1f%% -> %.1f%% (%+.1f pts", i ? "," : "", m->symbol, m->base_share_pct,
+			     m->new_share_pct, m->change_pts);
+		if (m->n_pairs >= 2)
+			nb_print_fmt(out, ", pairs %+.1f..%+.1f", m->change_lo_pts, m->change_hi_pts);
+		nb_print_putc(out, ')');
+	}
+	nb_print_putc(out, '\n');
+}

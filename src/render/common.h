@@ -41,4 +41,8 @@ void nb_render_efficiency(char *buf, size_t len, const struct nb_cmp_report *rep
 /* "Which setting to choose": each test's Pareto front and the best setting across tests. */
 void nb_render_choice(FILE *out, const struct nb_cmp_report *rep, bool md);
 
+/* A point's profile movers on one line after lead, with how they were chosen (over paired
+ * rounds: the median move and the pairs' range; between two reports: a floor in points). */
+void nb_render_movers(struct nb_print *out, const char *lead, const struct nb_cmp_point_result *pr);
+
 #endif
