@@ -189,6 +189,6 @@ void nb_mtu_describe(const struct nb_mtu_outcome *o, char *buf, size_t len)
 	if (o->down_up)
 		n = snprintf(buf, len, "set with the interface down and up: the driver refused a running change (%s)",
 			     strerrorname_np(o->refused) ? strerrorname_np(o->refused) : "?");
-	if (o->carrier_waited && o->carrier_s >= 0.05 && n >= 0 && (size_t)n < len)
+	if (o->carrier_waited && o->carrier_s >= 0.5 && n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "%scarrier back after %.2f s", n ? "; " : "", o->carrier_s);
 }
