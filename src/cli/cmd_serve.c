@@ -193,14 +193,25 @@ static int take_signal(int sigfd)
 	return (int)si.ssi_signo;
 }
 
-/* Sleep for ms unless a signal comes first; returns that signal or 0. */
-static int sleep_or_signal(int sigfd, int ms)
+/* Sleep for ms unless a signal comes first; returns that signal or 0. Control requests are
+ * answered meanwhile: a run killed during the backoff gets its MTU back at once. */
+static int sleep_or_signal(int sigfd, struct nb_ctl_server *ctl, int ms)
 {
-	struct pollfd pfd = { .fd = sigfd, .events = POLLIN };
+	double until = nb_monotonic_s() + ms / 1000.0;
 
-	if (poll(&pfd, 1, ms) > 0)
-		return take_signal(sigfd);
-	return 0;
+	for (;;) {
+		struct pollfd pfd[1 + 1 + NB_CTL_MAX_CLIENTS] = { { .fd = sigfd, .events = POLLIN } };
+		int nctl = nb_ctl_server_pollfds(ctl, pfd + 1, 1 + NB_CTL_MAX_CLIENTS);
+		double left = until - nb_monotonic_s();
+
+		if (left <= 0)
+			return 0;
+		if (poll(pfd, (nfds_t)(1 + nctl), (int)(left * 1000) + 1) <= 0)
+			continue;
+		if (pfd[0].revents & POLLIN)
+			return take_signal(sigfd);
+		nb_ctl_server_service(ctl, pfd + 1, nctl);
+	}
 }
 
 static int rr_lines_seen;
@@ -385,7 +396,7 @@ static int serve_loop(const struct serve_opts *o, int sigfd, struct rr_superviso
 			return NB_EXIT_FAIL;
 		fprintf(stderr, "nicbench serve: error %d; restarting the server in %.2f s\n", n.errors,
 			backoff_after(errors_in_a_row) / 1000.0);
-		stop_sig = sleep_or_signal(sigfd, backoff_after(errors_in_a_row));
+		stop_sig = sleep_or_signal(sigfd, ctl, backoff_after(errors_in_a_row));
 		if (stop_sig) {
 			fprintf(stderr, "nicbench serve: stopped by SIG%s after %d test%s, %d error%s\n",
 				sigabbrev_np(stop_sig), n.tests, n.tests == 1 ? "" : "s", n.errors, n.errors == 1 ? "" : "s");

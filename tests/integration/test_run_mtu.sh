@@ -79,7 +79,7 @@ for sig in TERM KILL; do
 	kill -"$sig" "$run_pid"
 	wait "$run_pid" || true
 	run_pid=
-	for _ in $(seq 50); do [ "$(peer_mtu)" = 1500 ] && break; sleep 0.1; done
+	for _ in $(seq 100); do [ "$(peer_mtu)" = 1500 ] && break; sleep 0.1; done
 	expect "SIG$sig: peer restored" "$(peer_mtu)" 1500
 	if [ "$sig" = KILL ]; then
 		"$NB_BIN" knobs restore -i "$NB_IFACE" --journal "$work/journal" >/dev/null 2>&1 || true
