@@ -19,8 +19,9 @@ nb_work_dir
 case=$1
 peer_mtu() { ip netns exec "$NB_PEER_NS" cat "/sys/class/net/$NB_PEER_IFACE/mtu"; }
 dut_mtu() { cat "/sys/class/net/$NB_IFACE/mtu"; }
+# exec: in the background, $! is then nicbench itself, which the signals below must reach
 run() {
-	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests udp-tx --omit 0 --repetitions 1 --settle 0.2 \
+	exec "$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests udp-tx --omit 0 --repetitions 1 --settle 0.2 \
 		--no-trace --idle-check 0 --journal "$work/journal" "$@"
 }
 expect "$case: DUT starts at 1500" "$(dut_mtu)" 1500
@@ -28,7 +29,7 @@ expect "$case: peer starts at 1500" "$(peer_mtu)" 1500
 
 if [ "$case" = iperf3 ]; then
 	rc=0
-	run --duration 1 --knob mtu=1500,9000 -o "$work/warn.json" >"$work/warn.out" 2>&1 || rc=$?
+	(run --duration 1 --knob mtu=1500,9000 -o "$work/warn.json") >"$work/warn.out" 2>&1 || rc=$?
 	cat "$work/warn.out"
 	expect "auto, plain iperf3: exit code" "$rc" 0
 	grep -q "warning: the mtu knob sets $NB_IFACE only, not the peer .*nothing listens on the peer's control port" \
@@ -37,7 +38,7 @@ if [ "$case" = iperf3 ]; then
 		"$(jq -c '[.results[].mtu | [.dut, .peer, .peer_how]]' "$work/warn.json")" \
 		'[[1500,null,"not set"],[9000,null,"not set"]]'
 	rc=0
-	run --duration 1 --knob mtu=9000 --peer-mtu require -o "$work/req.json" >"$work/req.out" 2>&1 || rc=$?
+	(run --duration 1 --knob mtu=9000 --peer-mtu require -o "$work/req.json") >"$work/req.out" 2>&1 || rc=$?
 	cat "$work/req.out"
 	expect "require, plain iperf3: exit code" "$rc" 1
 	expect "require: the point failed" "$(jq -r '.results[0].status' "$work/req.json")" failed
@@ -49,7 +50,7 @@ if [ "$case" = iperf3 ]; then
 fi
 
 # 1. a whole run: the peer is at 9000 while the 9000 point runs, both restored after
-run --duration 3 --knob mtu=1500,9000 -o "$work/both.json" >"$work/both.out" 2>&1 &
+(run --duration 3 --knob mtu=1500,9000 -o "$work/both.json") >"$work/both.out" 2>&1 &
 run_pid=$!
 seen=
 for _ in $(seq 150); do
@@ -71,7 +72,7 @@ expect "peer restored after the run" "$(peer_mtu)" 1500
 
 # 2. SIGTERM and SIGKILL in the 9000 point: the peer goes back when the connection drops
 for sig in TERM KILL; do
-	run --duration 30 --knob mtu=9000 -o "$work/$sig.json" >"$work/$sig.out" 2>&1 &
+	(run --duration 30 --knob mtu=9000 -o "$work/$sig.json") >"$work/$sig.out" 2>&1 &
 	run_pid=$!
 	for _ in $(seq 150); do [ "$(peer_mtu)" = 9000 ] && break; sleep 0.1; done
 	expect "SIG$sig: the peer at 9000 before the signal" "$(peer_mtu)" 9000
