@@ -83,7 +83,7 @@ for sig in TERM KILL; do
 	for _ in $(seq 100); do [ "$(peer_mtu)" = 1500 ] && break; sleep 0.1; done
 	expect "SIG$sig: peer restored" "$(peer_mtu)" 1500
 	if [ "$sig" = KILL ]; then
-		"$NB_BIN" knobs restore -i "$NB_IFACE" --journal "$work/journal" >/dev/null 2>&1 || true
+		"$NB_BIN" knobs restore --journal "$work/journal" >/dev/null 2>&1 || true
 	fi
 	expect "SIG$sig: DUT restored" "$(dut_mtu)" 1500
 done
