@@ -109,6 +109,8 @@ struct nb_config {
 	int capture_snaplen;     /* bytes kept per captured packet */
 	struct nb_rr_spec rr;    /* tcp-rr and udp-rr */
 	bool peer_local;         /* the peer's iperf3 server runs on this machine (veth test bed, loopback) */
+	char peer_mtu[16];       /* the peer follows the mtu knob: "" or "auto", "require", "off" */
+	int peer_ctl_port;       /* nicbench serve's control port (peer MTU requests) */
 	double idle_check_s;     /* quiet-machine check before the first point; 0: none */
 	bool redact;             /* leave hostname, kernel command line and iperf3's raw JSON out */
 	char config_file[PATH_MAX];

@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "napi_knobs.h"
+#include "traffic/peer_ctl.h"
 #include "traffic/rr_proto.h"
 
 #define CFG(member) NB_OPT_FIELD(struct nb_config, member)
@@ -36,6 +38,15 @@ CONFIG_PARSER(parse_knob, nb_config_add_knob_axis)
 CONFIG_PARSER(parse_config, nb_config_load_file)
 CONFIG_PARSER(parse_round, nb_config_set_round)
 CONFIG_PARSER(parse_diagnostics, nb_config_set_diagnostics)
+
+/* Whether the peer's MTU follows the mtu knob (docs/running.md, "MTU"). */
+static int parse_peer_mtu(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	(void)obj;
+	if (strcmp(text, "auto") && strcmp(text, "require") && strcmp(text, "off"))
+		return nb_err_set(err, -EINVAL, "--%s '%s': expected auto, require or off", o->name, text);
+	return 0;
+}
 
 static int parse_repetitions(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
 {
@@ -189,6 +200,23 @@ static const struct nb_opt rows[] = {
 	  .def = NB_RR_DEFAULT_PORT, .metavar = "PORT",
 	  .brief = "the peer's rr port, TCP and UDP",
 	  .help = "the peer's rr port, TCP and UDP, as nicbench serve --rr-port" },
+
+	/* the peer's end of the link */
+	{ .name = "peer-mtu", .brief = "the peer follows: auto, require, off", .key = "peer_mtu",
+	  .type = NB_OPT_STRING, .offset = CFG(peer_mtu),
+	  .parse = parse_peer_mtu, .metavar = "WHEN", .doc_type = "`\"auto\"`, `\"require\"` or `\"off\"`",
+	  .doc_default = "`\"auto\"`",
+	  .help = "with the mtu knob, set the peer's interface too, through nicbench\n"
+		  "serve's control port: auto (a point fails when serve refuses, a\n"
+		  "plain iperf3 peer gets a warning), require (a peer that cannot\n"
+		  "follow fails the point), off (the DUT only)",
+	  .doc = "with the `mtu` knob, set the peer's interface to the same MTU through `nicbench serve`'s control "
+		 "port, restored at the end: `auto` fails a point that serve refuses and warns when the peer has no "
+		 "control port (plain `iperf3 -s`); `require` fails the point then too; `off` sets the DUT only" },
+	{ .name = "peer-ctl-port", .key = "peer_ctl_port", .type = NB_OPT_INT, .flags = NB_OPT_HELP_JOIN,
+	  .offset = CFG(peer_ctl_port), .min = 1, .max = 65535, .def = NB_CTL_DEFAULT_PORT, .metavar = "PORT",
+	  .help = "nicbench serve's control port, as serve --ctl-port",
+	  .doc = "the peer's control port (`nicbench serve --ctl-port`)" },
 
 	/* the knob matrix */
 	{ .name = "knob", .brief = "sweep a knob over values, repeatable; A:B=a1:b1,a2:b2 sweeps two", .key = "knobs", .type = NB_OPT_CUSTOM, .parse = parse_knob, .metavar = "NAME=V1,V2",

@@ -188,6 +188,21 @@ static bool point_begun(struct nb_report *r, int index)
 	return index < r->nmarks && r->marks[index].begun;
 }
 
+/* Which ends of the link the mtu knob set, and how: {"dut": 9000, "peer": 9000, "peer_how": "nicbench serve"}. */
+static json_t *point_mtu_json(const struct nb_point_mtu *m)
+{
+	json_t *o = json_pack("{s:i, s:o, s:s}", "dut", m->dut, "peer", m->peer >= 0 ? json_integer(m->peer) : json_null(),
+			      "peer_how", m->peer_how);
+
+	if (m->dut_how[0])
+		json_object_set_new(o, "dut_note", json_string(m->dut_how));
+	if (m->peer_iface[0])
+		json_object_set_new(o, "peer_iface", json_string(m->peer_iface));
+	if (m->peer_note[0])
+		json_object_set_new(o, "peer_note", json_string(m->peer_note));
+	return o;
+}
+
 int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
@@ -213,6 +228,8 @@ int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr,
 	json_object_set_new(o, "test", nb_report_test_json(p->test));
 	json_object_set_new(o, "knobs", knobs);
 	nb_report_napi_json(o, pr);
+	if (pr->mtu.present)
+		json_object_set_new(o, "mtu", point_mtu_json(&pr->mtu));
 	if (pr->capture_file[0])
 		json_object_set_new(o, "capture", json_pack("{s:s, s:i}", "file", pr->capture_file, "packets", 0));
 	if (pr->trace_note[0])

@@ -47,6 +47,17 @@ enum nb_point_status { NB_POINT_OK, NB_POINT_FAILED, NB_POINT_TIMEOUT, NB_POINT_
 #define NB_MAX_POINT_NOTES 8
 #define NB_POINT_NOTE_MAX 240
 
+/* A point that sets the mtu knob: which ends took it, and how (docs/running.md, "MTU"). */
+struct nb_point_mtu {
+	bool present;
+	int dut;                        /* read back */
+	char dut_how[192];              /* down/up, carrier wait; "": a plain running change */
+	int peer;                       /* the peer's MTU after the request; -1: the peer was not set */
+	char peer_iface[16];
+	char peer_how[32];              /* "nicbench serve", "not set" */
+	char peer_note[400];            /* the peer's down/up, or why it was not set */
+};
+
 struct nb_point_result {
 	const struct nb_point *point;
 	int nknobs;
@@ -69,6 +80,7 @@ struct nb_point_result {
 	struct nb_kmsg_log *kernel_log; /* kernel log lines logged during the point, owned; NULL: not read */
 	int nnotes;                     /* optional steps that gave nothing: "X missing: why" */
 	char notes[NB_MAX_POINT_NOTES][NB_POINT_NOTE_MAX];
+	struct nb_point_mtu mtu;
 };
 
 const char *nb_point_status_name(enum nb_point_status s);

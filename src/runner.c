@@ -101,6 +101,9 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 		snprintf(pr->knob_via[pr->nknobs], sizeof(pr->knob_via[0]), "%s", nb_knob_via_name(via));
 		pr->nknobs++;
 	}
+	nb_runner_mtu_point(rn, p, pr);  /* the peer follows the mtu knob */
+	if (pr->status != NB_POINT_OK)
+		return;
 	/* the NAPIs as the point leaves them: per-NAPI values read back, IRQ, thread CPU */
 	pr->napis = malloc(sizeof(*pr->napis));
 	if (pr->napis && nb_napi_table_read(&rn->target, pr->napis, &napi_err) < 0) {
@@ -682,6 +685,7 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 	/* restore on every path out; a restore failure outranks other errors. The journal stays
 	 * until the report is durable: a SIGKILL before that leaves the journal naming the
 	 * record, and `nicbench knobs restore` writes the report from it. */
+	nb_runner_mtu_end(&rn);  /* the peer's MTU back first: it followed the DUT's */
 	restored = nb_journal_restore_keep(rn.journal, &restore_err) == 0;
 	if (recording && rn.journal) {
 		struct nb_err put_err = { 0 };
