@@ -699,6 +699,11 @@ void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *i
 	r->idle_busy_pct = ic->busy_pct;
 }
 
+void nb_report_print_table(const struct nb_report *r, FILE *out)
+{
+	nb_report_table_print(r, out);
+}
+
 void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported)
 {
 	*ok = *failed = *unsupported = 0;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "traffic/latency_hist.h"
-#include "report/bottleneck.h"
+#include "result/bottleneck.h"
 #include "report/report_internal.h"
 #include "report/report_counters.h"
 #include "report/report_napi.h"

@@ -30,17 +30,6 @@ src=$root/src
 # (the check then says so).
 allowed_arrows() {
 	cat <<'EOF'
-# to be removed by issue 37 (another helper is on traffic/rr_client.h now)
-src/traffic/rr_client.h -> src/iperf_driver.h
-# to be removed by issue 37 (not assigned yet; found by this check): report/'s renderers take
-# struct nb_report's internals from report.h, their own spine
-src/report/report_internal.h -> src/report.h
-# to be removed by issue 37 (not assigned yet): the bottleneck rules are the result step's
-# (README's map); report/bottleneck.[ch] belongs beside result.c
-src/result.c -> src/report/bottleneck.h
-# to be removed by issue 37 (not assigned yet): the stopping rule takes its interval from
-# compare/'s statistics, which belong in kit/stats
-src/adaptive.c -> src/compare/compare_stats.h
 EOF
 }
 
@@ -48,11 +37,6 @@ EOF
 max_lines=900
 allowed_big() {
 	cat <<'EOF'
-# to be removed by issue 37 (being split by other helpers now)
-src/compare/compare.c
-src/runner.c
-# to be removed by issue 37 (not on the list the split was planned from: 906 lines at the time)
-src/traffic/rr_client.c
 EOF
 }
 
