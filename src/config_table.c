@@ -68,6 +68,16 @@ static int parse_precision(void *obj, const struct nb_opt *o, const char *text, 
 	return 0;
 }
 
+/* --rate 150M,1000M / --length 60,1460: a list sweeps the field, one point per value */
+static int parse_test_values(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	int rc = nb_config_set_test_field(obj, o, text, err);
+
+	if (rc < 0)
+		nb_err_prefix(err, "--%s ", o->name);
+	return rc;
+}
+
 /* A seed implies rounds: shuffling only means something between rounds. */
 static int parse_shuffle(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
 {
@@ -131,13 +141,20 @@ static const struct nb_opt rows[] = {
 	  .offset = TEST(streams), .min = 1, .max = 128, .def = 1, .metavar = "N", .help = "parallel streams",
 	  .doc = "parallel streams (iperf3 `-P`)" },
 	{ .name = "rate", .brief = "UDP rate (0 = unlimited, 500M) and datagram size", .key = "udp.rate", .type = NB_OPT_RATE, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY,
-	  .offset = TEST(rate_bps), .min = 0, .max = 1e13, .def = 0, .metavar = "RATE",
-	  .help = "UDP target rate, e.g. 500M; 0 = unlimited, like iperf3 -b0",
-	  .doc = "UDP target rate, `\"0\"` = unlimited (iperf3 `-b0`), `\"500M\"`, `\"1G\"` (1000-based)" },
+	  .offset = TEST(rate_bps), .min = 0, .max = 1e13, .def = 0, .metavar = "RATE", .parse = parse_test_values,
+	  .help = "UDP target rate, e.g. 500M; 0 = unlimited, like iperf3 -b0;\n"
+		  "a list (150M,1000M) sweeps it: one point per rate, udp-rx/rate=150M",
+	  .doc_type = "rate, or a list of rates",
+	  .doc = "UDP target rate, `\"0\"` = unlimited (iperf3 `-b0`), `\"500M\"`, `\"1G\"` (1000-based); a list "
+		 "(`[\"150M\", \"1000M\"]` or `\"150M,1000M\"`) sweeps it: one point per rate for each UDP test, "
+		 "`udp-rx/rate=150M`" },
 	{ .name = "length", .key = "udp.length", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY | NB_OPT_HELP_JOIN,
-	  .offset = TEST(length), .min = 16, .max = 65507, .def = 1448, .metavar = "BYTES",
-	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500",
-	  .doc = "UDP datagram length (iperf3 `-l`); 1448 is the TCP MSS at MTU 1500, what the iperf3 CLI picks" },
+	  .offset = TEST(length), .min = 16, .max = 65507, .def = 1448, .metavar = "BYTES", .parse = parse_test_values,
+	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500; a list (60,1460)\n"
+		  "sweeps it like a rate list (udp-rx/length=60)",
+	  .doc_type = "integer 16..65507, or a list",
+	  .doc = "UDP datagram length (iperf3 `-l`); 1448 is the TCP MSS at MTU 1500, what the iperf3 CLI picks; a "
+		 "list (`[60, 1460]` or `\"60,1460\"`) sweeps it like a rate list (`udp-rx/length=60`)" },
 	{ .name = "repetitions", .brief = "runs per point (compare needs >= 3), or auto[:MIN-MAX]", .key = "repetitions", .type = NB_OPT_INT, .offset = CFG(repetitions), .min = 1,
 	  .max = NB_MAX_REPETITIONS, .def = 3, .metavar = "N", .parse = parse_repetitions,
 	  .help = "runs per test point; compare needs >= 3. N may be auto[:MIN-MAX]:\n"

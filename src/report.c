@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kit/headline.h"
 #include "kit/nb_paths.h"
 #include "knobs/journal.h"
 #include "report/report_counters.h"
@@ -37,6 +38,17 @@ static json_t *str_or_null(const char *s)
 	return s && s[0] ? json_string(s) : json_null();
 }
 
+/* The metric the point's row shows and compare gates by default (kit/headline.h). */
+static const char *point_headline(const struct nb_report *r, const struct nb_test_spec *t)
+{
+	struct nb_headline_test h = {
+		.udp = t->proto == NB_PROTO_UDP, .rx = t->dir == NB_DIR_RX, .rr = t->dir == NB_DIR_RR,
+		.rate_bps = t->rate_bps, .length = t->length, .promiscuous = r->promiscuous,
+	};
+
+	return nb_headline_metric(&h);
+}
+
 int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, const struct nb_iface_info *iface,
 		  struct nb_report **out, struct nb_err *err)
 {
@@ -56,6 +68,7 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 			   "cmdline", cfg->redact ? NB_REDACTED : host->cmdline);
 	json_object_set_new(kernel, "config_hash", str_or_null(host->config_hash));
 	r->root = json_object();
+	r->promiscuous = cfg->promiscuous;
 	json_object_set_new(r->root, "schema", json_string(NB_REPORT_SCHEMA));
 	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "nicbench", "version", NICBENCH_VERSION));
 	json_object_set_new(r->root, "created", json_string(created));
@@ -226,6 +239,7 @@ int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr,
 	}
 	json_object_set_new(o, "id", json_string(p->id));
 	json_object_set_new(o, "test", nb_report_test_json(p->test));
+	json_object_set_new(o, "headline", json_string(point_headline(r, p->test)));
 	json_object_set_new(o, "knobs", knobs);
 	nb_report_napi_json(o, pr);
 	if (pr->mtu.present)

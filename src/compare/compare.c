@@ -266,6 +266,7 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 	ctx->other_pct = point_other_pct(b, n);
 	ctx->steal = point_steal(ctx, b, n);
 	ctx->throughput_ratio = point_throughput_ratio(b, n);
+	ctx->headline = any->headline;
 	if (ctx->pool_used + (size_t)cap > ctx->pool_cap)
 		return -ENOMEM; /* nb_cmp_run sized the pool for every metric of both reports */
 	pr->metrics = ctx->pool + ctx->pool_used;

@@ -51,10 +51,15 @@ struct nb_cmp_effect {
 /* One gate rule: METRIC[@TESTS][=PCT]. tests is an fnmatch(3) glob over the test
  * name ("*-rx"), empty for every test; min_effect_pct < 0 keeps the metric's own. */
 struct nb_cmp_gate_rule {
-	char metric[NB_METRIC_NAME_MAX];
+	char metric[NB_METRIC_NAME_MAX]; /* or NB_CMP_GATE_HEADLINE */
 	char tests[64];
 	double min_effect_pct;
+	bool implicit;                   /* the default gate's headline rule: not spelled in the gate line */
 };
+
+/* The gate rule's metric that stands for each point's headline (kit/headline.h): packets per
+ * second received for a flood point, throughput or transactions per second otherwise. */
+#define NB_CMP_GATE_HEADLINE "headline"
 
 /* How far a metric must move in its own unit before a change can count: an absolute
  * floor beside the relative minimum effect, so that a 1.8% CPU share or a handful of
@@ -109,7 +114,8 @@ struct nb_cmp_options {
 	bool sequential;        /* --sequential: paired metrics get the always-valid verdict (sequential.h) */
 };
 
-/* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx". */
+/* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx,..." and,
+ * unspelled, each point's headline metric (a flood point's rx_packets_per_s). */
 void nb_cmp_options_init(struct nb_cmp_options *opt);
 
 /* Replace the gate with a comma-separated list of METRIC[@TESTS][=PCT] rules, or "none". */

@@ -43,6 +43,7 @@ struct nb_cmp_point {
 	const char *direction;  /* "rx" / "tx"; "" when unknown */
 	const char *knobs;      /* "threaded=1 gro_flush_timeout=20000", for display */
 	const char *test_json;  /* the point's "test" object, compact, for the environment check */
+	const char *headline;   /* the metric its row shows and the default gate judges (kit/headline.h) */
 	enum nb_cmp_status status;
 	/* the run was killed or stopped during this point: status OK, compared on the runs that
 	 * finished, and said so (report status "incomplete") */

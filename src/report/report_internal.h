@@ -52,6 +52,7 @@ struct nb_report {
 	int nmarks;
 	bool idle_warned;             /* the idle check before the first point found the machine busy */
 	double idle_busy_pct;
+	bool promiscuous;             /* the sweep held the interface promiscuous: its UDP rx points are floods */
 };
 
 #define NB_RECORD_FORMAT "nicbench-record/1"
