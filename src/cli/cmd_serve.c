@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "iperf_driver.h"
+#include "kit/metric_table.h"
 #include "kit/options.h"
 #include "kit/nb_time.h"
 #include "traffic/peer_ctl.h"
@@ -162,7 +163,7 @@ static void print_test_line(const struct nb_iperf_serve_result *res, int number)
 	char rate[32] = "no throughput";
 	double bps;
 
-	if (nb_metrics_get(&res->metrics, "throughput_bps", &bps))
+	if (nb_metrics_get(&res->metrics, NB_M_THROUGHPUT_BPS, &bps))
 		format_rate(rate, sizeof(rate), bps);
 	fprintf(stderr,
 		"nicbench serve: test %d from %s: %s, %d stream%s, %s sends, %.2f s, %s; "

@@ -150,7 +150,7 @@ const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric
 
 static bool is_bitrate(const char *name)
 {
-	return same_name(name, "throughput_bps") || same_name(name, NB_CMP_EFFICIENCY_METRIC);
+	return same_name(name, NB_M_THROUGHPUT_BPS) || same_name(name, NB_CMP_EFFICIENCY_METRIC);
 }
 
 /* snprintf(buf, len, "%.*f %s", decimals, v, unit) */
@@ -205,7 +205,7 @@ const char *nb_render_value(char *buf, size_t len, const char *name, bool presen
 	if (!present) {
 		snprintf(buf, len, "-");
 	} else if (is_bitrate(name)) {
-		bool thr = same_name(name, "throughput_bps");
+		bool thr = same_name(name, NB_M_THROUGHPUT_BPS);
 
 		if (fabs(v) >= 1e9)
 			format_scaled(buf, len, v / 1e9, 2, thr ? "Gbit/s" : "Gbit/cpu-s");
@@ -284,8 +284,8 @@ void nb_render_bound_warnings(struct nb_print *out, const char *lead, const stru
 		const char *metric, *who, *what;
 		bool tx_only;
 	} kinds[] = {
-		{ "iperf_remote_cpu_pct", "peer", "the peer may have set this figure (peer-bound)", false },
-		{ "iperf_host_cpu_pct", "sender", "the tool may have set this figure (sender-bound)", true },
+		{ NB_M_IPERF_REMOTE_CPU_PCT, "peer", "the peer may have set this figure (peer-bound)", false },
+		{ NB_M_IPERF_HOST_CPU_PCT, "sender", "the tool may have set this figure (sender-bound)", true },
 	};
 
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {

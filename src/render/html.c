@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "kit/metric_table.h"
 #include "render/common.h"
 #include "render/html.h"
 
@@ -151,7 +152,7 @@ static void section_points(struct nb_html_page *pg)
 		const char *headline = nb_render_headline(p);
 		const struct nb_cmp_samples *t = nb_cmp_point_metric(p, headline);
 		/* a latency point moves transactions, not bits: its headline is their rate */
-		const struct nb_cmp_samples *tps = t ? NULL : nb_cmp_point_metric(p, "rr_transactions_per_s");
+		const struct nb_cmp_samples *tps = t ? NULL : nb_cmp_point_metric(p, NB_M_RR_TRANSACTIONS_PER_S);
 		struct nb_bottleneck bn;
 		char a[24], r[56];
 		double v;
@@ -177,7 +178,7 @@ static void section_points(struct nb_html_page *pg)
 		} else {
 			fputs("<td data-v=\"-1\">absent</td><td></td><td>0</td>", out);
 		}
-		if (median_of(p, "cpu_busy_pct", &v))
+		if (median_of(p, NB_M_CPU_BUSY_PCT, &v))
 			fprintf(out, "<td data-v=\"%.4g\">%.1f</td>", v, v);
 		else
 			fputs("<td data-v=\"-1\">absent</td>", out);
@@ -207,7 +208,7 @@ static void throughput_chart(struct nb_html_page *pg, const struct nb_rv_test_fr
 	int rows = 0, h;
 
 	for (int i = 0; i < f->n_points; i++) {
-		const struct nb_cmp_samples *s = nb_cmp_point_metric(f->points[i], "throughput_bps");
+		const struct nb_cmp_samples *s = nb_cmp_point_metric(f->points[i], NB_M_THROUGHPUT_BPS);
 
 		for (int k = 0; s && k < s->n; k++)
 			max = fmax(max, s->values[k]);
@@ -228,7 +229,7 @@ static void throughput_chart(struct nb_html_page *pg, const struct nb_rv_test_fr
 	rows = 0;
 	for (int i = 0; i < f->n_points; i++) {
 		const struct nb_cmp_point *p = f->points[i];
-		const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "throughput_bps");
+		const struct nb_cmp_samples *s = nb_cmp_point_metric(p, NB_M_THROUGHPUT_BPS);
 		double y = 10 + rows * (ROW_H + 6), x0 = LABEL_W, span = W - LABEL_W - 20, lo, hi;
 		char buf[24];
 
@@ -303,10 +304,10 @@ static void section_cpu(struct nb_html_page *pg)
 		double v;
 		char name[NB_METRIC_NAME_MAX];
 
-		if (p->status != NB_CMP_STATUS_OK || !median_of(p, "cpu_busy_pct", &v))
+		if (p->status != NB_CMP_STATUS_OK || !median_of(p, NB_M_CPU_BUSY_PCT, &v))
 			continue;
 		points++;
-		rows += 1 + (median_of(p, "napi_thread_pct", &v) || median_of(p, "traffic_proc_pct", &v));
+		rows += 1 + (median_of(p, NB_M_NAPI_THREAD_PCT, &v) || median_of(p, NB_M_TRAFFIC_PROC_PCT, &v));
 		for (int c = 0; c < 256; c++) {
 			snprintf(name, sizeof(name), "cpu%d_busy_pct", c);
 			if (median_of(p, name, &v))
@@ -333,7 +334,7 @@ static void section_cpu(struct nb_html_page *pg)
 		char name[NB_METRIC_NAME_MAX], label[NB_METRIC_NAME_MAX + 16];
 		bool has_proc;
 
-		if (p->status != NB_CMP_STATUS_OK || !median_of(p, "cpu_busy_pct", &busy))
+		if (p->status != NB_CMP_STATUS_OK || !median_of(p, NB_M_CPU_BUSY_PCT, &busy))
 			continue;
 		for (int k = 0; k < 4; k++) {
 			snprintf(name, sizeof(name), "%s_pct", kind_metrics[k]);
@@ -342,8 +343,8 @@ static void section_cpu(struct nb_html_page *pg)
 		stacked_row(out, y, p->id, v, kcolors, kind_names, 4);
 		y += 20;
 		pv[0] = pv[1] = 0;
-		has_proc = median_of(p, "napi_thread_pct", &pv[0]);
-		has_proc = median_of(p, "traffic_proc_pct", &pv[1]) || has_proc;
+		has_proc = median_of(p, NB_M_NAPI_THREAD_PCT, &pv[0]);
+		has_proc = median_of(p, NB_M_TRAFFIC_PROC_PCT, &pv[1]) || has_proc;
 		if (has_proc) {
 			stacked_row(out, y, "processes", pv, pcolors, pnames, 2);
 			y += 20;
@@ -440,7 +441,7 @@ static void section_heatmap(struct nb_html_page *pg, const struct nb_rv_choice *
 			char col[16];
 
 			for (int i = 0; i < f->n_points; i++) {
-				if (f->points[i]->status != NB_CMP_STATUS_OK || !median_of(f->points[i], "throughput_bps", &x))
+				if (f->points[i]->status != NB_CMP_STATUS_OK || !median_of(f->points[i], NB_M_THROUGHPUT_BPS, &x))
 					continue;
 				best = fmax(best, x);
 				if (!strcmp(nb_rv_setting(f->points[i]), settings[s]))

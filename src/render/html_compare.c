@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare/compare_rounds.h"
+#include "kit/metric_table.h"
 #include "plan.h"
 #include "render/flamegraph.h"
 #include "render/html.h"
@@ -29,7 +30,7 @@ static void value(FILE *out, const char *metric, double v)
 {
 	char buf[24];
 
-	if (!strcmp(metric, "throughput_bps") || !strcmp(metric, "throughput_sent_bps"))
+	if (!strcmp(metric, NB_M_THROUGHPUT_BPS) || !strcmp(metric, NB_M_THROUGHPUT_SENT_BPS))
 		fputs(nb_rv_bps(buf, sizeof(buf), v), out);
 	else if (!strcmp(metric, NB_CMP_EFFICIENCY_METRIC))
 		fprintf(out, "%s per CPU-s", nb_rv_bps(buf, sizeof(buf), v));
@@ -149,7 +150,7 @@ static void compare_table(FILE *out, const struct nb_cmp_result *r)
 			char change[32], why[160];
 
 			/* the headline and gated metrics, and whatever moved */
-			if (!mr->gated && strcmp(mr->name, "throughput_bps") && mr->verdict != NB_CMP_CHANGED &&
+			if (!mr->gated && strcmp(mr->name, NB_M_THROUGHPUT_BPS) && mr->verdict != NB_CMP_CHANGED &&
 			    mr->verdict != NB_CMP_IMPROVED && mr->verdict != NB_CMP_REGRESSED)
 				continue;
 			fputs("<tr><td class=\"id\">", out);

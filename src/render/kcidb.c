@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "kit/metric_table.h"
 
 #define KCIDB_MAJOR 5
 #define KCIDB_MINOR 3
@@ -62,8 +63,8 @@ static json_t *number_json(const char *metric, double v)
 {
 	json_t *n = json_pack("{s:f}", "value", v);
 
-	if (!strcmp(metric, "throughput_bps") || !strcmp(metric, NB_CMP_EFFICIENCY_METRIC)) {
-		json_object_set_new(n, "unit", json_string(strcmp(metric, "throughput_bps") ? "bit/CPU-s" : "bit/s"));
+	if (!strcmp(metric, NB_M_THROUGHPUT_BPS) || !strcmp(metric, NB_CMP_EFFICIENCY_METRIC)) {
+		json_object_set_new(n, "unit", json_string(strcmp(metric, NB_M_THROUGHPUT_BPS) ? "bit/CPU-s" : "bit/s"));
 		json_object_set_new(n, "prefix", json_string("metric"));
 	} else if (strlen(metric) > 4 && !strcmp(metric + strlen(metric) - 4, "_pct")) {
 		json_object_set_new(n, "unit", json_string("%"));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare/compare_rounds.h"
+#include "kit/metric_table.h"
 #include "render/common.h"
 
 /* ---- report ---- */
@@ -34,7 +35,7 @@ int nb_rv_render_markdown(FILE *out, const struct nb_rv_input *in)
 		nb_rv_bottleneck(rep, p, &bn);
 		nb_render_tput(tput, sizeof(tput), p);
 		nb_render_range(range, sizeof(range), p);
-		nb_render_median(busy, sizeof(busy), p, "cpu_busy_pct");
+		nb_render_median(busy, sizeof(busy), p, NB_M_CPU_BUSY_PCT);
 		nb_render_efficiency(eff, sizeof(eff), rep, p);
 		snprintf(bnt, sizeof(bnt), "%s: %s", nb_bn_code_name(bn.code), bn.sentence);
 		nb_render_md_cell(out, p->id);
@@ -159,7 +160,7 @@ static bool md_phrase(struct nb_print *out, const struct nb_cmp_point_result *pr
 static void md_point(struct nb_print *out, const struct md_tests *tests, const struct nb_cmp_point_result *pr)
 {
 	char v[32];
-	const struct nb_cmp_metric_result *thr = find_result(pr, "throughput_bps");
+	const struct nb_cmp_metric_result *thr = find_result(pr, NB_M_THROUGHPUT_BPS);
 	bool any;
 
 	nb_print_lit(out, "- ");
@@ -192,14 +193,14 @@ static void md_point(struct nb_print *out, const struct md_tests *tests, const s
 	default:
 		break;
 	}
-	any = md_phrase(out, pr, "throughput_bps", "bandwidth", true);
-	any |= md_phrase(out, pr, "rr_transactions_per_s", "transactions/s", !any);
-	any |= md_phrase(out, pr, "rr_latency_p99_us", "p99 latency", !any);
-	any |= md_phrase(out, pr, "cpu_busy_pct", "CPU", !any);
+	any = md_phrase(out, pr, NB_M_THROUGHPUT_BPS, "bandwidth", true);
+	any |= md_phrase(out, pr, NB_M_RR_TRANSACTIONS_PER_S, "transactions/s", !any);
+	any |= md_phrase(out, pr, NB_M_RR_LATENCY_P99_US, "p99 latency", !any);
+	any |= md_phrase(out, pr, NB_M_CPU_BUSY_PCT, "CPU", !any);
 	{
 		const struct nb_cmp_metric_result *eff = find_result(pr, NB_CMP_EFFICIENCY_METRIC);
 
-		const struct nb_cmp_metric_result *cpu = find_result(pr, "cpu_busy_pct");
+		const struct nb_cmp_metric_result *cpu = find_result(pr, NB_M_CPU_BUSY_PCT);
 
 		/* Efficiency only adds news when the CPU moved; otherwise it repeats the bandwidth. */
 		if (eff && cpu && cpu->verdict != NB_CMP_UNCHANGED &&

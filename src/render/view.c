@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/metric_table.h"
 #include "kit/stats.h"
 
 const char *const nb_rv_series_cols[NB_RV_SERIES_COLS] = {
-	"cpu_busy_pct", "softirq_pct", "irq_pct", "napi_thread_pct", "rx_packets_per_s", "tx_packets_per_s",
+	NB_M_CPU_BUSY_PCT, NB_M_SOFTIRQ_PCT, NB_M_IRQ_PCT, NB_M_NAPI_THREAD_PCT, NB_M_RX_PACKETS_PER_S, NB_M_TX_PACKETS_PER_S,
 };
 
 /* ---- extras ---- */
@@ -286,7 +287,7 @@ bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point
 
 const struct nb_cmp_samples *nb_rv_p99(const struct nb_cmp_point *p)
 {
-	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "rr_latency_p99_us");
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, NB_M_RR_LATENCY_P99_US);
 
 	if (s && s->n > 0)
 		return s;
@@ -323,7 +324,7 @@ bool nb_rv_gated(const struct nb_cmp_options *opt, const char *test, const char 
 
 static bool tput_of(const struct nb_cmp_point *p, double *v)
 {
-	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "throughput_bps");
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, NB_M_THROUGHPUT_BPS);
 
 	if (!s || s->n <= 0 || p->status != NB_CMP_STATUS_OK)
 		return false;
@@ -340,7 +341,7 @@ static bool rate_of(const struct nb_cmp_point *p, double *v)
 		return false;
 	if (tput_of(p, v))
 		return true;
-	s = nb_cmp_point_metric(p, "rr_transactions_per_s");
+	s = nb_cmp_point_metric(p, NB_M_RR_TRANSACTIONS_PER_S);
 	if (!s || s->n <= 0)
 		return false;
 	*v = s->median;
@@ -491,7 +492,7 @@ void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out)
 
 const char *nb_rv_front_figures(char *buf, size_t len, const struct nb_cmp_point *p)
 {
-	const struct nb_cmp_samples *tps = nb_cmp_point_metric(p, "rr_transactions_per_s"), *p99 = nb_rv_p99(p);
+	const struct nb_cmp_samples *tps = nb_cmp_point_metric(p, NB_M_RR_TRANSACTIONS_PER_S), *p99 = nb_rv_p99(p);
 	double bps;
 	int n = 0;
 
