@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "compare/compare_stats.h"
+#include "kit/metric_table.h"
 
 void nb_adaptive_rule_from_config(const struct nb_config *cfg, struct nb_adaptive_rule *rule)
 {
@@ -49,13 +50,13 @@ enum nb_adaptive_state nb_adaptive_decide(const struct nb_adaptive_rule *rule, i
 int nb_adaptive_watched(enum nb_direction dir, const char *names[NB_ADAPTIVE_MAX_WATCHED])
 {
 	if (dir == NB_DIR_RR) {
-		names[0] = "rr_transactions_per_s";
+		names[0] = NB_M_RR_TRANSACTIONS_PER_S;
 		return 1;
 	}
-	names[0] = "throughput_bps";
+	names[0] = NB_M_THROUGHPUT_BPS;
 	if (dir != NB_DIR_RX)
 		return 1;
-	names[1] = "cpu_busy_pct";
+	names[1] = NB_M_CPU_BUSY_PCT;
 	return 2;
 }
 

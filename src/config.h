@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "napi_knobs.h"
+#include "knobs/iface_irqs.h"
 #include "kit/nb_error.h"
 #include "kit/options.h"
 
@@ -110,6 +111,9 @@ struct nb_config {
 	double idle_check_s;     /* quiet-machine check before the first point; 0: none */
 	bool redact;             /* leave hostname, kernel command line and iperf3's raw JSON out */
 	char config_file[PATH_MAX];
+	/* board.irq_names as nb_irq_names_parse's text ("rx:vrx200_rx tx:vrx200_tx"); "": the
+	 * interface's IRQs are found by the drivers' usual names */
+	char irq_names[NB_IRQ_PATTERNS_MAX * (NB_IRQ_PATTERN_LEN + 6)];
 };
 
 /* Defaults: tcp-tx tcp-rx udp-tx udp-rx, 10 s, omit 2 s, 1 stream, UDP -b0 with

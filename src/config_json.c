@@ -317,14 +317,83 @@ static int load_knobs(const struct key_ctx *k, struct nb_config *cfg, json_t *ob
 	return 0;
 }
 
-/* Documentation-only board description in board profiles: accepted, kept in the report. */
+/* One irq_names pattern as "role:pattern" (role NULL: guessed from the IRQ's name). */
+static int irq_name_add(const struct key_ctx *k, struct nb_config *cfg, const char *role, json_t *v)
+{
+	const char *pat = json_string_value(v);
+	size_t used = strlen(cfg->irq_names);
+	int n;
+
+	if (!pat || !*pat || strpbrk(pat, " \t\n"))
+		return bad_key(k, "board.irq_names", "a pattern must be a non-empty string without blanks");
+	n = snprintf(cfg->irq_names + used, sizeof(cfg->irq_names) - used, "%s%s%s%s", used ? " " : "",
+		     role ? role : "", role ? ":" : "", pat);
+	if (n < 0 || (size_t)n >= sizeof(cfg->irq_names) - used)
+		return bad_key(k, "board.irq_names", "too many patterns");
+	return 0;
+}
+
+/* board.irq_names: ["eth0", "11c20000.ethernet"] (roles guessed), {"rx": "vrx200_rx", "tx": [..]}, or
+ * a list of {"pattern": .., "role": ..}; kept as text and checked by the parser the knobs use. */
+static int load_irq_names(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
+{
+	static const char shape[] = "expected a list of patterns, {\"pattern\": P, \"role\": R} objects, or an "
+				    "object of roles (rx, tx, txrx, misc) to a pattern or a list of them";
+	struct nb_irq_names names;
+	enum nb_irq_role role;
+	const char *key;
+	json_t *item;
+	size_t i;
+	int rc = 0;
+
+	cfg->irq_names[0] = '\0';
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, item) {
+			if (nb_irq_role_parse(key, strlen(key), &role))
+				return bad_key(k, "board.irq_names", "unknown role (known: rx, tx, txrx, misc)");
+			if (json_is_string(item)) {
+				rc = irq_name_add(k, cfg, key, item);
+			} else if (json_is_array(item)) {
+				json_t *pat;
+				size_t j;
+
+				json_array_foreach(item, j, pat) {
+					if ((rc = irq_name_add(k, cfg, key, pat)) < 0)
+						return rc;
+				}
+			} else {
+				return bad_key(k, "board.irq_names", shape);
+			}
+			if (rc < 0)
+				return rc;
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, item) {
+			json_t *role_v = json_object_get(item, "role");
+			const char *r = json_string_value(role_v);
+
+			if (json_is_object(item) && (json_object_size(item) != 1 + (role_v != NULL) ||
+						     (role_v && (!r || nb_irq_role_parse(r, strlen(r), &role)))))
+				return bad_key(k, "board.irq_names", role_v ? "unknown role (known: rx, tx, txrx, misc)" : shape);
+			rc = irq_name_add(k, cfg, r, json_is_object(item) ? json_object_get(item, "pattern") : item);
+			if (rc < 0)
+				return rc;
+		}
+	} else {
+		return bad_key(k, "board.irq_names", shape);
+	}
+	rc = nb_irq_names_parse(cfg->irq_names, &names, k->err);
+	return rc < 0 ? bad_key(k, "board.irq_names", k->err->msg) : 0;
+}
+
+/* The board description in board profiles: accepted, kept in the report; irq_names also says
+ * how to find the NIC's IRQs. */
 static int check_board(const struct key_ctx *k, struct nb_config *cfg, json_t *v)
 {
 	static const char *const allowed[] = { "name", "soc", "cpus", "irq_names", "notes", "kernel", "interface" };
 	const char *key;
 	json_t *item;
 
-	(void)cfg;
 	if (!json_is_object(v))
 		return bad_key(k, "board", "expected an object");
 	json_object_foreach(v, key, item) {
@@ -334,6 +403,12 @@ static int check_board(const struct key_ctx *k, struct nb_config *cfg, json_t *v
 			ok = ok || !strcmp(key, allowed[i]);
 		if (!ok)
 			return bad_key(k, "board", "unknown key inside (known: name, soc, cpus, irq_names, notes, kernel, interface)");
+		if (!strcmp(key, "irq_names")) {
+			int rc = load_irq_names(k, cfg, item);
+
+			if (rc < 0)
+				return rc;
+		}
 	}
 	return 0;
 }

@@ -64,6 +64,8 @@ struct nb_sampler {
 
 	int nirqs;                      /* IRQs found by name; may exceed NB_MAX_IRQS */
 	int irqs[NB_MAX_IRQS];
+	enum nb_irq_role irq_role[NB_MAX_IRQS];
+	char irq_names[1024];           /* the board's patterns (nb_irq_names_parse); "": by name */
 	int irq_fd[NB_MAX_IRQS];        /* <sys>/kernel/irq/N/per_cpu_count */
 	bool irqs_from_interrupts;      /* fallback: parse all of <proc>/interrupts */
 	char device[64];                /* parent device name: ravb >= 6.9 names its IRQs after it */
@@ -208,23 +210,44 @@ static long read_interrupts(struct nb_sampler *s)
 	}
 }
 
+/* Sum of a per_cpu_count line ("3,0,12"): the IRQ's count over all CPUs. */
+static uint64_t per_cpu_total(const char *text)
+{
+	uint64_t sum = 0, v = 0;
+
+	for (const char *p = text; *p; p++) {
+		if (*p >= '0' && *p <= '9') {
+			v = v * 10 + (uint64_t)(*p - '0');
+		} else {
+			sum += v;
+			v = 0;
+		}
+	}
+	return sum + v;
+}
+
 static void sample_irqs(struct nb_sampler *s, struct nb_snapshot *snap)
 {
 	snap->irqs_present = false;
 	if (s->nirqs == 0)
 		return;
+	for (int i = 0; i < s->nirqs && i < NB_MAX_IRQS; i++)
+		snap->irq_role_present[s->irq_role[i]] = true;
 	if (s->irqs_from_interrupts) {
-		if (read_interrupts(s) < 0)
+		struct nb_irq_names names;
+		struct nb_irq_match m = { .iface = s->iface, .device = s->device[0] ? s->device : NULL, .names = &names };
+
+		if (read_interrupts(s) < 0 || nb_irq_names_parse(s->irq_names, &names, NULL))
 			return;
-		snap->irqs_present = nb_iface_irq_counts_parse_dev(s->interrupts_buf, s->iface,
-								    s->device[0] ? s->device : NULL, snap->irq_count,
-								    NB_MAX_CPUS, NULL, NULL) > 0;
+		snap->irqs_present = nb_irq_counts_parse(s->interrupts_buf, &m, snap->irq_count, NB_MAX_CPUS, NULL,
+							 snap->irq_role_count, NULL) > 0;
 		return;
 	}
 	for (int i = 0; i < s->nirqs; i++) {
 		if (read_whole(s->irq_fd[i], s->scratch, sizeof(s->scratch)) < 0 ||
 		    nb_parse_per_cpu_count(s->scratch, snap->irq_count, NB_MAX_CPUS) < 0)
 			return;
+		snap->irq_role_count[s->irq_role[i]] += per_cpu_total(s->scratch);
 	}
 	snap->irqs_present = true;
 }
@@ -253,14 +276,32 @@ static void sample_napi(struct nb_sampler *s, struct nb_snapshot *snap)
 	snap->napi_threads = s->nnapi;
 }
 
+/* Field 39 of /proc/PID/stat (processor): the CPU the task last ran on; -1 unreadable. Fields
+ * count from after the ")" that ends the command name, which may hold spaces. */
+static int stat_processor(const char *stat)
+{
+	const char *p = strrchr(stat, ')');
+	int field = 2;
+
+	if (!p)
+		return -1;
+	for (; *p && field < 39; p++) {
+		if (*p == ' ')
+			field++;
+	}
+	return field == 39 && *p >= '0' && *p <= '9' ? atoi(p) : -1;
+}
+
 static void sample_traffic(struct nb_sampler *s, struct nb_snapshot *snap)
 {
 	uint64_t ticks;
 
+	snap->traffic_cpu = -1;
 	if (read_whole(s->traffic_fd, s->scratch, sizeof(s->scratch)) >= 0 &&
 	    nb_parse_pid_stat_ticks(s->scratch, &ticks) == 0) {
 		s->traffic_last = ticks;
 		s->traffic_seen = true;
+		snap->traffic_cpu = stat_processor(s->scratch);
 	}
 	snap->traffic_present = s->traffic_seen;
 	snap->traffic_pid = s->traffic_pid;
@@ -383,16 +424,21 @@ static void open_interrupts_fallback(struct nb_sampler *s)
 /* Returns true when the IRQ set differs from the one found before. */
 static bool find_irqs(struct nb_sampler *s)
 {
+	struct nb_irq found[NB_MAX_IRQS];
 	int irqs[NB_MAX_IRQS];
-	int n = nb_iface_irqs(&s->paths, s->iface, irqs, NB_MAX_IRQS, NULL);
+	int n = nb_irqs_find(&s->paths, s->iface, s->irq_names, found, NB_MAX_IRQS, NULL);
 	int kept = n < 0 ? 0 : (n < NB_MAX_IRQS ? n : NB_MAX_IRQS);
 	bool changed = n != s->nirqs && !(n < 0 && s->nirqs == 0);
 
+	for (int i = 0; i < kept; i++)
+		irqs[i] = found[i].irq;
 	if (!changed)
 		changed = memcmp(irqs, s->irqs, sizeof(int) * (size_t)kept) != 0;
 	close_irq_sources(s);
 	s->nirqs = n < 0 ? 0 : n;
 	memcpy(s->irqs, irqs, sizeof(int) * (size_t)kept);
+	for (int i = 0; i < kept; i++)
+		s->irq_role[i] = found[i].role;
 	if (s->nirqs > 0 && (s->nirqs > NB_MAX_IRQS || !open_per_cpu_counts(s, irqs, s->nirqs)))
 		open_interrupts_fallback(s);
 	return changed;
@@ -554,6 +600,7 @@ int nb_sampler_new(const struct nb_sampler_target *t, struct nb_sampler **out, s
 	snprintf(s->proc_root, sizeof(s->proc_root), "%s", t->paths->proc);
 	snprintf(s->sys_root, sizeof(s->sys_root), "%s", t->paths->sys);
 	snprintf(s->iface, sizeof(s->iface), "%s", t->iface);
+	snprintf(s->irq_names, sizeof(s->irq_names), "%s", t->irq_names ? t->irq_names : "");
 	s->paths = (struct nb_paths){ .proc = s->proc_root, .sys = s->sys_root };
 	ret = check_iface_exists(s, err);
 	if (ret) {

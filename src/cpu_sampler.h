@@ -21,6 +21,7 @@ struct nb_sampler_target {
 	const struct nb_paths *paths;
 	const char *iface;
 	pid_t traffic_pid;  /* 0: none yet; see nb_sampler_set_traffic_pid */
+	const char *irq_names;  /* the board's IRQ patterns (nb_irq_names_parse); NULL: by name */
 };
 
 struct nb_sampler;

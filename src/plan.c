@@ -15,7 +15,12 @@ static int build_id(struct nb_point *p)
 	size_t used = (size_t)snprintf(p->id, sizeof(p->id), "%s", p->test->name);
 
 	for (int k = 0; k < p->nknobs; k++) {
-		int n = snprintf(p->id + used, sizeof(p->id) - used, "/%s=%s", p->knobs[k].name, p->knobs[k].value);
+		char label[sizeof(p->id)];
+		int n;
+
+		if (nb_knob_value_label(p->knobs[k].name, p->knobs[k].value, label, sizeof(label)))
+			return -ENAMETOOLONG;
+		n = snprintf(p->id + used, sizeof(p->id) - used, "/%s=%s", p->knobs[k].name, label);
 
 		if (n < 0 || (size_t)n >= sizeof(p->id) - used)
 			return -ENAMETOOLONG;

@@ -16,6 +16,7 @@
 #include "knobs/qstats.h"
 #include "sampling/capture.h"
 #include "sampling/napi_trace.h"
+#include "sampling/run_counters.h"
 #include "traffic/child_link.h"
 #include "traffic/rr_client.h"
 #include "traffic/traffic_run.h"
@@ -86,6 +87,7 @@ static void window_open(struct runner *rn, struct window *w)
 	if (rn->peer.found)
 		npeer = nb_peer_tree(rn->o->paths, &rn->peer, peer, NB_MAX_PEER_PIDS);
 	nb_sampler_set_peer(rn->sampler, peer, npeer > 0 ? npeer : 0);
+	nb_irq_watch_take(&rn->target, &rn->irq_open);
 	w->self_cpu_open = self_cpu_s();
 	if (w->capture_path && nb_capture_start(rn->capture, w->capture_path, rn->o->cfg->capture_packets, &err) < 0)
 		nb_point_result_note(w->pr, "capture missing: %s", err.msg);
@@ -94,6 +96,7 @@ static void window_open(struct runner *rn, struct window *w)
 	/* a device without qstats keeps the answer of the first probe: no netlink in the window */
 	if (rn->qs_open && !rn->qs_open->never)
 		nb_qstats_snapshot(&rn->target, rn->qs_open);
+	nb_counters_begin(rn->counters);
 	nb_series_from_snapshot(rn->snap_open, rn->series_prev);
 	if (w->trace && nb_trace_begin(w->trace, &err) < 0)
 		nb_point_result_note(w->pr, "trace metrics missing: %s", err.msg);
@@ -114,12 +117,23 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 			nb_qstats_snapshot(&rn->target, rn->qs_now);
 		nb_qstats_delta(rn->qs_open, rn->qs_now, run->qstats);
 	}
+	nb_counters_end(rn->counters, &run->counters, &run->metrics);
 	/* the window ends with its last reads: turning them into metrics comes after the test */
 	self_cpu_close = self_cpu_s();
+	nb_irq_watch_take(&rn->target, &rn->irq_now);
 	if (w->capture_path)
 		nb_capture_stop(rn->capture);
 	nb_snapshot_delta(rn->snap_open, rn->snap_now, &sampled);
 	nb_metrics_merge(&run->metrics, &sampled);
+	nb_irq_watch_metrics(&rn->irq_open, &rn->irq_now, &run->metrics);
+	{
+		char moves[NB_POINT_NOTE_MAX / 2], who[48] = "irqbalance not found";
+
+		if (rn->irq_now.irqbalance_pid)
+			snprintf(who, sizeof(who), "irqbalance runs, pid %d", rn->irq_now.irqbalance_pid);
+		if (nb_irq_watch_moves(&rn->irq_open, &rn->irq_now, moves, sizeof(moves)) > 0)
+			nb_point_result_note(w->pr, "IRQ affinity moved during a run without nicbench (%s): %s", who, moves);
+	}
 	if (run->qstats)
 		nb_qstats_metrics(run->qstats, &run->metrics);
 	if (w->trace) {
@@ -297,6 +311,8 @@ void nb_repetition_run(struct runner *rn, const struct nb_point *p, struct nb_ru
 			run->samples = NULL;
 			free(run->qstats);
 			run->qstats = NULL;
+			nb_run_counters_free(run->counters);
+			run->counters = NULL;
 			run->nsamples = 0;
 			cap = 0;
 			window_reset(&w, started, t, cfg->interval_ms);

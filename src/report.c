@@ -18,6 +18,7 @@
 
 #include "kit/nb_paths.h"
 #include "knobs/journal.h"
+#include "report/report_counters.h"
 #include "report/report_internal.h"
 #include "report/report_napi.h"
 
@@ -103,7 +104,7 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
  * {"type":"point","index":I,"point":{id, test, knobs, capture?, trace_unavailable?, trace_notes?}}
  * {"type":"run","index":I,"rep":R,"run":{status, error?, metrics, samples?, iperf?}}
  * {"type":"diag","index":I,"run":{status, error?, metrics}}  (the diagnostic repetition)
- * {"type":"end","index":I,"status":S,"error":E?,"profile":[...]?,"capture_packets":N?}
+ * {"type":"end","index":I,"status":S,"error":E?,"profile":[...]?,"capture_packets":N?,"kernel_log":{...}?}
  * A point with a "point" line and no "end" line was cut short: it is assembled as incomplete. */
 
 static int record_put(struct nb_report *r, json_t *line, struct nb_err *err)
@@ -360,6 +361,8 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 			json_array_append_new(notes, json_string(pr->notes[i]));
 		json_object_set_new(end, "notes", notes);
 	}
+	if (pr->kernel_log)
+		json_object_set_new(end, "kernel_log", nb_report_kernel_log_json(pr->kernel_log));
 	rc = record_put(r, end, err);
 	r->marks[p->index].begun = false;
 	if (rc < 0)

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/metric_table.h"
 #include "report/bottleneck.h"
+#include "sampling/run_counters.h"
 
 const char *nb_point_status_name(enum nb_point_status s)
 {
@@ -44,6 +46,8 @@ void nb_run_record_release(struct nb_run_record *run)
 {
 	free(run->qstats);
 	run->qstats = NULL;
+	nb_run_counters_free(run->counters);
+	run->counters = NULL;
 	free(run->rr_hist);
 	run->rr_hist = NULL;
 	free(run->iperf_json);
@@ -62,6 +66,8 @@ void nb_point_result_release(struct nb_point_result *pr)
 	pr->nruns = 0;
 	free(pr->napis);
 	pr->napis = NULL;
+	free(pr->kernel_log);
+	pr->kernel_log = NULL;
 }
 
 void nb_point_result_note(struct nb_point_result *pr, const char *fmt, ...)
@@ -147,7 +153,7 @@ void nb_point_summarize(const struct nb_summary_input *in, struct nb_point_summa
 		if (!in->runs[r].ok)
 			continue;
 		out->ok_runs++;
-		if (nb_metrics_get(set, "cpu_other_pct", &other)) {
+		if (nb_metrics_get(set, NB_M_CPU_OTHER_PCT, &other)) {
 			/* disturbed: other programs took enough CPU to move the figures (see cpu_other_pct) */
 			out->disturbed_runs += other >= NB_FOREIGN_LOAD_PCT;
 			/* the worst run; the first comparison with NAN is false */
@@ -159,9 +165,9 @@ void nb_point_summarize(const struct nb_summary_input *in, struct nb_point_summa
 				summarize_metric(in, set->m[i].name, &out->metrics[out->nmetrics++]);
 		}
 	}
-	out->peer_bound = median_at_least(out, "iperf_remote_cpu_pct", NB_PEER_BOUND_PCT);
-	out->sender_bound = in->tx && median_at_least(out, "iperf_host_cpu_pct", NB_PEER_BOUND_PCT);
-	tput = nb_point_summary_get(out, "throughput_bps");
+	out->peer_bound = median_at_least(out, NB_M_IPERF_REMOTE_CPU_PCT, NB_PEER_BOUND_PCT);
+	out->sender_bound = in->tx && median_at_least(out, NB_M_IPERF_HOST_CPU_PCT, NB_PEER_BOUND_PCT);
+	tput = nb_point_summary_get(out, NB_M_THROUGHPUT_BPS);
 	bn.ok = in->status == NB_POINT_OK || (in->status == NB_POINT_INCOMPLETE && tput && tput->st.n > 0);
 	nb_bottleneck_judge(&bn, &out->bottleneck);
 }

@@ -16,6 +16,8 @@
 #include "kit/stats.h"
 
 struct nb_qstats_delta;
+struct nb_run_counters;
+struct nb_kmsg_log;
 struct nb_hist;
 struct nb_napi_table;
 
@@ -33,6 +35,7 @@ struct nb_run_record {
 	int nsamples;
 	struct nb_sample *samples;      /* owned */
 	struct nb_qstats_delta *qstats; /* per-queue counters over the window, owned; NULL: not taken */
+	struct nb_run_counters *counters; /* page_pool and ethtool -S deltas of the window, owned; NULL: not taken */
 	struct nb_hist *rr_hist;        /* tcp-rr/udp-rr latency of the window, all flows; owned; NULL otherwise */
 	int round;                      /* --interleave: the round it ran in (1-based); 0: not interleaved */
 };
@@ -60,6 +63,7 @@ struct nb_point_result {
 	int capture_packets;
 	char knob_via[NB_MAX_POINT_KNOBS][16]; /* path each readback knob was set through; "" none */
 	struct nb_napi_table *napis;    /* NAPIs after the knobs were applied, owned; NULL: not read */
+	struct nb_kmsg_log *kernel_log; /* kernel log lines logged during the point, owned; NULL: not read */
 	int nnotes;                     /* optional steps that gave nothing: "X missing: why" */
 	char notes[NB_MAX_POINT_NOTES][NB_POINT_NOTE_MAX];
 };

@@ -3,6 +3,7 @@
  * points in sequence or in interleaved rounds, each point's knobs applied and journalled, its
  * repetitions (repetition.c), diagnostics and record, and the restore on every path out. */
 #include "runner.h"
+#include "kit/metric_table.h"
 #include "runner_internal.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "sampling/napi_trace.h"
 #include "kit/nb_time.h"
 #include "knobs/qstats.h"
+#include "sampling/run_counters.h"
 #include "rounds.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -134,16 +136,16 @@ static void progress(struct runner *rn, const struct nb_point *p, int rep, const
 	format_duration(remaining_estimate, eta, sizeof(eta));
 	if (run->status != NB_RUN_OK)
 		snprintf(figure, sizeof(figure), "%s", nb_run_status_name(run->status));
-	else if (nb_metrics_get(&run->metrics, "throughput_bps", &tput))
+	else if (nb_metrics_get(&run->metrics, NB_M_THROUGHPUT_BPS, &tput))
 		snprintf(figure, sizeof(figure), "%.1f Mbit/s", tput / 1e6);
-	else if (nb_metrics_get(&run->metrics, "rr_transactions_per_s", &tput)) {
+	else if (nb_metrics_get(&run->metrics, NB_M_RR_TRANSACTIONS_PER_S, &tput)) {
 		double p50 = NAN, p99 = NAN;
 
-		nb_metrics_get(&run->metrics, "rr_latency_p50_us", &p50);
-		nb_metrics_get(&run->metrics, "rr_latency_p99_us", &p99);
+		nb_metrics_get(&run->metrics, NB_M_RR_LATENCY_P50_US, &p50);
+		nb_metrics_get(&run->metrics, NB_M_RR_LATENCY_P99_US, &p99);
 		snprintf(figure, sizeof(figure), "%.0f trans/s, p50 %.1f us, p99 %.1f us", tput, p50, p99);
 	}
-	if (run->status == NB_RUN_OK && nb_metrics_get(&run->metrics, "cpu_busy_pct", &busy)) {
+	if (run->status == NB_RUN_OK && nb_metrics_get(&run->metrics, NB_M_CPU_BUSY_PCT, &busy)) {
 		size_t used = strlen(figure);
 
 		snprintf(figure + used, sizeof(figure) - used, ", busy %.1f%%", busy);
@@ -307,6 +309,7 @@ static bool start_point(struct runner *rn, const struct nb_point *p, struct poin
 	pr->point = p;
 	ps->started = true;
 	find_peer(rn, 1);
+	nb_counters_log_skip(rn->counters);
 	apply_point_knobs(rn, p, pr);
 	*knob_s += nb_monotonic_s() - t0;
 	if (pr->status == NB_POINT_UNSUPPORTED || pr->status == NB_POINT_FAILED) {
@@ -382,7 +385,7 @@ static bool point_is_done(const struct nb_config *cfg, const struct nb_point_res
 
 			if (run->status != NB_RUN_OK || !nb_metrics_get(&run->metrics, names[w], &v))
 				continue;
-			if (nb_metrics_get(&run->metrics, "cpu_other_pct", &other) && other >= NB_FOREIGN_LOAD_PCT)
+			if (nb_metrics_get(&run->metrics, NB_M_CPU_OTHER_PCT, &other) && other >= NB_FOREIGN_LOAD_PCT)
 				continue; /* disturbed by foreign load: a reason to repeat, not data */
 			values[n++] = v;
 		}
@@ -410,6 +413,7 @@ static int point_repetition(struct runner *rn, struct point_state *st, int index
 	nb_repetition_run(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0], false);
 	pr->runs[rep].round = round;
 	pr->nruns++;
+	nb_counters_log_collect(rn->counters, &pr->kernel_log);
 	/* the repetition a signal cut short is not a measurement: it is not recorded */
 	if (stop_signal)
 		return 0;
@@ -440,6 +444,7 @@ static int end_point(struct runner *rn, struct point_state *ps, bool knobs_curre
 			rc = run_diagnostics(rn, pr->point, pr, rerr);
 	}
 	nb_point_result_settle(pr);
+	nb_counters_log_collect(rn->counters, &pr->kernel_log);
 	/* a point a signal cut short keeps its finished runs in the record: the report
 	 * shows it as incomplete */
 	ends = !stop_signal || (end_done_if_stopped && ps->done);
@@ -583,7 +588,7 @@ static int record_open(struct runner *rn, struct nb_err *err)
 static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct nb_report *report,
 		       struct nb_err *err)
 {
-	struct nb_sampler_target st = { .paths = o->paths, .iface = o->cfg->iface };
+	struct nb_sampler_target st = { .paths = o->paths, .iface = o->cfg->iface, .irq_names = o->cfg->irq_names };
 	int rc;
 
 	memset(rn, 0, sizeof(*rn));
@@ -591,6 +596,7 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rn->report = report;
 	rn->target.paths = o->paths;
 	rn->target.iface = o->cfg->iface;
+	rn->target.irq_names = o->cfg->irq_names;
 	rn->series_prev = &rn->series_a;
 	rn->series_now = &rn->series_b;
 	rn->snap_open = calloc(1, sizeof(struct nb_snapshot));
@@ -605,6 +611,7 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	rn->fs_now = nb_foreign_scan_new();
 	if (!rn->fs_open || !rn->fs_now)
 		return nb_err_set(err, -ENOMEM, "allocate process scans for foreign load: out of memory");
+	rn->counters = nb_counters_new(o->paths, o->cfg->iface);  /* optional: NULL leaves them out */
 	/* the first probe, before any window: a device without qstats is not asked again */
 	nb_qstats_snapshot(&rn->target, rn->qs_open);
 	rn->qs_now->present = false;
@@ -647,6 +654,7 @@ static void runner_close(struct runner *rn)
 	free(rn->qs_now);
 	nb_foreign_scan_free(rn->fs_open);
 	nb_foreign_scan_free(rn->fs_now);
+	nb_counters_free(rn->counters);
 }
 
 int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, struct nb_err *err)

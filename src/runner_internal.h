@@ -11,9 +11,11 @@
 #include "plan.h"
 #include "result.h"
 #include "runner.h"
+#include "knobs/irq_watch.h"
 #include "sampling/peer_local.h"
 
 struct nb_capture;
+struct nb_counters;
 struct nb_journal;
 struct nb_qstats_snap;
 struct nb_trace;
@@ -32,6 +34,8 @@ struct runner {
 	struct nb_series_snapshot series_a, series_b, *series_prev, *series_now;
 	struct nb_qstats_snap *qs_open, *qs_now;  /* per-queue counters at the window's edges */
 	struct nb_foreign_scan *fs_open, *fs_now; /* other programs' CPU ticks before and after a run's traffic */
+	struct nb_counters *counters; /* page_pool, ethtool -S at the window's edges; the kernel log per point */
+	struct nb_irq_watch irq_open, irq_now; /* the NIC's IRQ affinities and irqbalance at the window's edges */
 	struct nb_peer_local peer;  /* the local peer's server, found at each point's start */
 	bool peer_said;             /* its line was printed (again only when it changes) */
 };

@@ -1,15 +1,19 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: MIT
-# scripts/lab's arm64 and riscv64 guests (sourced by scripts/lab): QEMU's virt machine under TCG, Debian's kernel
-# and busybox-static of that architecture, and the static nicbench that scripts/cross-build makes for the boards.
+# scripts/lab's foreign guests (sourced by scripts/lab): arm64, armhf and riscv64 on QEMU's virt machine, mipsel on
+# malta, all under TCG, with Debian's kernel and busybox-static of that architecture and the static nicbench that
+# scripts/cross-build makes for the boards.
 
-# --arch NAME -> Debian's architecture, qemu's binary, scripts/cross-build's name (build-NAME), the serial console
-# and the ELF machine readelf names.
-declare -A arch_debarchs=([x86_64]=amd64 [arm64]=arm64 [riscv64]=riscv64)
-declare -A arch_qemus=([x86_64]=qemu-system-x86_64 [arm64]=qemu-system-aarch64 [riscv64]=qemu-system-riscv64)
-declare -A arch_cross=([x86_64]=x86_64 [arm64]=aarch64 [riscv64]=riscv64)
-declare -A arch_consoles=([arm64]=ttyAMA0 [riscv64]=ttyS0)
-declare -A arch_elf=([x86_64]="X86-64" [arm64]="AArch64" [riscv64]="RISC-V")
+# --arch NAME -> Debian's architecture, qemu's binary, scripts/cross-build's name (build-NAME), the serial console,
+# the ELF machine readelf names and Debian's kernel flavour where it is not the architecture's name.
+declare -A arch_debarchs=([x86_64]=amd64 [arm64]=arm64 [armhf]=armhf [mipsel]=mipsel [riscv64]=riscv64)
+declare -A arch_qemus=([x86_64]=qemu-system-x86_64 [arm64]=qemu-system-aarch64 [armhf]=qemu-system-arm
+	[mipsel]=qemu-system-mipsel [riscv64]=qemu-system-riscv64)
+declare -A arch_cross=([x86_64]=x86_64 [arm64]=aarch64 [armhf]=armhf [mipsel]=mipsel [riscv64]=riscv64)
+declare -A arch_consoles=([arm64]=ttyAMA0 [armhf]=ttyAMA0 [mipsel]=ttyS0 [riscv64]=ttyS0)
+# readelf says "MIPS R3000" for either endianness: arch_static_binary checks the byte order too (all little).
+declare -A arch_elf=([x86_64]="X86-64" [arm64]="AArch64" [armhf]="ARM" [mipsel]="MIPS" [riscv64]="RISC-V")
+declare -A arch_kflavours=([armhf]=armmp [mipsel]=4kc-malta)
 # A TCG boot of Debian's generic kernel: seconds until /init (measured: docs/lab.md), with room for a slow host.
 virt_boot_deadline=${NB_LAB_VIRT_BOOT_DEADLINE:-300}
 
@@ -19,7 +23,10 @@ arch_check() {
 	aarch64) arch=arm64 ;;
 	amd64) arch=x86_64 ;;
 	esac
-	[ -n "${arch_debarchs[$arch]:-}" ] || die 2 "--arch '$arch': x86_64, arm64 or riscv64"
+	case "$arch" in
+	arm | armv7) arch=armhf ;;
+	esac
+	[ -n "${arch_debarchs[$arch]:-}" ] || die 2 "--arch '$arch': x86_64, arm64, armhf, mipsel or riscv64"
 	debarch=${arch_debarchs[$arch]}
 	# the default kernel: 6.1, or 6.12 where Debian 12 has none (riscv64)
 	if [ -z "$kernel" ]; then
@@ -47,6 +54,8 @@ arch_static_binary() {
 		arch_binary_error="not an ELF file"
 	elif [[ "$machine" != *"${arch_elf[$arch]}"* ]]; then
 		arch_binary_error="built for $machine, the guest is $arch (${arch_elf[$arch]})"
+	elif ! readelf -hW "$1" 2>/dev/null | grep -q '^ *Data:.*little endian'; then
+		arch_binary_error="big-endian, the $arch guest is little-endian"
 	elif readelf -lW "$1" 2>/dev/null | grep -q INTERP; then
 		arch_binary_error="dynamically linked; an $arch guest takes static binaries only (scripts/cross-build ${arch_cross[$arch]})"
 	else
@@ -59,9 +68,11 @@ arch_static_binary() {
 arch_kernel_check() {
 	[ "$arch" = x86_64 ] && return 0
 	case "$arch:$1" in
-	arm64:6.1 | arm64:6.12 | arm64:backports | riscv64:6.12 | riscv64:backports) ;;
+	arm64:6.1 | arm64:6.12 | arm64:backports | armhf:6.1 | armhf:6.12 | armhf:backports | mipsel:6.1) ;;
+	riscv64:6.12 | riscv64:backports) ;;
+	mipsel:*) die 2 "--arch mipsel --kernel $1: Debian 12 is the last release with mipsel (6.1); Debian 13 dropped it" ;;
 	riscv64:6.1) die 2 "--arch riscv64 --kernel 6.1: Debian 12 has no riscv64 kernel (riscv64 is a release architecture from Debian 13: use 6.12 or backports)" ;;
-	arm64:*) die 2 "--arch arm64 --kernel $1: an arm64 guest boots Debian's kernels only (6.1, 6.12 or backports: its busybox comes from the same release)" ;;
+	arm64:* | armhf:*) die 2 "--arch $arch --kernel $1: an $arch guest boots Debian's kernels only (6.1, 6.12 or backports: its busybox comes from the same release)" ;;
 	*) die 2 "--arch $arch --kernel $1: an $arch guest boots Debian's kernels only (6.12 or backports: its busybox comes from the same release)" ;;
 	esac
 }
@@ -106,14 +117,21 @@ arch_busybox() {
 	fi
 }
 
-# boot_virt: boot() for arm64 and riscv64: QEMU's virt machine under TCG, the NIC and the result disk on PCIe.
-# Waits up to $virt_boot_deadline s for /init (a TCG boot of a foreign ISA is slower than boot()'s x86 deadline).
+# boot_virt: boot() for the foreign guests: QEMU's virt machine (arm64, armhf, riscv64; the NIC and the result
+# disk on PCIe) or malta (mipsel; on its PCI bus), under TCG. Waits up to $virt_boot_deadline s for /init (a TCG
+# boot of a foreign ISA is slower than boot()'s x86 deadline).
 boot_virt() {
 	local machine
 	case "$arch" in
 	# cortex-a72: no pointer authentication to emulate (-cpu max spends much of its TCG time on it); GICv3 with
 	# its ITS gives the NIC MSI-X.
 	arm64) machine=(-machine virt,gic-version=3 -cpu cortex-a72) ;;
+	# cortex-a15: an ARMv7-A core that the armmp kernel runs on and virt's GICv2 serves. highmem=off: the armmp
+	# kernel has no LPAE, so the PCIe window above 4 GiB would be out of its reach. GICv2's v2m frame gives MSI-X.
+	armhf) machine=(-machine virt,highmem=off -cpu cortex-a15) ;;
+	# 34Kf: the MIPS32r2 34K core of the lantiq xrx200 (QEMU has it with an FPU only); --cpus 2 gives its two VPEs,
+	# which the 4kc-malta kernel runs as SMP (MIPS MT), as the board does.
+	mipsel) machine=(-machine malta -cpu 34Kf) ;;
 	# -bios default: Debian's OpenSBI (package opensbi), which qemu-system-misc links to.
 	riscv64) machine=(-machine virt -cpu rv64 -bios default) ;;
 	esac

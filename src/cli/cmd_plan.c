@@ -21,7 +21,7 @@
  * more. Negative when the interface is not here to time. */
 static double knob_round_cost_s(const struct nb_config *cfg, const struct nb_plan *plan, int *changes)
 {
-	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = cfg->iface };
+	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = cfg->iface, .irq_names = cfg->irq_names };
 	double t0 = nb_monotonic_s();
 	int reads = 0;
 

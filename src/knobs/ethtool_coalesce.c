@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "napi_knobs.h"
+#include "knobs/knob_types.h"
 #include "knobs/nb_genl.h"
 
 /* The ethtool ioctl works on any socket; an AF_INET datagram socket is the cheapest one

@@ -5,10 +5,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* Count columns plus chip, hwirq, type and a few shared actions; machines with more CPUs
@@ -52,6 +54,98 @@ int nb_irq_name_belongs_dev(const char *action, const char *iface, const char *d
 	return n > 0 && !strncmp(action, device, n) && (action[n] == '\0' || action[n] == ':' || action[n] == '-');
 }
 
+/* ---- roles ---- */
+
+static const char *const role_names[NB_IRQ_ROLES] = { "misc", "rx", "tx", "txrx" };
+
+const char *nb_irq_role_name(enum nb_irq_role role)
+{
+	return role >= 0 && role < NB_IRQ_ROLES ? role_names[role] : NULL;
+}
+
+int nb_irq_role_parse(const char *s, size_t len, enum nb_irq_role *role)
+{
+	for (int r = 0; r < NB_IRQ_ROLES; r++) {
+		if (strlen(role_names[r]) == len && !strncasecmp(s, role_names[r], len)) {
+			*role = (enum nb_irq_role)r;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* "rx", "rx0", "rx12": the word and a queue number at most. */
+static bool word_is(const char *w, size_t len, const char *stem)
+{
+	size_t n = strlen(stem);
+
+	if (len < n || strncasecmp(w, stem, n))
+		return false;
+	for (size_t i = n; i < len; i++) {
+		if (!isdigit((unsigned char)w[i]))
+			return false;
+	}
+	return true;
+}
+
+enum nb_irq_role nb_irq_role_guess(const char *action)
+{
+	bool rx = false, tx = false;
+
+	for (const char *p = action; *p;) {
+		size_t len = 0;
+
+		while (*p && !isalnum((unsigned char)*p))
+			p++;
+		while (isalnum((unsigned char)p[len]))
+			len++;
+		if (word_is(p, len, "txrx") || word_is(p, len, "rxtx") || word_is(p, len, "combined"))
+			rx = tx = true;
+		else if (word_is(p, len, "rx") || word_is(p, len, "input"))
+			rx = true;
+		else if (word_is(p, len, "tx") || word_is(p, len, "output"))
+			tx = true;
+		p += len;
+	}
+	return rx && tx ? NB_IRQ_TXRX : rx ? NB_IRQ_RX : tx ? NB_IRQ_TX : NB_IRQ_MISC;
+}
+
+int nb_irq_names_parse(const char *spec, struct nb_irq_names *names, struct nb_err *err)
+{
+	memset(names, 0, sizeof(*names));
+	for (const char *p = spec ? spec : ""; *p;) {
+		const char *colon;
+		size_t len = 0;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		while (p[len] && !isspace((unsigned char)p[len]))
+			len++;
+		if (names->n == NB_IRQ_PATTERNS_MAX)
+			return nb_err_set(err, -EINVAL, "irq_names: more than %d patterns", NB_IRQ_PATTERNS_MAX);
+		colon = memchr(p, ':', len);
+		/* "rx:pat" gives a role; "eth0:ch0:rx_be" is a name with colons: its role is guessed */
+		if (colon && nb_irq_role_parse(p, (size_t)(colon - p), &names->p[names->n].role) == 0) {
+			len -= (size_t)(colon + 1 - p);
+			p = colon + 1;
+		} else {
+			names->p[names->n].guess = true;
+		}
+		if (len == 0)
+			return nb_err_set(err, -EINVAL, "irq_names: a role with no pattern after it");
+		if (len >= NB_IRQ_PATTERN_LEN)
+			return nb_err_set(err, -EINVAL, "irq_names: pattern '%.*s' longer than %d characters", (int)len, p,
+					  NB_IRQ_PATTERN_LEN - 1);
+		memcpy(names->p[names->n].pattern, p, len);
+		names->p[names->n].pattern[len] = '\0';
+		names->n++;
+		p += len;
+	}
+	return 0;
+}
+
 /* Without an action the last column is the trigger type ("5-edge", "Level"): skip it so an
  * interface with a numeric name never claims an unused IRQ. */
 static int is_trigger_type(const char *tok, size_t len)
@@ -91,36 +185,40 @@ static int split_tokens(const char *line, size_t len, struct token *tok, int max
 	return n;
 }
 
-static int token_belongs(const struct token *t, const char *iface, const char *device)
+/* 1 + the role when the token names one of the NIC's IRQs, 0 when not; the name in name. */
+static int token_match(const struct token *t, const struct nb_irq_match *m, char *name, size_t size)
 {
-	char name[128];
 	size_t len = t->len;
 
 	if (len > 0 && t->s[len - 1] == ',')
 		len--;
-	if (len == 0 || len >= sizeof(name) || is_trigger_type(t->s, len))
+	if (len == 0 || len >= size || is_trigger_type(t->s, len))
 		return 0;
 	memcpy(name, t->s, len);
 	name[len] = '\0';
-	return nb_irq_name_belongs_dev(name, iface, device);
+	if (m->names && m->names->n > 0) {
+		for (int i = 0; i < m->names->n; i++) {
+			if (fnmatch(m->names->p[i].pattern, name, 0) == 0)
+				return 1 + (int)(m->names->p[i].guess ? nb_irq_role_guess(name) : m->names->p[i].role);
+		}
+		return 0;
+	}
+	return nb_irq_name_belongs_dev(name, m->iface, m->device) ? 1 + (int)nb_irq_role_guess(name) : 0;
 }
 
 /* Shared IRQs list their actions as "a, b, c": the last token and every earlier one that
  * ends in ',' are action names. */
-static int actions_belong(const struct token *tok, int ntok, int first_free, const char *iface,
-			  const char *device)
+static int actions_match(const struct token *tok, int ntok, int first_free, const struct nb_irq_match *m,
+			 char *name, size_t size)
 {
-	int i = ntok - 1;
+	int i = ntok - 1, r;
 
 	if (i < first_free)
 		return 0;
-	if (token_belongs(&tok[i], iface, device))
-		return 1;
-	for (i--; i >= first_free && tok[i].len > 0 && tok[i].s[tok[i].len - 1] == ','; i--) {
-		if (token_belongs(&tok[i], iface, device))
-			return 1;
-	}
-	return 0;
+	r = token_match(&tok[i], m, name, size);
+	for (i--; !r && i >= first_free && tok[i].len > 0 && tok[i].s[tok[i].len - 1] == ','; i--)
+		r = token_match(&tok[i], m, name, size);
+	return r;
 }
 
 static int parse_u64(const struct token *t, uint64_t *out)
@@ -160,12 +258,12 @@ static int parse_header(const char *line, size_t len, int *cpu_of_col, int max_c
 }
 
 struct irq_scan {
-	const char *iface;
-	const char *device;
-	int *irqs;
+	const struct nb_irq_match *m;
+	struct nb_irq *irqs;
 	int max_irqs;
 	uint64_t *per_cpu;
 	int max_cpus;
+	uint64_t *per_role;
 	int ncpus;
 	int found;
 };
@@ -176,7 +274,8 @@ static void scan_line(struct irq_scan *s, const char *line, size_t len, const in
 	int ntok = split_tokens(line, len, tok, NB_IRQ_TOKENS_MAX);
 	struct token label;
 	uint64_t irq, count;
-	int col;
+	char name[128];
+	int col, r;
 
 	/* Only numbered IRQs: NMI, LOC, ERR and friends are per-CPU architecture counters. */
 	if (ntok < 2 || tok[0].len < 2 || tok[0].s[tok[0].len - 1] != ':')
@@ -186,15 +285,23 @@ static void scan_line(struct irq_scan *s, const char *line, size_t len, const in
 		return;
 	for (col = 0; col < ncols && 1 + col < ntok && !parse_u64(&tok[1 + col], &count); col++)
 		;
-	if (!actions_belong(tok, ntok, 1 + col, s->iface, s->device))
+	r = actions_match(tok, ntok, 1 + col, s->m, name, sizeof(name));
+	if (!r)
 		return;
-	if (s->found < s->max_irqs)
-		s->irqs[s->found] = (int)irq;
+	if (s->irqs && s->found < s->max_irqs) {
+		struct nb_irq *out = &s->irqs[s->found];
+
+		out->irq = (int)irq;
+		out->role = (enum nb_irq_role)(r - 1);
+		snprintf(out->name, sizeof(out->name), "%.47s", name);
+	}
 	s->found++;
-	for (int c = 0; s->per_cpu && c < col; c++) {
+	for (int c = 0; c < col; c++) {
 		parse_u64(&tok[1 + c], &count);
-		if (cpu_of_col[c] < s->max_cpus)
+		if (s->per_cpu && cpu_of_col[c] < s->max_cpus)
 			s->per_cpu[cpu_of_col[c]] += count;
+		if (s->per_role)
+			s->per_role[r - 1] += count;
 	}
 }
 
@@ -221,12 +328,42 @@ static int scan_interrupts(const char *text, struct irq_scan *s, struct nb_err *
 	return s->found;
 }
 
+int nb_irqs_parse(const char *text, const struct nb_irq_match *m, struct nb_irq *out, int max, struct nb_err *err)
+{
+	struct irq_scan s = { .m = m, .irqs = out, .max_irqs = max };
+
+	return scan_interrupts(text, &s, err);
+}
+
+int nb_irq_counts_parse(const char *text, const struct nb_irq_match *m, uint64_t *per_cpu, int max_cpus,
+			int *ncpus, uint64_t per_role[NB_IRQ_ROLES], struct nb_err *err)
+{
+	struct irq_scan s = { .m = m, .per_cpu = per_cpu, .max_cpus = max_cpus, .per_role = per_role };
+	int ret;
+
+	memset(per_cpu, 0, sizeof(*per_cpu) * (size_t)max_cpus);
+	if (per_role)
+		memset(per_role, 0, sizeof(*per_role) * NB_IRQ_ROLES);
+	ret = scan_interrupts(text, &s, err);
+	if (ncpus)
+		*ncpus = s.ncpus < max_cpus ? s.ncpus : max_cpus;
+	return ret;
+}
+
 int nb_iface_irqs_parse_dev(const char *text, const char *iface, const char *device, int *irqs, int max,
 			    struct nb_err *err)
 {
-	struct irq_scan s = { .iface = iface, .device = device, .irqs = irqs, .max_irqs = max };
+	struct nb_irq_match m = { .iface = iface, .device = device };
+	struct nb_irq *found = max > 0 ? calloc((size_t)max, sizeof(*found)) : NULL;
+	int ret;
 
-	return scan_interrupts(text, &s, err);
+	if (max > 0 && !found)
+		return nb_err_set(err, -ENOMEM, "parse interrupts: out of memory");
+	ret = nb_irqs_parse(text, &m, found, max, err);
+	for (int i = 0; i < ret && i < max; i++)
+		irqs[i] = found[i].irq;
+	free(found);
+	return ret;
 }
 
 int nb_iface_irqs_parse(const char *text, const char *iface, int *irqs, int max,
@@ -238,14 +375,9 @@ int nb_iface_irqs_parse(const char *text, const char *iface, int *irqs, int max,
 int nb_iface_irq_counts_parse_dev(const char *text, const char *iface, const char *device,
 				  uint64_t *per_cpu, int max_cpus, int *ncpus, struct nb_err *err)
 {
-	struct irq_scan s = { .iface = iface, .device = device, .per_cpu = per_cpu, .max_cpus = max_cpus };
-	int ret;
+	struct nb_irq_match m = { .iface = iface, .device = device };
 
-	memset(per_cpu, 0, sizeof(*per_cpu) * (size_t)max_cpus);
-	ret = scan_interrupts(text, &s, err);
-	if (ncpus)
-		*ncpus = s.ncpus < max_cpus ? s.ncpus : max_cpus;
-	return ret;
+	return nb_irq_counts_parse(text, &m, per_cpu, max_cpus, ncpus, NULL, err);
 }
 
 int nb_iface_irq_counts_parse(const char *text, const char *iface, uint64_t *per_cpu,
@@ -325,22 +457,42 @@ int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *
 	return nb_err_set(err, -ENOMEM, "read %s: out of memory", path);
 }
 
-int nb_iface_irqs(const struct nb_paths *paths, const char *iface, int *irqs, int max,
-		  struct nb_err *err)
+int nb_irqs_find(const struct nb_paths *paths, const char *iface, const char *irq_names, struct nb_irq *out,
+		 int max, struct nb_err *err)
 {
+	struct nb_irq_names names;
+	struct nb_irq_match m = { .iface = iface, .names = &names };
 	char device[256];
 	char *text;
 	int ret;
 
 	if (!nb_ifname_valid(iface))
 		return nb_err_set(err, -EINVAL, "find IRQs: invalid interface name '%s'", iface ? iface : "");
+	ret = nb_irq_names_parse(irq_names, &names, err);
+	if (ret)
+		return ret;
 	ret = nb_interrupts_read(paths, &text, err);
 	if (ret)
 		return ret;
 	/* Virtual devices have no parent device: the netdev name is all there is. */
-	if (nb_iface_device_name(paths, iface, device, sizeof(device)))
-		device[0] = '\0';
-	ret = nb_iface_irqs_parse_dev(text, iface, device[0] ? device : NULL, irqs, max, err);
+	if (nb_iface_device_name(paths, iface, device, sizeof(device)) == 0)
+		m.device = device;
+	ret = nb_irqs_parse(text, &m, out, max, err);
 	free(text);
+	return ret;
+}
+
+int nb_iface_irqs(const struct nb_paths *paths, const char *iface, int *irqs, int max,
+		  struct nb_err *err)
+{
+	struct nb_irq *found = max > 0 ? calloc((size_t)max, sizeof(*found)) : NULL;
+	int ret;
+
+	if (max > 0 && !found)
+		return nb_err_set(err, -ENOMEM, "find IRQs of %s: out of memory", iface ? iface : "");
+	ret = nb_irqs_find(paths, iface, NULL, found, max, err);
+	for (int i = 0; i < ret && i < max; i++)
+		irqs[i] = found[i].irq;
+	free(found);
 	return ret;
 }

@@ -4,6 +4,7 @@
 #ifndef NB_IFACE_IRQS_H
 #define NB_IFACE_IRQS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kit/nb_error.h"
@@ -44,6 +45,66 @@ int nb_iface_device_name(const struct nb_paths *paths, const char *iface, char *
 /* Read <proc>/interrupts into a malloc'd NUL-terminated buffer (it can be large on
  * many-CPU machines). Caller frees *out. Returns 0 or -errno. */
 int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *err);
+
+/* ---- IRQs by role: rx, tx, both (one vector per queue pair), misc (link, errors, the
+ * device's only IRQ) ---- */
+
+enum nb_irq_role { NB_IRQ_MISC, NB_IRQ_RX, NB_IRQ_TX, NB_IRQ_TXRX, NB_IRQ_ROLES };
+
+/* "misc", "rx", "tx", "txrx"; NULL for a value out of range. */
+const char *nb_irq_role_name(enum nb_irq_role role);
+/* The role named by s[0..len); -EINVAL when it is none of the names above. */
+int nb_irq_role_parse(const char *s, size_t len, enum nb_irq_role *role);
+/* Pure: the role an action name's words say, as drivers name their vectors: a word rx, rxN,
+ * input (virtio) -> rx; tx, txN, output -> tx; txrx, rxtx, TxRx-like -> txrx; anything else
+ * ("eth0", "eth0:mac", "virtio2-config", "eth0:ch22:multi") -> misc. Words are split at
+ * anything but letters and digits, so "xrx200_net_rx" is rx and its "xrx200" says nothing. */
+enum nb_irq_role nb_irq_role_guess(const char *action);
+
+/* A board's IRQ names: glob patterns (fnmatch) over action names, each with a role or
+ * guessing it from the name. When a board gives any, they alone decide which IRQs are the
+ * NIC's: the interface and device names are no longer consulted. */
+#define NB_IRQ_PATTERNS_MAX 16
+#define NB_IRQ_PATTERN_LEN 64
+struct nb_irq_names {
+	int n;
+	struct {
+		char pattern[NB_IRQ_PATTERN_LEN];
+		bool guess;             /* no role given: nb_irq_role_guess on the matched name */
+		enum nb_irq_role role;
+	} p[NB_IRQ_PATTERNS_MAX];
+};
+
+/* Pure: parse the text form, words separated by blanks: "ROLE:PATTERN" or "PATTERN" (role
+ * guessed), e.g. "rx:xrx200_net_rx tx:xrx200_net_tx" or "eth0 11c20000.ethernet". An empty
+ * or NULL spec gives n = 0. -EINVAL with the word at fault in err. */
+int nb_irq_names_parse(const char *spec, struct nb_irq_names *names, struct nb_err *err);
+
+/* One of the NIC's IRQs as /proc/interrupts names it. */
+struct nb_irq {
+	int irq;
+	enum nb_irq_role role;
+	char name[48];   /* the action that matched (cut to fit) */
+};
+
+/* Which IRQs are the NIC's: by the board's patterns when names has any, else by the
+ * interface's and its parent device's names (device may be NULL). */
+struct nb_irq_match {
+	const char *iface;
+	const char *device;
+	const struct nb_irq_names *names;
+};
+
+/* Pure: the matching IRQs in file order (up to max into out; returns how many match, which
+ * may exceed max). */
+int nb_irqs_parse(const char *text, const struct nb_irq_match *m, struct nb_irq *out, int max, struct nb_err *err);
+/* Pure: per-CPU counts summed over the matching IRQs (as nb_iface_irq_counts_parse) and, when
+ * per_role is not NULL, each role's count summed over CPUs (zeroed first). */
+int nb_irq_counts_parse(const char *text, const struct nb_irq_match *m, uint64_t *per_cpu, int max_cpus,
+			int *ncpus, uint64_t per_role[NB_IRQ_ROLES], struct nb_err *err);
+/* The NIC's IRQs now: irq_names is the board's spec (NULL or "": by name). */
+int nb_irqs_find(const struct nb_paths *paths, const char *iface, const char *irq_names, struct nb_irq *out,
+		 int max, struct nb_err *err);
 
 /* IRQs of iface in <proc>/interrupts, by its netdev name and its parent device's name. */
 int nb_iface_irqs(const struct nb_paths *paths, const char *iface, int *irqs, int max,

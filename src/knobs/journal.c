@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kit/nb_paths.h"
+#include "knobs/knob_access.h"
 
 #define NB_JOURNAL_MAGIC "nicbench-journal/1"
 /* /run is a tmpfs: a reboot resets every knob to the driver's defaults and removes the
@@ -40,10 +41,12 @@ struct nb_journal {
 	int n;
 	struct nb_journal_entry e[NB_JOURNAL_MAX_ENTRIES];
 	char record[PATH_MAX];  /* the run's record ("@record" line); "" when none */
+	char irq_names[1024];   /* the board's IRQ patterns ("@irq_names" line): restore finds the same IRQs */
 };
 
 /* Not a knob: the line naming the run record (knob names never start with '@'). */
 #define NB_JOURNAL_RECORD_KEY "@record"
+#define NB_JOURNAL_IRQ_NAMES_KEY "@irq_names"
 
 int nb_journal_default_path(const char *iface, char *buf, size_t len)
 {
@@ -121,7 +124,7 @@ static int leftover_error(const char *path, const char *iface, struct nb_err *er
 int nb_journal_create(const char *path, const struct nb_knob_target *t,
 		      struct nb_journal **out, struct nb_err *err)
 {
-	char header[64];
+	char header[64 + sizeof(((struct nb_journal *)0)->irq_names)];
 	struct nb_journal *j;
 	int ret;
 
@@ -148,6 +151,14 @@ int nb_journal_create(const char *path, const struct nb_knob_target *t,
 		return nb_err_set(err, ret, "create journal %s: %s", path, strerror(-ret));
 	}
 	snprintf(header, sizeof(header), "%s iface=%s\n", NB_JOURNAL_MAGIC, t->iface);
+	/* Written with the header, before any change: IRQs found by a board's patterns are found
+	 * by the same patterns when `nicbench knobs restore` runs after a crash. */
+	if (t->irq_names && *t->irq_names && strlen(t->irq_names) < sizeof(j->irq_names) &&
+	    !strpbrk(t->irq_names, "\t\n")) {
+		snprintf(j->irq_names, sizeof(j->irq_names), "%s", t->irq_names);
+		snprintf(header + strlen(header), sizeof(header) - strlen(header), "%s\t%s\n", NB_JOURNAL_IRQ_NAMES_KEY,
+			 t->irq_names);
+	}
 	ret = write_all_sync(j->fd, header, strlen(header));
 	if (!ret)
 		ret = nb_fsync_parent(path);
@@ -200,7 +211,7 @@ int nb_journal_remember_current(struct nb_journal *j, const char *knob, struct n
 		return nb_err_set(err, -EINVAL, "journal: remember needs a journal and a knob");
 	if (find_entry(j, knob) >= 0)
 		return 0;
-	t = (struct nb_knob_target){ .paths = &j->paths, .iface = j->iface };
+	t = (struct nb_knob_target){ .paths = &j->paths, .iface = j->iface, .irq_names = j->irq_names };
 	/* Every NAPI listed and the path kept: restore puts back each NAPI's own value through
 	 * napi-set, never one device-wide sysfs value over all of them. */
 	ret = nb_knob_read_via(&t, knob, true, original, sizeof(original), &via, err);
@@ -275,13 +286,16 @@ static int restore_rank(const struct nb_journal *j, int k)
 
 static int restore_write_check(const struct nb_journal *j, struct nb_journal_entry *e, struct nb_err *err)
 {
-	struct nb_knob_target t = { .paths = &j->paths, .iface = j->iface };
+	struct nb_knob_target t = { .paths = &j->paths, .iface = j->iface, .irq_names = j->irq_names };
 	char readback[NB_KNOB_ORIGINAL_MAX];
 	int ret = nb_knob_write_via(&t, e->knob, e->value, e->via, &e->taken, err);
 
 	if (ret)
 		return ret;
-	ret = nb_knob_read_via(&t, e->knob, e->via == NB_VIA_NAPI, readback, sizeof(readback), NULL, err);
+	/* An original in ID=value form (per NAPI, per IRQ) is compared in that form: a plain read
+	 * gives irq_affinity per role when each role agrees. */
+	ret = nb_knob_read_via(&t, e->knob, e->via == NB_VIA_NAPI || strchr(e->value, '='), readback, sizeof(readback),
+			       NULL, err);
 	if (ret) {
 		nb_err_prefix(err, "after restore %s=%s: ", e->knob, e->value);
 		return ret;
@@ -433,6 +447,12 @@ static int parse_entry(struct nb_journal *j, char *line, int lineno, struct nb_e
 		if (tab[1] != '/' || strlen(tab + 1) >= sizeof(j->record))
 			return nb_err_set(err, -EINVAL, "journal %s line %d: bad run record path", j->path, lineno);
 		snprintf(j->record, sizeof(j->record), "%s", tab + 1);
+		return 0;
+	}
+	if (!strcmp(line, NB_JOURNAL_IRQ_NAMES_KEY)) {
+		if (strlen(tab + 1) >= sizeof(j->irq_names))
+			return nb_err_set(err, -EINVAL, "journal %s line %d: IRQ name patterns too long", j->path, lineno);
+		snprintf(j->irq_names, sizeof(j->irq_names), "%s", tab + 1);
 		return 0;
 	}
 	if (nb_knob_find(line) < 0)

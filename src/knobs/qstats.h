@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "kit/metrics.h"
-#include "napi_knobs.h"
+#include "knobs/knob_types.h"
 #include "knobs/netdev_nl.h"
 
 #define NB_QSTATS_QUEUES 128

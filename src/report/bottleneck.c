@@ -2,6 +2,8 @@
 /* Bottleneck rules: a point's medians -> the first limit that holds, in words and with the figures behind it. */
 #include "report/bottleneck.h"
 
+#include "kit/metric_table.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -122,17 +124,17 @@ static bool busiest_cpu(const struct nb_bn_input *in, struct cpu_view *v, struct
 			}
 		}
 	} else {
-		if (!get(in, "cpu_busy_pct", &v->busy))
+		if (!get(in, NB_M_CPU_BUSY_PCT, &v->busy))
 			return false;
-		figure(out, "cpu_busy_pct", v->busy);
+		figure(out, NB_M_CPU_BUSY_PCT, v->busy);
 		v->cpu = in->cpus == 1 ? 0 : -1;
-		if (get(in, "softirq_pct", &x)) {
+		if (get(in, NB_M_SOFTIRQ_PCT, &x)) {
 			add_consumer(v, "softirq", x);
-			figure(out, "softirq_pct", x);
+			figure(out, NB_M_SOFTIRQ_PCT, x);
 		}
-		if (get(in, "irq_pct", &x)) {
+		if (get(in, NB_M_IRQ_PCT, &x)) {
 			add_consumer(v, "irq", x);
-			figure(out, "irq_pct", x);
+			figure(out, NB_M_IRQ_PCT, x);
 		}
 	}
 	return true;
@@ -145,14 +147,14 @@ static void process_consumers(const struct nb_bn_input *in, struct cpu_view *v, 
 	bool any = false;
 	double x;
 
-	if (get(in, "napi_thread_pct", &x) && x > 0) {
+	if (get(in, NB_M_NAPI_THREAD_PCT, &x) && x > 0) {
 		add_consumer(v, "NAPI thread", x * cpus);
-		figure(out, "napi_thread_pct", x);
+		figure(out, NB_M_NAPI_THREAD_PCT, x);
 		any = true;
 	}
-	if (get(in, "traffic_proc_pct", &x)) {
+	if (get(in, NB_M_TRAFFIC_PROC_PCT, &x)) {
 		add_consumer(v, "traffic process", x * cpus);
-		figure(out, "traffic_proc_pct", x);
+		figure(out, NB_M_TRAFFIC_PROC_PCT, x);
 		any = true;
 	}
 	/* Without the process split, the machine's user and system columns say what kind of work it was. */
@@ -239,7 +241,7 @@ struct drop_rule {
 };
 
 static const struct drop_rule drop_rules[] = {
-	{ NB_BN_NIC_DROPS, "at the NIC", { "rx_missed_errors", "rx_fifo_errors", "rx_dropped" }, "rx_packets_per_s" },
+	{ NB_BN_NIC_DROPS, "at the NIC", { "rx_missed_errors", "rx_fifo_errors", "rx_dropped" }, NB_M_RX_PACKETS_PER_S },
 	{ NB_BN_BACKLOG_DROPS, "in the backlog (softnet)", { "softnet_dropped" }, "softnet_processed_per_s" },
 	{ NB_BN_SOCKET_DROPS, "at the socket (UDP receive buffer)", { "udp_rcvbuf_errors" }, "udp_in_datagrams_per_s" },
 };
@@ -325,15 +327,15 @@ void nb_bottleneck_judge(const struct nb_bn_input *in, struct nb_bottleneck *out
 		snprintf(out->sentence, sizeof(out->sentence), "Not judged: the point did not run to the end");
 		return;
 	}
-	if (!get(in, "throughput_bps", &tput) && !get(in, "cpu_busy_pct", &x)) {
+	if (!get(in, NB_M_THROUGHPUT_BPS, &tput) && !get(in, NB_M_CPU_BUSY_PCT, &x)) {
 		out->code = NB_BN_NO_DATA;
 		snprintf(out->sentence, sizeof(out->sentence), "Not judged: neither throughput nor CPU was measured");
 		return;
 	}
 	/* The peer first: when it is the limit, the DUT's figures say nothing about the DUT. */
-	if (get(in, "iperf_remote_cpu_pct", &x) && x >= NB_PEER_BOUND_PCT) {
+	if (get(in, NB_M_IPERF_REMOTE_CPU_PCT, &x) && x >= NB_PEER_BOUND_PCT) {
 		out->code = NB_BN_PEER;
-		figure(out, "iperf_remote_cpu_pct", x);
+		figure(out, NB_M_IPERF_REMOTE_CPU_PCT, x);
 		snprintf(out->sentence, sizeof(out->sentence),
 			 "The peer: its iperf3 used %.0f%% of a core (libiperf moves data in one thread)", x);
 	} else {
@@ -344,7 +346,7 @@ void nb_bottleneck_judge(const struct nb_bn_input *in, struct nb_bottleneck *out
 	found(out, rule_budget(in, out, words, sizeof(words)), words);
 	found(out, rule_squeeze(in, out, words, sizeof(words)), words);
 	if (tput > 0)
-		figure(out, "throughput_bps", tput);
+		figure(out, NB_M_THROUGHPUT_BPS, tput);
 	if (out->code != NB_BN_NONE)
 		return;
 	if (tput > 0 && in->link_mbps > 0 && tput >= NB_BN_LINK_PCT / 100.0 * in->link_mbps * 1e6) {

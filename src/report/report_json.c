@@ -9,6 +9,7 @@
 #include "traffic/latency_hist.h"
 #include "report/bottleneck.h"
 #include "report/report_internal.h"
+#include "report/report_counters.h"
 #include "report/report_napi.h"
 #include "report/report_precision.h"
 
@@ -96,6 +97,8 @@ json_t *nb_report_run_json(const struct nb_run_record *run, bool bare)
 		json_object_set_new(o, "samples", samples_json(run));
 	if (run->qstats)
 		json_object_set_new(o, "qstats", nb_report_qstats_json(run->qstats));
+	if (run->counters)
+		nb_report_counters_json(o, run->counters);
 	if (run->iperf_json) {
 		json_t *raw = json_loads(run->iperf_json, 0, NULL);
 
@@ -352,6 +355,8 @@ static int flush_point(struct assembly *a, struct gathered *g)
 		json_object_set(o, "trace_notes", v);
 	if (g->end && (v = json_object_get(g->end, "notes")))
 		json_object_set(o, "notes", v);
+	if (g->end && (v = json_object_get(g->end, "kernel_log")))
+		json_object_set(o, "kernel_log", v);
 	if (g->diag)
 		json_object_set(o, "diagnostics", g->diag);
 	if (g->end && (v = json_object_get(g->end, "profile")))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/bottleneck.h"
+#include "kit/metric_table.h"
 #include "report/report_internal.h"
 
 /* Above this, the table warns that busy % is a lower bound (see cpu_unaccounted_pct). */
@@ -21,7 +22,7 @@ static double median_or_nan(const struct nb_point_summary *s, const char *name)
 
 void nb_table_row_fill(struct nb_table_row *row, const struct nb_point_result *pr, const struct nb_point_summary *s)
 {
-	const struct nb_metric_summary *tput = nb_point_summary_get(s, "throughput_bps");
+	const struct nb_metric_summary *tput = nb_point_summary_get(s, NB_M_THROUGHPUT_BPS);
 
 	memset(row, 0, sizeof(*row));
 	snprintf(row->id, sizeof(row->id), "%s", pr->point->id);
@@ -37,15 +38,15 @@ void nb_table_row_fill(struct nb_table_row *row, const struct nb_point_result *p
 	row->other = s->other_pct;
 	if (tput)
 		row->tput = tput->st;
-	row->busy = median_or_nan(s, "cpu_busy_pct");
-	row->softirq = median_or_nan(s, "softirq_pct");
-	row->napi = median_or_nan(s, "napi_thread_pct");
+	row->busy = median_or_nan(s, NB_M_CPU_BUSY_PCT);
+	row->softirq = median_or_nan(s, NB_M_SOFTIRQ_PCT);
+	row->napi = median_or_nan(s, NB_M_NAPI_THREAD_PCT);
 	row->unaccounted = median_or_nan(s, "cpu_unaccounted_pct");
-	row->steal = median_or_nan(s, "steal_pct");
-	row->rr_tps = median_or_nan(s, "rr_transactions_per_s");
-	row->rr_p50 = median_or_nan(s, "rr_latency_p50_us");
+	row->steal = median_or_nan(s, NB_M_STEAL_PCT);
+	row->rr_tps = median_or_nan(s, NB_M_RR_TRANSACTIONS_PER_S);
+	row->rr_p50 = median_or_nan(s, NB_M_RR_LATENCY_P50_US);
 	row->rr_p90 = median_or_nan(s, "rr_latency_p90_us");
-	row->rr_p99 = median_or_nan(s, "rr_latency_p99_us");
+	row->rr_p99 = median_or_nan(s, NB_M_RR_LATENCY_P99_US);
 	row->rr_p999 = median_or_nan(s, "rr_latency_p999_us");
 	row->bottleneck = s->bottleneck.code;
 }

@@ -114,6 +114,22 @@ static void put_count(struct nb_metric_set *out, const char *name, uint64_t a, u
 		nb_metrics_put(out, name, (double)(b - a));
 }
 
+/* The interface's IRQs per CPU: where an irq_affinity setting sent them. */
+static void put_per_cpu_interrupts(const struct nb_snapshot *a, const struct nb_snapshot *b,
+				   struct nb_metric_set *out)
+{
+	if (!a->irqs_present || !b->irqs_present || a->generation != b->generation)
+		return;
+	for (int cpu = 0; cpu < NB_MAX_CPUS; cpu++) {
+		char name[NB_METRIC_NAME_MAX];
+
+		if (!b->cpu_present[cpu] && !b->irq_count[cpu])
+			continue;
+		snprintf(name, sizeof(name), "cpu%d_interrupts_per_s", cpu);
+		put_rate(out, name, a->irq_count[cpu], b->irq_count[cpu], b->t - a->t);
+	}
+}
+
 /* Summed per CPU so that one CPU's counter going back (hotplug) is caught, not hidden. */
 static bool per_cpu_growth(const uint64_t *a, const uint64_t *b, uint64_t *sum)
 {
@@ -176,8 +192,17 @@ static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_sna
 		put_per_cpu_rate(out, "net_rx_softirqs_per_s", a->net_rx, b->net_rx, dt);
 		put_per_cpu_rate(out, "net_tx_softirqs_per_s", a->net_tx, b->net_tx, dt);
 	}
-	if (a->irqs_present && b->irqs_present && a->generation == b->generation)
+	if (a->irqs_present && b->irqs_present && a->generation == b->generation) {
 		put_per_cpu_rate(out, "interrupts_per_s", a->irq_count, b->irq_count, dt);
+		for (int r = 0; r < NB_IRQ_ROLES; r++) {
+			char name[NB_METRIC_NAME_MAX];
+
+			if (!b->irq_role_present[r])
+				continue;
+			snprintf(name, sizeof(name), "irq_%s_per_s", nb_irq_role_name((enum nb_irq_role)r));
+			put_rate(out, name, a->irq_role_count[r], b->irq_role_count[r], dt);
+		}
+	}
 	if (a->softnet_present && b->softnet_present) {
 		put_rate(out, "softnet_processed_per_s", a->softnet_processed, b->softnet_processed, dt);
 		put_count(out, "softnet_dropped", a->softnet_dropped, b->softnet_dropped);
@@ -224,6 +249,12 @@ void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 	put_netdev(a, b, dt, out);
 	put_udp(a, b, dt, out);
 	put_per_cpu(a, b, out);
+	put_per_cpu_interrupts(a, b, out);
+	if (a->traffic_present && b->traffic_present && a->traffic_pid == b->traffic_pid && a->traffic_cpu >= 0 &&
+	    b->traffic_cpu >= 0) {
+		nb_metrics_put(out, "traffic_cpu_open", a->traffic_cpu);
+		nb_metrics_put(out, "traffic_cpu_close", b->traffic_cpu);
+	}
 }
 
 /* ---- the raw series: the same figures as above for a few fields, no names, no set ---- */

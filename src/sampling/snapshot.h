@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "kit/metrics.h"
+#include "knobs/iface_irqs.h"
 
 #define NB_MAX_CPUS 256
 
@@ -32,6 +33,8 @@ struct nb_snapshot {
 	uint64_t net_rx[NB_MAX_CPUS], net_tx[NB_MAX_CPUS];  /* /proc/softirqs */
 	bool irqs_present;        /* the interface has IRQs in /proc/interrupts */
 	uint64_t irq_count[NB_MAX_CPUS];                    /* summed over the interface's IRQs */
+	bool irq_role_present[NB_IRQ_ROLES];                /* the interface has IRQs of that role */
+	uint64_t irq_role_count[NB_IRQ_ROLES];              /* each role's IRQs summed over CPUs */
 	bool softnet_present;
 	uint64_t softnet_processed, softnet_dropped, softnet_time_squeeze; /* summed over CPUs */
 	bool udp_present;
@@ -46,6 +49,7 @@ struct nb_snapshot {
 	bool traffic_present;
 	pid_t traffic_pid;
 	uint64_t traffic_ticks;      /* utime + stime of the traffic process and its threads */
+	int traffic_cpu;             /* CPU the traffic process last ran on (stat field 39); -1 unknown */
 	bool peer_present;           /* the local peer's processes were read (nb_sampler_set_peer) */
 	unsigned peer_generation;    /* which set of them */
 	uint64_t peer_ticks;         /* their utime + stime + reaped children's; an exited one adds 0 */
@@ -71,9 +75,13 @@ struct nb_snapshot {
  *   peer_proc_pct    CPU time of the local peer's server and its descendants
  *                    (both: ticks / clk_tck / interval / b.ncpus_online)
  *   napi_threads     how many napi/ kthreads were found (at the last rescan)
+ *   traffic_cpu_open, traffic_cpu_close  the CPU the traffic process (its main thread) last
+ *                    ran on at each edge of the interval (a sample, not a share)
  *   cpuN_busy_pct, cpuN_user_pct, cpuN_system_pct, cpuN_irq_pct, cpuN_softirq_pct
  * Rates per second: net_rx_softirqs_per_s, net_tx_softirqs_per_s, interrupts_per_s
- * (the interface's IRQs, all CPUs), rx_packets_per_s, tx_packets_per_s, rx_bytes_per_s,
+ * (the interface's IRQs, all CPUs), irq_rx_per_s, irq_tx_per_s, irq_txrx_per_s, irq_misc_per_s
+ * (the IRQs of one role, for the roles the interface has), cpuN_interrupts_per_s (the
+ * interface's IRQs taken on CPU N), rx_packets_per_s, tx_packets_per_s, rx_bytes_per_s,
  * tx_bytes_per_s, softnet_processed_per_s, udp_in_datagrams_per_s.
  * Counts over the interval: rx_dropped, tx_dropped, rx_errors, tx_errors, softnet_dropped,
  * time_squeeze, udp_in_errors, udp_rcvbuf_errors, udp_sndbuf_errors, udp_no_ports,

@@ -41,8 +41,9 @@ static int hash_file(const char *path, char *out, size_t len)
 
 static void read_cpu_model(const struct nb_paths *paths, char *out, size_t len)
 {
-	/* x86 says "model name", arm64 often only "CPU part", riscv "uarch"/"isa" */
-	static const char *const keys[] = { "model name", "Model", "uarch", "Hardware", "isa", "CPU part" };
+	/* x86 says "model name", arm64 often only "CPU part", riscv "uarch"/"isa", MIPS "cpu model" (its "isa" line
+	 * lists instruction sets, not the core) */
+	static const char *const keys[] = { "model name", "Model", "cpu model", "uarch", "Hardware", "isa", "CPU part" };
 	char path[512];
 	char line[512];
 	FILE *f;

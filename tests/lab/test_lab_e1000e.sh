@@ -47,6 +47,15 @@ check "every point ok ($(j '[.results[] | .status] | group_by(.) | map("\(.[0]) 
 	test "$(j '[.results[] | select(.status != "ok")] | length')" = 0
 check "8 points" test "$(j '.results | length')" = 8
 
+# 1b. The counters that explain a run (docs/report.md): e1000e's ethtool -S, no page-pool netlink on 6.1.
+check "every run has ethtool -S deltas with rx_packets" \
+	test "$(j '[.results[].runs[].driver_counters.changed.rx_packets > 0] | all')" = true
+check "rx_missed_errors (e1000e's ethtool -S, read by the NIC-drops rule) in every run" \
+	test "$(j '[.results[].runs[].metrics | has("rx_missed_errors")] | all')" = true
+check "page_pool absent with the reason: 6.1 has no netdev family" \
+	test "$(j '[.results[].runs[].page_pool.unavailable | test("no netdev generic-netlink family")] | all')" = true
+check "every point has its kernel log" test "$(j '[.results[].kernel_log | has("lines")] | all')" = true
+
 # 2. The NIC's own vectors, counted by /proc/interrupts and by the irq_handler_entry tracepoint.
 for v in eth0-rx-0 eth0-tx-0 eth0; do
 	check "/proc/interrupts has vector $v" grep -Eq "[[:space:]]$v\$" "$art/interrupts-before.txt"

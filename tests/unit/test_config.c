@@ -111,6 +111,16 @@ static void test_config_files(void)
 		{ "{\"board\": {\"name\": \"RZ/G2UL\", \"cpus\": 1}}", 0, NULL, NULL },
 		{ "{\"board\": {\"wheels\": 4}}", -EINVAL, "\"board\"", "unknown key inside" },
 		{ "{\"board\": 4}", -EINVAL, "\"board\"", "expected an object" },
+		{ "{\"board\": {\"irq_names\": {\"rx\": \"vrx200_rx\", \"tx\": [\"vrx200_tx\", \"*_tx\"]}}}", 0, NULL, NULL },
+		{ "{\"board\": {\"irq_names\": [\"eth0\", {\"pattern\": \"*-rx-*\", \"role\": \"rx\"}]}}", 0, NULL, NULL },
+		{ "{\"board\": {\"irq_names\": {\"rxq\": \"a\"}}}", -EINVAL, "\"board.irq_names\"", "unknown role" },
+		{ "{\"board\": {\"irq_names\": [{\"pattern\": \"a\", \"role\": \"up\"}]}}", -EINVAL, "\"board.irq_names\"",
+		  "unknown role" },
+		{ "{\"board\": {\"irq_names\": [{\"pattern\": \"a\", \"cpu\": 1}]}}", -EINVAL, "\"board.irq_names\"",
+		  "expected a list of patterns" },
+		{ "{\"board\": {\"irq_names\": [\"eth 0\"]}}", -EINVAL, "\"board.irq_names\"", "without blanks" },
+		{ "{\"board\": {\"irq_names\": [7]}}", -EINVAL, "\"board.irq_names\"", "non-empty string" },
+		{ "{\"board\": {\"irq_names\": \"eth0\"}}", -EINVAL, "\"board.irq_names\"", "expected a list" },
 		{ "[1, 2]", -EINVAL, "", "expected a JSON object" },
 		{ "{\"interface\": ", -EINVAL, "", "line 1" },
 		{ "{\"interface\": \"a\", \"interface\": \"b\"}", -EINVAL, "", "duplicate" },
@@ -137,6 +147,21 @@ static void test_config_files(void)
 		unlink(path);
 		free(cfg);
 	}
+}
+
+/* board.irq_names reaches the knobs as the patterns' text form, roles in front. */
+static void test_board_irq_names(void)
+{
+	struct nb_config *cfg = calloc(1, sizeof(*cfg));
+	struct nb_err err = { 0 };
+	char *path = write_temp("{\"board\": {\"irq_names\": {\"rx\": \"vrx200_rx\", \"tx\": [\"vrx200_tx\", \"*_tx\"]}}}");
+
+	nb_config_defaults(cfg);
+	CHECK_STR(cfg->irq_names, "");
+	CHECK(nb_config_load_file(cfg, path, &err) == 0);
+	CHECK_STR(cfg->irq_names, "rx:vrx200_rx tx:vrx200_tx tx:*_tx");
+	unlink(path);
+	free(cfg);
 }
 
 /* A directory is named as one, not reported as a JSON syntax error. */
@@ -288,6 +313,17 @@ static void test_plan_ids(void)
 	nb_plan_free(&a);
 	nb_plan_free(&b);
 
+	/* irq_affinity by role: values split at '/', ids read rx0-tx1 */
+	nb_config_defaults(cfg);
+	CHECK(nb_config_set_tests(cfg, "tcp-rx", &err) == 0);
+	CHECK(nb_config_add_knob_axis(cfg, "irq_affinity=rx:0,tx:1/rx:0,tx:0", &err) == 0);
+	CHECK(nb_plan_build(cfg, &a, &err) == 0);
+	CHECK(a.npoints == 2);
+	CHECK_STR(a.points[0].id, "tcp-rx/irq_affinity=rx0-tx1");
+	CHECK_STR(a.points[1].id, "tcp-rx/irq_affinity=rx0-tx0");
+	CHECK_STR(nb_point_knob(&a.points[0], "irq_affinity"), "rx:0,tx:1");
+	nb_plan_free(&a);
+
 	/* no knobs: one point per test, id is the test name */
 	nb_config_defaults(cfg);
 	CHECK(nb_plan_build(cfg, &a, &err) == 0);
@@ -299,6 +335,7 @@ static void test_plan_ids(void)
 
 int main(void)
 {
+	test_board_irq_names();
 	test_config_files();
 	test_config_directory();
 	test_missing_file();

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "knobs/iface_irqs.h"
+#include "knobs/irq_watch.h"
 #include "nb_test.h"
 
 static char *load_fixture(const char *rel)
@@ -181,8 +182,141 @@ static void test_truncated_inputs(void)
 	}
 }
 
+static void test_role_guess(void)
+{
+	static const struct { const char *action; enum nb_irq_role want; } guesses[] = {
+		{ "eth0-rx-0", NB_IRQ_RX }, { "eth0-tx-0", NB_IRQ_TX }, { "eth0", NB_IRQ_MISC },
+		{ "eth0-TxRx-3", NB_IRQ_TXRX }, { "i40e-eth0-TxRx-0", NB_IRQ_TXRX }, { "virtio2-input.0", NB_IRQ_RX },
+		{ "virtio2-output.0", NB_IRQ_TX }, { "virtio2-config", NB_IRQ_MISC }, { "eth0:ch0:rx_be", NB_IRQ_RX },
+		{ "e6800000.ethernet:ch18:tx_be", NB_IRQ_TX }, { "eth0:ch22:multi", NB_IRQ_MISC },
+		{ "vrx200_rx", NB_IRQ_RX }, { "xrx200_net_tx", NB_IRQ_TX }, { "xrx200_net_rx", NB_IRQ_RX },
+		{ "eth0-rx0", NB_IRQ_RX }, { "eth0-rxq", NB_IRQ_MISC }, { "eth0:mac", NB_IRQ_MISC }, { "", NB_IRQ_MISC },
+	};
+
+	for (size_t i = 0; i < sizeof(guesses) / sizeof(guesses[0]); i++)
+		CHECK_MSG(nb_irq_role_guess(guesses[i].action) == guesses[i].want, "%s: role %s, want %s",
+			  guesses[i].action, nb_irq_role_name(nb_irq_role_guess(guesses[i].action)),
+			  nb_irq_role_name(guesses[i].want));
+}
+
+static void test_names_parse(void)
+{
+	static const struct { const char *spec; int want, n; const char *first; int guess; enum nb_irq_role role; } specs[] = {
+		{ "rx:vrx200_rx tx:vrx200_tx", 0, 2, "vrx200_rx", 0, NB_IRQ_RX },
+		{ "  eth0   11c20000.ethernet ", 0, 2, "eth0", 1, NB_IRQ_MISC },
+		{ "eth0:ch0:rx_be", 0, 1, "eth0:ch0:rx_be", 1, NB_IRQ_MISC },  /* "eth0" is no role */
+		{ "TX:*-tx-*", 0, 1, "*-tx-*", 0, NB_IRQ_TX },
+		{ "", 0, 0, NULL, 0, NB_IRQ_MISC },
+		{ "rx:", -EINVAL, 0, NULL, 0, NB_IRQ_MISC },
+		{ "rx:0123456789012345678901234567890123456789012345678901234567890123", -EINVAL, 0, NULL, 0, NB_IRQ_MISC },
+		{ "a b c d e f g h i j k l m n o p q", -EINVAL, 0, NULL, 0, NB_IRQ_MISC },
+	};
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct nb_irq_names names;
+		struct nb_err err = { 0 };
+		int ret = nb_irq_names_parse(specs[i].spec, &names, &err);
+
+		CHECK_MSG(ret == specs[i].want, "'%s': %d (%s)", specs[i].spec, ret, err.msg);
+		if (ret)
+			continue;
+		CHECK_MSG(names.n == specs[i].n, "'%s': %d patterns", specs[i].spec, names.n);
+		if (specs[i].first) {
+			CHECK_STR(names.p[0].pattern, specs[i].first);
+			CHECK(names.p[0].guess == (specs[i].guess != 0));
+			CHECK(specs[i].guess || names.p[0].role == specs[i].role);
+		}
+	}
+	CHECK(nb_irq_names_parse(NULL, &(struct nb_irq_names){ 0 }, NULL) == 0);
+}
+
+/* A board's patterns alone decide: lantiq's IRQs name neither eth0 nor its device, and the
+ * serial port's asc_rx/asc_tx must stay out. */
+static void test_board_patterns(void)
+{
+	char *lantiq = load_fixture("knobs/lantiq-xrx200");
+	char *tree = load_fixture("knobs/tree/proc");
+	struct nb_irq_names names;
+	struct nb_irq irqs[8];
+	uint64_t per_cpu[4], per_role[NB_IRQ_ROLES];
+	int ncpus;
+	struct nb_irq_match by_name = { .iface = "eth0" }, board = { .iface = "eth0", .names = &names };
+
+	CHECK(lantiq && tree);
+	if (!lantiq || !tree)
+		goto out;
+	CHECK(nb_irqs_parse(lantiq, &by_name, irqs, 8, NULL) == 0);
+	CHECK(nb_irq_names_parse("rx:vrx200_rx* rx:xrx200_net_rx* tx:vrx200_tx* tx:xrx200_net_tx*", &names, NULL) == 0);
+	CHECK(nb_irqs_parse(lantiq, &board, irqs, 8, NULL) == 2);
+	CHECK(irqs[0].irq == 72 && irqs[0].role == NB_IRQ_RX);
+	CHECK_STR(irqs[0].name, "vrx200_rx");
+	CHECK(irqs[1].irq == 73 && irqs[1].role == NB_IRQ_TX);
+	CHECK(nb_irq_counts_parse(lantiq, &board, per_cpu, 4, &ncpus, per_role, NULL) == 2);
+	CHECK(ncpus == 2 && per_cpu[0] == 812344 && per_cpu[1] == 403327);
+	CHECK(per_role[NB_IRQ_RX] == 812344 && per_role[NB_IRQ_TX] == 403327 && per_role[NB_IRQ_MISC] == 0);
+	/* guessed roles: the name's words, not the pattern's */
+	CHECK(nb_irq_names_parse("vrx200_*", &names, NULL) == 0);
+	CHECK(nb_irqs_parse(lantiq, &board, irqs, 8, NULL) == 2);
+	CHECK(irqs[0].role == NB_IRQ_RX && irqs[1].role == NB_IRQ_TX);
+
+	/* e1000e-style vectors: by name all three with roles guessed; patterns for rx and tx leave
+	 * the misc vector out, and no longer see the shared "ehci_hcd:usb1, eth0" either */
+	CHECK(nb_irqs_parse(tree, &by_name, irqs, 8, NULL) == 4);
+	CHECK(irqs[0].irq == 16 && irqs[0].role == NB_IRQ_MISC);
+	CHECK(irqs[1].irq == 24 && irqs[1].role == NB_IRQ_RX);
+	CHECK(irqs[2].irq == 25 && irqs[2].role == NB_IRQ_TX);
+	CHECK(irqs[3].irq == 26 && irqs[3].role == NB_IRQ_MISC);
+	CHECK(nb_irq_names_parse("rx:eth0-rx-* tx:eth0-tx-*", &names, NULL) == 0);
+	CHECK(nb_irqs_parse(tree, &board, irqs, 8, NULL) == 2);
+	CHECK(irqs[0].irq == 24 && irqs[1].irq == 25);
+	CHECK(nb_irq_counts_parse(tree, &board, per_cpu, 4, &ncpus, per_role, NULL) == 2);
+	CHECK(per_role[NB_IRQ_RX] == 300 && per_role[NB_IRQ_TX] == 700);
+	CHECK(per_cpu[0] == 400 && per_cpu[2] == 600);
+out:
+	free(lantiq);
+	free(tree);
+}
+
+/* The watch on the fixture tree: affinities read, moves named, irqbalance absent (not 0 when
+ * /proc cannot be walked). */
+static void test_irq_watch(void)
+{
+	char proc[1024], sys[1024], moves[256];
+	struct nb_paths p;
+	struct nb_knob_target t = { .paths = &p, .iface = "eth0", .irq_names = "rx:eth0-rx-* tx:eth0-tx-*" };
+	struct nb_irq_watch a, b;
+	struct nb_metric_set m = { 0 };
+	double v;
+
+	snprintf(proc, sizeof(proc), "%s", nb_test_fixture("knobs/tree/proc"));
+	snprintf(sys, sizeof(sys), "%s", nb_test_fixture("knobs/tree/sys"));
+	p = (struct nb_paths){ .proc = proc, .sys = sys };
+	nb_irq_watch_take(&t, &a);
+	CHECK(a.irqs_read && a.n == 2 && a.irq[0] == 24 && a.irq[1] == 25);
+	CHECK_STR(a.name[0], "eth0-rx-0");
+	CHECK(a.cpus[0][0] != '\0');
+	CHECK(a.procs_read && a.irqbalance_pid == 0);
+	b = a;
+	snprintf(b.cpus[1], sizeof(b.cpus[1]), "%s", strcmp(a.cpus[1], "1") ? "1" : "0");
+	b.irqbalance_pid = 4242;
+	CHECK(nb_irq_watch_moves(&a, &b, moves, sizeof(moves)) == 1);
+	CHECK_MSG(strstr(moves, "25 eth0-tx-0: ") != NULL, "%s", moves);
+	nb_irq_watch_metrics(&a, &b, &m);
+	CHECK(nb_metrics_get(&m, "irqbalance_running", &v) && v == 1);
+	CHECK(nb_metrics_get(&m, "irq_affinity_moved", &v) && v == 1);
+	b.procs_read = false;
+	b.irqs_read = false;
+	m = (struct nb_metric_set){ 0 };
+	nb_irq_watch_metrics(&a, &b, &m);
+	CHECK(!nb_metrics_get(&m, "irqbalance_running", &v) && !nb_metrics_get(&m, "irq_affinity_moved", &v));
+}
+
 int main(void)
 {
+	test_irq_watch();
+	test_role_guess();
+	test_names_parse();
+	test_board_patterns();
 	test_name_rules();
 	test_cases();
 	test_truncation_and_errors();

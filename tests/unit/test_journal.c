@@ -4,10 +4,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "knobs/ethtool_coalesce.h"
 #include "knobs/journal.h"
+#include "napi_knobs.h"
 #include "nb_test.h"
 
 static char tmp_root[128], proc_root[160], sys_root[160];
@@ -295,6 +297,48 @@ static void test_restore_order(void)
 	CHECK_STR(probe.threaded_then, "0");
 }
 
+/* A board's IRQ patterns go into the journal with its header, so a restore after a crash moves
+ * back exactly the IRQs they pick (here eth0-rx-0 and eth0-tx-0, not the misc vectors). */
+static void test_irq_names_kept(void)
+{
+	char path[PATH_MAX], irq24[PATH_MAX], irq25[PATH_MAX], irq26[PATH_MAX], before24[64], before25[64];
+	struct nb_knob_target board = { .paths = &fx, .iface = "eth0", .irq_names = "rx:eth0-rx-* tx:eth0-tx-*" };
+	struct nb_journal *j = NULL;
+	struct nb_err err = { 0 };
+	char readback[NB_KNOB_VALUE_MAX];
+	FILE *f;
+	char text[512] = "";
+
+	snprintf(path, sizeof(path), "%s/irq.journal", tmp_root);
+	snprintf(irq24, sizeof(irq24), "%s/irq/24/smp_affinity_list", proc_root);
+	snprintf(irq25, sizeof(irq25), "%s/irq/25/smp_affinity_list", proc_root);
+	snprintf(irq26, sizeof(irq26), "%s/irq/26/smp_affinity_list", proc_root);
+	write_text(irq24, "0\n");
+	write_text(irq25, "1\n");
+	write_text(irq26, "0-1\n");
+	snprintf(before24, sizeof(before24), "%s", read_text(irq24));
+	snprintf(before25, sizeof(before25), "%s", read_text(irq25));
+	CHECK(nb_journal_create(path, &board, &j, &err) == 0);
+	CHECK_MSG(nb_journal_remember_current(j, "irq_affinity", &err) == 0, "%s", err.msg);
+	CHECK(nb_knob_apply(&board, "irq_affinity", "rx:1,tx:0", readback, sizeof(readback), &err) == 0);
+	CHECK_STR(readback, "rx:1,tx:0");
+	nb_journal_free(j);  /* as if killed */
+	f = fopen(path, "r");
+	if (f) {
+		size_t n = fread(text, 1, sizeof(text) - 1, f);
+
+		text[n] = '\0';
+		fclose(f);
+	}
+	CHECK_MSG(strstr(text, "@irq_names\trx:eth0-rx-* tx:eth0-tx-*\n") != NULL, "%s", text);
+	CHECK_MSG(strstr(text, "irq_affinity\t24=0 25=1") != NULL, "%s", text);
+	CHECK_MSG(nb_journal_restore_file(path, &fx, &err) == 0, "%s", err.msg);
+	CHECK_STR(read_text(irq24), before24);
+	CHECK_STR(read_text(irq25), before25);
+	CHECK_STR(read_text(irq26), "0-1");
+	CHECK(access(path, F_OK) != 0);
+}
+
 int main(void)
 {
 	test_default_path();
@@ -307,6 +351,7 @@ int main(void)
 	test_restore_file();
 	test_readback_mismatch();
 	test_restore_order();
+	test_irq_names_kept();
 	teardown_tree();
 	return nb_test_done("journal");
 }

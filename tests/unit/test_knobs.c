@@ -81,6 +81,10 @@ static const struct validate_case validate_cases[] = {
 	{ "irq_affinity", "1-0", -EINVAL }, { "irq_affinity", "0,", -EINVAL }, { "irq_affinity", "a", -EINVAL },
 	{ "irq_affinity", "", -EINVAL }, { "irq_affinity", "-1", -EINVAL }, { "irq_affinity", "9999", -EINVAL },
 	{ "irq_affinity", "24=0 25=1", 0 }, { "irq_affinity", "24=0-1", 0 }, { "irq_affinity", "24=0 ", -EINVAL },
+	{ "irq_affinity", "rx:0,tx:1", 0 }, { "irq_affinity", "rx:0-1,tx:2,misc:0", 0 }, { "irq_affinity", "rx:0,2,tx:1", 0 },
+	{ "irq_affinity", "TX:1", 0 }, { "irq_affinity", "rx:0,TX:1", 0 }, { "irq_affinity", "rx:0,rx:1", -EINVAL }, { "irq_affinity", "foo:0", -EINVAL },
+	{ "irq_affinity", "rx:", -EINVAL }, { "irq_affinity", "rx:0,", -EINVAL }, { "irq_affinity", "rx:0,tx", -EINVAL },
+	{ "irq_affinity", "rx0-tx1", -EINVAL },
 	{ "irq_affinity", "=0", -EINVAL }, { "irq_affinity", "24=", -EINVAL }, { "irq_affinity", "24=0  25=1", -EINVAL },
 	{ "bogus", "1", -EINVAL },
 };
@@ -169,13 +173,47 @@ static void test_irq_affinity(void)
 	CHECK_STR(file_text(proc_root, "irq/27/smp_affinity_list"), "0-1");
 	CHECK_STR(file_text(proc_root, "irq/28/smp_affinity_list"), "0-1");
 
-	/* A hand-tuned spread reads back per IRQ, and that form writes back. */
+	/* A spread that each role agrees on reads back per role; a journal (every_napi) reads it
+	 * per IRQ. */
 	snprintf(path, sizeof(path), "%s/irq/24/smp_affinity_list", proc_root);
 	CHECK(nb_write_file(path, "0") == 0);
 	CHECK(nb_knob_read(&eth0, "irq_affinity", value, sizeof(value), &err) == 0);
+	CHECK_STR(value, "rx:0,tx:1,misc:1");
+	CHECK(nb_knob_read_via(&eth0, "irq_affinity", true, value, sizeof(value), NULL, &err) == 0);
 	CHECK_STR(value, "16=1 24=0 25=1 26=1");
+	/* A hand-tuned spread within a role reads back per IRQ, and that form writes back. */
+	CHECK(nb_knob_apply(&eth0, "irq_affinity", "16=0 24=0-1 25=0 26=1", value, sizeof(value), &err) == 0);
+	CHECK_STR(value, "16=0 24=0-1 25=0 26=1");
+
+	/* By role: rx and tx IRQs move, the misc ones (16 shared, 26 "eth0") keep theirs. */
+	CHECK(nb_knob_apply(&eth0, "irq_affinity", "rx:1,tx:0", value, sizeof(value), &err) == 0);
+	CHECK_STR(value, "16=0 24=1 25=0 26=1");
+	CHECK(nb_knob_apply(&eth0, "irq_affinity", "rx:1,tx:0,misc:0-1", value, sizeof(value), &err) == 0);
+	CHECK_STR(value, "rx:1,tx:0,misc:0-1");
+	CHECK_STR(file_text(proc_root, "irq/16/smp_affinity_list"), "0-1");
+	CHECK_STR(file_text(proc_root, "irq/27/smp_affinity_list"), "0-1");
+	/* A role the NIC has no IRQ of: unsupported, nothing written. */
+	CHECK(nb_knob_write(&eth0, "irq_affinity", "rx:0,txrx:0", &err) == -ENOENT);
+	CHECK_MSG(strstr(err.msg, "no txrx IRQ") && strstr(err.msg, "24 eth0-rx-0 (rx)"), "%s", err.msg);
+	CHECK_STR(file_text(proc_root, "irq/24/smp_affinity_list"), "1");
+	CHECK(nb_knob_write(&eth1, "irq_affinity", "rx:0", &err) == -ENOENT);
+	CHECK(nb_knob_unsupported(err.code));
+
+	/* A board's patterns alone pick the IRQs: the misc vectors are no longer the NIC's. */
+	{
+		struct nb_knob_target board = { .paths = &fx, .iface = "eth0", .irq_names = "rx:eth0-rx-* tx:*-tx-0" };
+		struct nb_knob_target none = { .paths = &fx, .iface = "eth0", .irq_names = "rx:vrx200_rx" };
+
+		CHECK(nb_knob_apply(&board, "irq_affinity", "rx:0,tx:1", value, sizeof(value), &err) == 0);
+		CHECK_STR(value, "rx:0,tx:1");
+		CHECK(nb_knob_apply(&board, "irq_affinity", "0", value, sizeof(value), &err) == 0);
+		CHECK_STR(value, "0");
+		CHECK_STR(file_text(proc_root, "irq/16/smp_affinity_list"), "0-1");
+		CHECK(nb_knob_write(&board, "irq_affinity", "16=1", &err) == -EPERM);
+		CHECK(nb_knob_read(&none, "irq_affinity", value, sizeof(value), &err) == -ENOENT);
+		CHECK_MSG(strstr(err.msg, "irq_names \"rx:vrx200_rx\"") != NULL, "%s", err.msg);
+	}
 	CHECK(nb_knob_apply(&eth0, "irq_affinity", "16=0 24=0-1 25=0 26=0", value, sizeof(value), &err) == 0);
-	CHECK_STR(value, "16=0 24=0-1 25=0 26=0");
 
 	/* Another interface's IRQ is refused and left alone. */
 	CHECK(nb_knob_write(&eth0, "irq_affinity", "16=1 27=1", &err) == -EPERM);
@@ -307,8 +345,25 @@ static void test_value_number(void)
 	}
 }
 
+static void test_value_label(void)
+{
+	static const struct { const char *knob, *value, *want; } cases[] = {
+		{ "irq_affinity", "rx:0,tx:1", "rx0-tx1" }, { "irq_affinity", "tx:1,rx:0-1", "rx0-1-tx1" },
+		{ "irq_affinity", "rx:0,2,misc:1", "rx0,2-misc1" }, { "irq_affinity", "0-1", "0-1" },
+		{ "irq_affinity", "24=0 25=1", "24=0 25=1" }, { "threaded", "1", "1" },
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK(nb_knob_value_label(cases[i].knob, cases[i].value, buf, sizeof(buf)) == 0);
+		CHECK_STR(buf, cases[i].want);
+	}
+	CHECK(nb_knob_value_label("irq_affinity", "rx:0,tx:1", buf, 4) == -ENAMETOOLONG);
+}
+
 int main(void)
 {
+	test_value_label();
 	test_table();
 	test_value_number();
 	test_validate();

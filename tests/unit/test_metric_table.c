@@ -6,6 +6,7 @@
 
 #include "kit/metric_table.h"
 #include "knobs/netdev_nl.h"
+#include "knobs/page_pool.h"
 #include "nb_test.h"
 
 static void test_rows_complete(void)
@@ -99,6 +100,12 @@ static void test_emitted_names_known(void)
 		snprintf(name, sizeof(name), "qstats_%s", nb_qstat_names[c]);
 		CHECK_MSG(nb_metric_lookup(name) != NULL, "%s has no row", name);
 	}
+	for (int c = 0; c < NB_PP_COUNTERS; c++) {
+		snprintf(name, sizeof(name), "pp_%s", nb_pp_counter_names[c]);
+		CHECK_MSG(nb_metric_lookup(name) != NULL, "%s has no row", name);
+	}
+	CHECK(nb_metric_lookup("pp_inflight_pages") && nb_metric_lookup("pp_recycle_pct"));
+	CHECK(nb_metric_lookup("rx_missed_errors") && nb_metric_lookup("rx_fifo_errors"));
 }
 
 static char *read_text(const char *path)

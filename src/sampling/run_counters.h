@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+/* The counters that explain a run: page_pool statistics and the driver's ethtool -S counters
+ * snapshotted at the edges of each run's window, and the kernel log of each point. The runner
+ * calls begin/end around a window and collect after a point's work; the deltas go to the run
+ * record, the log lines to the point. */
+#ifndef NB_RUN_COUNTERS_H
+#define NB_RUN_COUNTERS_H
+
+#include "kit/metrics.h"
+#include "kit/nb_paths.h"
+#include "knobs/page_pool.h"
+#include "sampling/ethtool_stats.h"
+#include "sampling/kmsg.h"
+
+/* A run's deltas (owned by its run record). */
+struct nb_run_counters {
+	struct nb_pp_delta pp;
+	struct nb_eth_stats_delta eth;
+};
+
+struct nb_counters;
+
+/* NULL only when out of memory. On a fixture tree (paths not the live /sys) every counter is
+ * absent with that reason: the kernel's answers belong to the live system. */
+struct nb_counters *nb_counters_new(const struct nb_paths *paths, const char *iface);
+void nb_counters_free(struct nb_counters *c);
+
+/* The window opens: first snapshots. */
+void nb_counters_begin(struct nb_counters *c);
+/* The window closes: second snapshots; *out (freed first when set) gets the deltas and m the
+ * metrics pp_* and rx_missed_errors/rx_fifo_errors. */
+void nb_counters_end(struct nb_counters *c, struct nb_run_counters **out, struct nb_metric_set *m);
+void nb_run_counters_free(struct nb_run_counters *rc);
+
+/* Kernel log: skip what came before a point, collect into the point's log (allocated on the
+ * first call) after each piece of its work. */
+void nb_counters_log_skip(struct nb_counters *c);
+void nb_counters_log_collect(struct nb_counters *c, struct nb_kmsg_log **log);
+
+#endif
