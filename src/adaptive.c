@@ -5,7 +5,7 @@
 
 #include <math.h>
 
-#include "compare/compare_stats.h"
+#include "kit/stats.h"
 #include "kit/metric_table.h"
 
 void nb_adaptive_rule_from_config(const struct nb_config *cfg, struct nb_adaptive_rule *rule)

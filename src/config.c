@@ -200,6 +200,84 @@ int nb_config_set_tests(struct nb_config *cfg, const char *list, struct nb_err *
 	return 0;
 }
 
+const char *nb_field_axis_name(const struct nb_field_axis *axis)
+{
+	const char *dot = strchr(axis->row->key, '.');
+
+	return dot ? dot + 1 : axis->row->key;
+}
+
+/* One value of a test field's row, range checked: "500M" for a rate, "60" for a length. */
+static int parse_field_value(const struct nb_opt *row, const char *text, double *v, struct nb_err *err)
+{
+	char range[64], *end;
+	uint64_t rate;
+	long n;
+
+	if (row->type == NB_OPT_RATE) {
+		if (nb_parse_rate(text, &rate) < 0 || !nb_opt_in_range(row, (double)rate))
+			return nb_err_set(err, -EINVAL, "'%s': expected %s", text, nb_opt_rate_expect(row));
+		*v = (double)rate;
+		return 0;
+	}
+	nb_opt_range_text(row, range, sizeof(range));
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (!*text || *end || errno || !nb_opt_in_range(row, (double)n))
+		return nb_err_set(err, -EINVAL, "'%s': expected a whole number %s", text, range);
+	*v = (double)n;
+	return 0;
+}
+
+int nb_config_set_test_field(struct nb_config *cfg, const struct nb_opt *row, const char *list, struct nb_err *err)
+{
+	struct nb_field_axis axis = { .row = row };
+	char buf[NB_MAX_AXIS_VALUES * NB_FIELD_LABEL_MAX];
+	char *save = NULL;
+	int slot;
+
+	if (strlen(list) >= sizeof(buf))
+		return nb_err_set(err, -EINVAL, "'%.32s...': too long", list);
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int ret;
+
+		while (isspace((unsigned char)*tok))
+			tok++;
+		if (axis.nvalues == NB_MAX_AXIS_VALUES)
+			return nb_err_set(err, -EINVAL, "'%s': more than %d values", list, NB_MAX_AXIS_VALUES);
+		if (strlen(tok) >= NB_FIELD_LABEL_MAX)
+			return nb_err_set(err, -EINVAL, "'%s': a value longer than %d characters", tok, NB_FIELD_LABEL_MAX - 1);
+		ret = parse_field_value(row, tok, &axis.values[axis.nvalues], err);
+		if (ret < 0)
+			return ret;
+		for (int i = 0; i < axis.nvalues; i++)
+			if (axis.values[i] == axis.values[axis.nvalues])
+				return nb_err_set(err, -EINVAL, "'%s': the value %s is given twice", list, tok);
+		snprintf(axis.labels[axis.nvalues++], NB_FIELD_LABEL_MAX, "%s", tok);
+	}
+	if (!axis.nvalues)
+		return nb_err_set(err, -EINVAL, "'%s': no value", list);
+	/* the first value is also the tests' own, so that a test outside the sweep reads sensibly */
+	nb_config_table.store_test_field(cfg, row, axis.values[0]);
+	for (slot = 0; slot < cfg->nfield_axes && cfg->field_axes[slot].row != row; slot++)
+		;
+	if (axis.nvalues == 1) {  /* one value ends a sweep the file began */
+		if (slot < cfg->nfield_axes) {
+			memmove(&cfg->field_axes[slot], &cfg->field_axes[slot + 1],
+				(size_t)(cfg->nfield_axes - slot - 1) * sizeof(cfg->field_axes[0]));
+			cfg->nfield_axes--;
+		}
+		return 0;
+	}
+	if (slot == NB_MAX_FIELD_AXES)
+		return nb_err_set(err, -EINVAL, "'%s': more than %d test fields swept", list, NB_MAX_FIELD_AXES);
+	cfg->field_axes[slot] = axis;
+	if (slot == cfg->nfield_axes)
+		cfg->nfield_axes++;
+	return 0;
+}
+
 int nb_config_set_peer(struct nb_config *cfg, const char *hostport, struct nb_err *err)
 {
 	const char *host = hostport, *port = NULL;

@@ -55,6 +55,17 @@ struct nb_knob_axis {
 	char values[NB_MAX_AXIS_VALUES][NB_MAX_AXIS_KNOBS][NB_KNOB_VALUE_MAX];
 };
 
+/* A test field swept like a knob (--rate 150M,1000M, --length 60,1460): one point per value, for the
+ * tests the field applies to (UDP ones), with "/rate=150M" in the point id. */
+#define NB_MAX_FIELD_AXES 2
+#define NB_FIELD_LABEL_MAX 24
+struct nb_field_axis {
+	const struct nb_opt *row;   /* the test field's row in nb_config_table */
+	int nvalues;
+	double values[NB_MAX_AXIS_VALUES];
+	char labels[NB_MAX_AXIS_VALUES][NB_FIELD_LABEL_MAX]; /* as written: "150M" */
+};
+
 /* Where a report stands in an A/B set of rounds (--round SIDE:I/N[:SET]); absent: not in one. */
 #define NB_ROUND_SET_MAX 64
 #define NB_MAX_ROUNDS 1000
@@ -93,6 +104,8 @@ struct nb_config {
 	int connect_timeout_s;   /* how long a run may take to start (retries included) */
 	int naxes;
 	struct nb_knob_axis axes[NB_MAX_AXES];
+	int nfield_axes;         /* test fields swept over values, in the order given */
+	struct nb_field_axis field_axes[NB_MAX_FIELD_AXES];
 	char journal[PATH_MAX];  /* empty: default per-interface path */
 	char output[PATH_MAX];   /* report path; empty: default name */
 	char description[256];
@@ -100,6 +113,7 @@ struct nb_config {
 	bool json_stdout;        /* print the report on stdout at the end */
 	bool trace;              /* collect tracepoint metrics where available */
 	bool profile;            /* sampling kernel profile per point */
+	bool profile_stacks;     /* the profile also records kernel call chains (folded stacks) */
 	enum nb_diag_mode diag_mode;
 	int diag_round;          /* auto with --round: the round of each side that holds them (1..of) */
 	struct nb_round_spec round;
@@ -108,6 +122,8 @@ struct nb_config {
 	int capture_snaplen;     /* bytes kept per captured packet */
 	struct nb_rr_spec rr;    /* tcp-rr and udp-rr */
 	bool peer_local;         /* the peer's iperf3 server runs on this machine (veth test bed, loopback) */
+	char peer_mtu[16];       /* the peer follows the mtu knob: "" or "auto", "require", "off" */
+	int peer_ctl_port;       /* nicbench serve's control port (peer MTU requests) */
 	double idle_check_s;     /* quiet-machine check before the first point; 0: none */
 	bool redact;             /* leave hostname, kernel command line and iperf3's raw JSON out */
 	char config_file[PATH_MAX];
@@ -131,6 +147,13 @@ extern const struct nb_opt_table nb_config_table;
 int nb_config_set_tests(struct nb_config *cfg, const char *list, struct nb_err *err);   /* "tcp-tx,udp-rx" */
 int nb_config_add_knob_axis(struct nb_config *cfg, const char *spec, struct nb_err *err); /* "threaded=0,1" */
 int nb_config_set_peer(struct nb_config *cfg, const char *hostport, struct nb_err *err); /* HOST[:PORT], [v6]:PORT */
+
+/* --rate / --length and "udp": {"rate": ...}: one value sets the field of every test it applies to
+ * (and ends a sweep of it); a comma-separated list (2..16 values) sweeps it: one point per value.
+ * -EINVAL naming the value and what was expected (the caller names the flag or key). */
+int nb_config_set_test_field(struct nb_config *cfg, const struct nb_opt *row, const char *list, struct nb_err *err);
+/* The field's short name, "rate" of "udp.rate": the point id's "/rate=150M". */
+const char *nb_field_axis_name(const struct nb_field_axis *axis);
 
 /* --repetitions / "repetitions": "N", "auto" (3-10) or "auto:MIN-MAX". -EINVAL with the reason
  * (the caller names the flag or key). */

@@ -167,6 +167,42 @@ static bool is_group(const char *key)
 	return known[0] != '\0';
 }
 
+/* A swept test field: "rate": ["150M", "1000M"] (or "150M,1000M", a number, one string) into the
+ * config's field axes; -EINVAL naming the key. */
+static int load_field_values(const struct key_ctx *k, struct nb_config *cfg, const struct nb_opt *o, const char *key,
+			     json_t *v)
+{
+	char text[NB_MAX_AXIS_VALUES * NB_FIELD_LABEL_MAX] = "";
+	size_t used = 0, i;
+	json_t *item;
+
+	if (!json_is_array(v)) {
+		if (json_is_integer(v))
+			snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(v));
+		else if (json_is_string(v))
+			snprintf(text, sizeof(text), "%s", json_string_value(v));
+		else
+			return bad_key(k, key, "expected a value or a list of values");
+	}
+	json_array_foreach(v, i, item) {
+		char one[NB_FIELD_LABEL_MAX + 8];
+
+		if (json_is_integer(item))
+			snprintf(one, sizeof(one), "%lld", (long long)json_integer_value(item));
+		else if (json_is_string(item) && !strchr(json_string_value(item), ',') &&
+			 strlen(json_string_value(item)) < NB_FIELD_LABEL_MAX)
+			snprintf(one, sizeof(one), "%s", json_string_value(item));
+		else
+			return bad_key(k, key, "expected a list of values (numbers or strings such as \"150M\")");
+		if (used + strlen(one) + 2 >= sizeof(text))
+			return bad_key(k, key, "too many values");
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s", i ? "," : "", one);
+	}
+	if (nb_config_set_test_field(cfg, o, text, k->err) < 0)
+		return bad_key(k, key, k->err->msg);
+	return 0;
+}
+
 /* An object of rows ("rr": {"flows": ...}); a group that has its own row ("peer") also takes that
  * row's string form. Test fields land in the test defaults. */
 static int load_group(const struct key_ctx *k, struct nb_config *cfg, const char *group, json_t *v)
@@ -200,7 +236,9 @@ static int load_group(const struct key_ctx *k, struct nb_config *cfg, const char
 			snprintf(why, sizeof(why), "unknown key inside (known: %s)", known);
 			return bad_key(k, group, why);
 		}
-		if (o->flags & NB_OPT_TEST_FIELD)
+		if ((o->flags & NB_OPT_TEST_FIELD) && o->parse)  /* rate, length: a value or a sweep */
+			rc = load_field_values(k, cfg, o, key, item);
+		else if (o->flags & NB_OPT_TEST_FIELD)
 			rc = load_row(k, o, &cfg->test_defaults, key, item);
 		else
 			rc = load_row(k, o, cfg, full, item);
@@ -252,6 +290,14 @@ static int load_test(const struct key_ctx *k, struct nb_config *cfg, json_t *ite
 			known_keys(NULL, known, sizeof(known));
 			snprintf(full, sizeof(full), "tests[].%s", key);
 			snprintf(why, sizeof(why), "unknown key (known: name, %s)", known);
+			return bad_key(k, full, why);
+		}
+		if (o->parse && (json_is_array(v) || (o->type == NB_OPT_INT && !json_is_integer(v)))) {
+			char full[128], why[160];
+
+			snprintf(full, sizeof(full), "tests[].%s", key);
+			snprintf(why, sizeof(why), "expected %s; a sweep goes in \"%s\" for every test", json_is_array(v) ?
+				 "one value" : "an integer", o->key);
 			return bad_key(k, full, why);
 		}
 		rc = load_row(k, o, t, key, v);
@@ -632,6 +678,22 @@ char *nb_config_to_json(const struct nb_config *cfg)
 			}
 		}
 		json_object_set_new(parent, dot ? dot + 1 : o->key, value);
+	}
+	for (int a = 0; a < cfg->nfield_axes; a++) {  /* "udp": {"rate": ["150M", "1000M"]}, as the file takes it */
+		const struct nb_field_axis *axis = &cfg->field_axes[a];
+		const char *dot = strchr(axis->row->key, '.');
+		char group[32];
+		json_t *values = json_array(), *parent;
+
+		snprintf(group, sizeof(group), "%.*s", dot ? (int)(dot - axis->row->key) : 0, axis->row->key);
+		for (int v = 0; v < axis->nvalues; v++)
+			json_array_append_new(values, json_string(axis->labels[v]));
+		parent = dot ? json_object_get(root, group) : root;
+		if (!parent) {
+			parent = json_object();
+			json_object_set_new(root, group, parent);
+		}
+		json_object_set_new(parent, nb_field_axis_name(axis), values);
 	}
 	if (cfg->config_file[0])
 		json_object_set_new(root, "config_file", json_string(cfg->config_file));

@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "napi_knobs.h"
+#include "traffic/peer_ctl.h"
 #include "traffic/rr_proto.h"
 
 #define CFG(member) NB_OPT_FIELD(struct nb_config, member)
@@ -37,6 +39,15 @@ CONFIG_PARSER(parse_config, nb_config_load_file)
 CONFIG_PARSER(parse_round, nb_config_set_round)
 CONFIG_PARSER(parse_diagnostics, nb_config_set_diagnostics)
 
+/* Whether the peer's MTU follows the mtu knob (docs/running.md, "MTU"). */
+static int parse_peer_mtu(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	(void)obj;
+	if (strcmp(text, "auto") && strcmp(text, "require") && strcmp(text, "off"))
+		return nb_err_set(err, -EINVAL, "--%s '%s': expected auto, require or off", o->name, text);
+	return 0;
+}
+
 static int parse_repetitions(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
 {
 	int rc = nb_config_set_repetitions(obj, text, err);
@@ -55,6 +66,16 @@ static int parse_precision(void *obj, const struct nb_opt *o, const char *text, 
 		return nb_err_set(err, -EINVAL, "--%s '%s': expected a percentage above 0, at most 100", o->name, text);
 	nb_opt_store_number(o, obj, pct);
 	return 0;
+}
+
+/* --rate 150M,1000M / --length 60,1460: a list sweeps the field, one point per value */
+static int parse_test_values(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	int rc = nb_config_set_test_field(obj, o, text, err);
+
+	if (rc < 0)
+		nb_err_prefix(err, "--%s ", o->name);
+	return rc;
 }
 
 /* A seed implies rounds: shuffling only means something between rounds. */
@@ -120,13 +141,20 @@ static const struct nb_opt rows[] = {
 	  .offset = TEST(streams), .min = 1, .max = 128, .def = 1, .metavar = "N", .help = "parallel streams",
 	  .doc = "parallel streams (iperf3 `-P`)" },
 	{ .name = "rate", .brief = "UDP rate (0 = unlimited, 500M) and datagram size", .key = "udp.rate", .type = NB_OPT_RATE, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY,
-	  .offset = TEST(rate_bps), .min = 0, .max = 1e13, .def = 0, .metavar = "RATE",
-	  .help = "UDP target rate, e.g. 500M; 0 = unlimited, like iperf3 -b0",
-	  .doc = "UDP target rate, `\"0\"` = unlimited (iperf3 `-b0`), `\"500M\"`, `\"1G\"` (1000-based)" },
+	  .offset = TEST(rate_bps), .min = 0, .max = 1e13, .def = 0, .metavar = "RATE", .parse = parse_test_values,
+	  .help = "UDP target rate, e.g. 500M; 0 = unlimited, like iperf3 -b0;\n"
+		  "a list (150M,1000M) sweeps it: one point per rate, udp-rx/rate=150M",
+	  .doc_type = "rate, or a list of rates",
+	  .doc = "UDP target rate, `\"0\"` = unlimited (iperf3 `-b0`), `\"500M\"`, `\"1G\"` (1000-based); a list "
+		 "(`[\"150M\", \"1000M\"]` or `\"150M,1000M\"`) sweeps it: one point per rate for each UDP test, "
+		 "`udp-rx/rate=150M`" },
 	{ .name = "length", .key = "udp.length", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY | NB_OPT_HELP_JOIN,
-	  .offset = TEST(length), .min = 16, .max = 65507, .def = 1448, .metavar = "BYTES",
-	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500",
-	  .doc = "UDP datagram length (iperf3 `-l`); 1448 is the TCP MSS at MTU 1500, what the iperf3 CLI picks" },
+	  .offset = TEST(length), .min = 16, .max = 65507, .def = 1448, .metavar = "BYTES", .parse = parse_test_values,
+	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500; a list (60,1460)\n"
+		  "sweeps it like a rate list (udp-rx/length=60)",
+	  .doc_type = "integer 16..65507, or a list",
+	  .doc = "UDP datagram length (iperf3 `-l`); 1448 is the TCP MSS at MTU 1500, what the iperf3 CLI picks; a "
+		 "list (`[60, 1460]` or `\"60,1460\"`) sweeps it like a rate list (`udp-rx/length=60`)" },
 	{ .name = "repetitions", .brief = "runs per point (compare needs >= 3), or auto[:MIN-MAX]", .key = "repetitions", .type = NB_OPT_INT, .offset = CFG(repetitions), .min = 1,
 	  .max = NB_MAX_REPETITIONS, .def = 3, .metavar = "N", .parse = parse_repetitions,
 	  .help = "runs per test point; compare needs >= 3. N may be auto[:MIN-MAX]:\n"
@@ -190,6 +218,23 @@ static const struct nb_opt rows[] = {
 	  .brief = "the peer's rr port, TCP and UDP",
 	  .help = "the peer's rr port, TCP and UDP, as nicbench serve --rr-port" },
 
+	/* the peer's end of the link */
+	{ .name = "peer-mtu", .brief = "the peer follows: auto, require, off", .key = "peer_mtu",
+	  .type = NB_OPT_STRING, .offset = CFG(peer_mtu),
+	  .parse = parse_peer_mtu, .metavar = "WHEN", .doc_type = "`\"auto\"`, `\"require\"` or `\"off\"`",
+	  .doc_default = "`\"auto\"`",
+	  .help = "with the mtu knob, set the peer's interface too, through nicbench\n"
+		  "serve's control port: auto (a point fails when serve refuses, a\n"
+		  "plain iperf3 peer gets a warning), require (a peer that cannot\n"
+		  "follow fails the point), off (the DUT only)",
+	  .doc = "with the `mtu` knob, set the peer's interface to the same MTU through `nicbench serve`'s control "
+		 "port, restored at the end: `auto` fails a point that serve refuses and warns when the peer has no "
+		 "control port (plain `iperf3 -s`); `require` fails the point then too; `off` sets the DUT only" },
+	{ .name = "peer-ctl-port", .key = "peer_ctl_port", .type = NB_OPT_INT, .flags = NB_OPT_HELP_JOIN,
+	  .offset = CFG(peer_ctl_port), .min = 1, .max = 65535, .def = NB_CTL_DEFAULT_PORT, .metavar = "PORT",
+	  .help = "nicbench serve's control port, as serve --ctl-port",
+	  .doc = "the peer's control port (`nicbench serve --ctl-port`)" },
+
 	/* the knob matrix */
 	{ .name = "knob", .brief = "sweep a knob over values, repeatable; A:B=a1:b1,a2:b2 sweeps two", .key = "knobs", .type = NB_OPT_CUSTOM, .parse = parse_knob, .metavar = "NAME=V1,V2",
 	  .help = "repeatable, e.g. --knob threaded=0,1 --knob gro_flush_timeout=0,20000\n"
@@ -223,6 +268,9 @@ static const struct nb_opt rows[] = {
 	{ .name = "no-profile", .key = "profile", .type = NB_OPT_FLAG, .flags = NB_OPT_INVERT | NB_OPT_HELP_JOIN, .offset = CFG(profile),
 	  .def = 1, .help = "tracepoint metrics but no kernel profile",
 	  .doc = "a sampling kernel profile per point (with `trace`)" },
+	{ .name = "no-profile-stacks", .key = "profile_stacks", .type = NB_OPT_FLAG, .flags = NB_OPT_INVERT,
+	  .offset = CFG(profile_stacks), .def = 1, .help = "a flat profile, without call chains (folded stacks)",
+	  .doc = "kernel call chains in the profile, written as folded stacks beside the report" },
 	{ .name = "diagnostics", .key = "diagnostics", .type = NB_OPT_CUSTOM, .parse = parse_diagnostics,
 	  .brief = "which reports run the diagnostic repetition: auto, always, never, K",
 	  .metavar = "WHEN", .doc_type = "`\"auto\"`, `\"always\"`, `\"never\"` or a round number",

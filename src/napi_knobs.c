@@ -15,6 +15,7 @@
 
 #include "knobs/ethtool_coalesce.h"
 #include "knobs/knob_row.h"
+#include "knobs/mtu.h"
 
 
 int nb_knob_sysfs_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
@@ -33,6 +34,16 @@ static int coalesce_read(const struct knob_row *row, const struct nb_knob_target
 			 char *value, size_t len, struct nb_err *err);
 static int coalesce_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 			  const char *value, struct nb_err *err);
+
+/* knobs/mtu.c: down and up where the driver refuses a running change, then the carrier */
+static int mtu_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
+		     const char *value, struct nb_err *err)
+{
+	struct nb_mtu_ctx ctx = { .paths = t->paths };
+
+	(void)row, (void)c;
+	return nb_mtu_set(&ctx, t->iface, value, NULL, err);
+}
 
 #define SYSFS_ROW(n, attr, lo, hi, why, h) \
 	{ .name = n, .help = h, .syntax = KNOB_INTEGER, .min = lo, .max = hi, .sysfs_attr = attr, \
@@ -77,7 +88,9 @@ static const struct knob_row knobs[] = {
 	{ .name = "irq_affinity", .syntax = KNOB_CPU_LIST, .read = nb_knob_affinity_read, .write = nb_knob_affinity_write,
 	  .help = "CPU list (0, 0-1, 0,2) for all the interface's IRQs, per IRQ role (rx:0,tx:1; roles rx, tx, txrx, "
 		  "misc), or per IRQ: \"24=0 25=1\"" },
-	SYSFS_ROW("mtu", "mtu", 68, 65535, NULL, "MTU in bytes, 68..65535 (the device may allow less)"),
+	{ .name = "mtu", .syntax = KNOB_INTEGER, .min = 68, .max = 65535, .sysfs_attr = "mtu", .read = nb_knob_sysfs_read,
+	  .write = mtu_write, .help = "MTU in bytes, 68..65535 (the device may allow less); the peer follows "
+				     "when it is nicbench serve" },
 };
 
 #define KNOB_COUNT ((int)(sizeof(knobs) / sizeof(knobs[0])))

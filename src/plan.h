@@ -17,7 +17,9 @@ struct nb_knob_setting {
 struct nb_point {
 	int index;                     /* 0-based position in the sweep */
 	char id[NB_POINT_ID_MAX];      /* "tcp-rx/threaded=1/gro_flush_timeout=20000" */
-	const struct nb_test_spec *test;
+	const struct nb_test_spec *test;   /* the plan's copy, with this point's swept fields */
+	int nfields;                       /* swept test fields: "rate" = "150M" (in the id, not knobs) */
+	struct nb_knob_setting fields[NB_MAX_FIELD_AXES];
 	int nknobs;
 	struct nb_knob_setting knobs[NB_MAX_POINT_KNOBS];
 };
@@ -25,10 +27,12 @@ struct nb_point {
 struct nb_plan {
 	int npoints;
 	struct nb_point *points;
+	struct nb_test_spec *tests;    /* one per point: the test with its swept fields set */
 };
 
-/* Every knob setting (cross product of the axes) x every test. Knob settings form
- * the outer loop so each setting is applied once for all tests. */
+/* Every knob setting (cross product of the axes) x every test x every value of the swept test
+ * fields that apply to it (--rate 150M,1000M: UDP tests only). Knob settings form the outer
+ * loop so each setting is applied once for all tests. Ids: "udp-rx/rate=150M/threaded=1". */
 int nb_plan_build(const struct nb_config *cfg, struct nb_plan *plan, struct nb_err *err);
 void nb_plan_free(struct nb_plan *plan);
 

@@ -149,6 +149,22 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	w->closed = true;
 }
 
+/* The diagnostic repetition's folded stacks go beside the report, REPORT.pN.folded like the
+ * capture's REPORT.pN.pcap; the report names the file. */
+static void write_stacks(struct runner *rn, struct nb_point_result *pr)
+{
+	const char *report = rn->o->report_path;
+	const char *dot = strrchr(report, '.'), *slash = strrchr(report, '/');
+	int stem = (dot && (!slash || dot > slash)) ? (int)(dot - report) : (int)strlen(report);
+	struct nb_err err = { 0 };
+
+	snprintf(pr->stacks_file, sizeof(pr->stacks_file), "%.*s.p%d.folded", stem, report, pr->point->index + 1);
+	if (nb_trace_write_stacks(rn->trace, pr->stacks_file, &pr->stacks, &err) < 0)
+		nb_point_result_note(pr, "profile stacks missing: %s", err.msg);
+	if (pr->stacks.samples == 0)
+		pr->stacks_file[0] = '\0';
+}
+
 /* Every interval only the raw series' few sources are read (nb_sampler_series_snapshot):
  * the full snapshot, /proc/net/snmp above all, is taken at the window's edges. */
 static void window_sample(struct runner *rn, struct window *w, struct nb_run_record *run, int *cap)
@@ -344,8 +360,10 @@ void nb_repetition_run(struct runner *rn, const struct nb_point *p, struct nb_ru
 	nb_sampler_set_peer(rn->sampler, NULL, 0);
 
 	traffic_finish(rn, tr, run, edges.foreign_pct);
-	if (run->status == NB_RUN_OK && w.profile.n > 0)
+	if (run->status == NB_RUN_OK && w.profile.n > 0) {
 		pr->profile = w.profile;
+		write_stacks(rn, pr);
+	}
 	if (w.capture_path)
 		pr->capture_packets = nb_capture_stop(rn->capture);
 }

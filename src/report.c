@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kit/headline.h"
 #include "kit/nb_paths.h"
 #include "knobs/journal.h"
 #include "report/report_counters.h"
@@ -37,6 +38,17 @@ static json_t *str_or_null(const char *s)
 	return s && s[0] ? json_string(s) : json_null();
 }
 
+/* The metric the point's row shows and compare gates by default (kit/headline.h). */
+static const char *point_headline(const struct nb_report *r, const struct nb_test_spec *t)
+{
+	struct nb_headline_test h = {
+		.udp = t->proto == NB_PROTO_UDP, .rx = t->dir == NB_DIR_RX, .rr = t->dir == NB_DIR_RR,
+		.rate_bps = t->rate_bps, .length = t->length, .promiscuous = r->promiscuous,
+	};
+
+	return nb_headline_metric(&h);
+}
+
 int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, const struct nb_iface_info *iface,
 		  struct nb_report **out, struct nb_err *err)
 {
@@ -56,6 +68,7 @@ int nb_report_new(const struct nb_config *cfg, const struct nb_host_info *host, 
 			   "cmdline", cfg->redact ? NB_REDACTED : host->cmdline);
 	json_object_set_new(kernel, "config_hash", str_or_null(host->config_hash));
 	r->root = json_object();
+	r->promiscuous = cfg->promiscuous;
 	json_object_set_new(r->root, "schema", json_string(NB_REPORT_SCHEMA));
 	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "nicbench", "version", NICBENCH_VERSION));
 	json_object_set_new(r->root, "created", json_string(created));
@@ -188,6 +201,21 @@ static bool point_begun(struct nb_report *r, int index)
 	return index < r->nmarks && r->marks[index].begun;
 }
 
+/* Which ends of the link the mtu knob set, and how: {"dut": 9000, "peer": 9000, "peer_how": "nicbench serve"}. */
+static json_t *point_mtu_json(const struct nb_point_mtu *m)
+{
+	json_t *o = json_pack("{s:i, s:o, s:s}", "dut", m->dut, "peer", m->peer >= 0 ? json_integer(m->peer) : json_null(),
+			      "peer_how", m->peer_how);
+
+	if (m->dut_how[0])
+		json_object_set_new(o, "dut_note", json_string(m->dut_how));
+	if (m->peer_iface[0])
+		json_object_set_new(o, "peer_iface", json_string(m->peer_iface));
+	if (m->peer_note[0])
+		json_object_set_new(o, "peer_note", json_string(m->peer_note));
+	return o;
+}
+
 int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
 {
 	const struct nb_point *p = pr->point;
@@ -211,8 +239,11 @@ int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr,
 	}
 	json_object_set_new(o, "id", json_string(p->id));
 	json_object_set_new(o, "test", nb_report_test_json(p->test));
+	json_object_set_new(o, "headline", json_string(point_headline(r, p->test)));
 	json_object_set_new(o, "knobs", knobs);
 	nb_report_napi_json(o, pr);
+	if (pr->mtu.present)
+		json_object_set_new(o, "mtu", point_mtu_json(&pr->mtu));
 	if (pr->capture_file[0])
 		json_object_set_new(o, "capture", json_pack("{s:s, s:i}", "file", pr->capture_file, "packets", 0));
 	if (pr->trace_note[0])
@@ -318,6 +349,16 @@ static json_t *profile_json(const struct nb_profile *prof)
 	return a;
 }
 
+/* The folded file by its name alone: it sits beside the report, which may move with it. */
+static json_t *stacks_json(const struct nb_point_result *pr)
+{
+	const char *base = strrchr(pr->stacks_file, '/');
+
+	return json_pack("{s:s, s:I, s:I, s:I, s:I}", "file", base ? base + 1 : pr->stacks_file, "samples",
+			 (json_int_t)pr->stacks.samples, "stacks", (json_int_t)pr->stacks.distinct, "truncated_samples",
+			 (json_int_t)pr->stacks.truncated_samples, "other_samples", (json_int_t)pr->stacks.other_samples);
+}
+
 int nb_report_add_round(struct nb_report *r, const struct nb_round_info *ri, struct nb_err *err)
 {
 	json_t *order = json_array();
@@ -354,6 +395,8 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 		json_object_set_new(end, "capture_packets", json_integer(pr->capture_packets));
 	if (pr->profile.n > 0)
 		json_object_set_new(end, "profile", profile_json(&pr->profile));
+	if (pr->stacks_file[0])
+		json_object_set_new(end, "profile_stacks", stacks_json(pr));
 	if (pr->nnotes > 0) {
 		json_t *notes = json_array();
 
@@ -683,6 +726,11 @@ void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *i
 				      ic->busy_present ? json_real(ic->busy_pct) : json_null(), "busiest", busiest));
 	r->idle_warned = ic->busy_present && ic->busy_pct >= NB_FOREIGN_LOAD_PCT;
 	r->idle_busy_pct = ic->busy_pct;
+}
+
+void nb_report_print_table(const struct nb_report *r, FILE *out)
+{
+	nb_report_table_print(r, out);
 }
 
 void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported)

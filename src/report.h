@@ -5,12 +5,12 @@
 #ifndef NB_REPORT_H
 #define NB_REPORT_H
 
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "config.h"
 #include "kit/nb_error.h"
+#include "report/report_types.h"
 #include "result.h"
 #include "sampling/foreign_load.h"
 #include "sampling/peer_local.h"
@@ -66,12 +66,6 @@ int nb_report_write(struct nb_report *r, const char *path, struct nb_err *err);
 /* The report as JSON text (malloc'd). */
 char *nb_report_dumps(struct nb_report *r);
 
-struct nb_assembly_info {
-	char report_path[PATH_MAX];
-	int points, incomplete;
-	bool torn;   /* the record ended in a record cut short (not assembled) */
-};
-/* Assemble a record left by a killed run into report_path (NULL: the path its header names). */
 struct nb_journal;
 /* The report's "restore" (status, one entry per knob or per NAPI with scope, path, original as
  * the journal holds it and after as read back, error) as a record line: after the journal's
@@ -81,6 +75,8 @@ int nb_report_put_restore(struct nb_report *r, const struct nb_journal *j, int r
 /* nb_report_assemble (to the report the record names) with the "restore" of j's restore. */
 int nb_report_assemble_restored(const char *record_path, const struct nb_journal *j, int rc, const char *error,
 				struct nb_assembly_info *info, struct nb_err *err);
+/* Assemble a record left by a killed run into report_path (NULL: the path its header names);
+ * info: what was found (struct nb_assembly_info, report/report_types.h). */
 int nb_report_assemble(const char *record_path, const char *report_path, struct nb_assembly_info *info,
 		       struct nb_err *err);
 /* The human table: one line per point. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kit/metric_table.h"
-#include "report/bottleneck.h"
+#include "result/bottleneck.h"
 #include "sampling/run_counters.h"
 
 const char *nb_point_status_name(enum nb_point_status s)

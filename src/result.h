@@ -14,6 +14,7 @@
 #include "kit/metrics.h"
 #include "plan.h"
 #include "kit/stats.h"
+#include "result/bottleneck.h" /* the verdict a point's summary carries */
 
 struct nb_qstats_delta;
 struct nb_run_counters;
@@ -46,6 +47,17 @@ enum nb_point_status { NB_POINT_OK, NB_POINT_FAILED, NB_POINT_TIMEOUT, NB_POINT_
 #define NB_MAX_POINT_NOTES 8
 #define NB_POINT_NOTE_MAX 240
 
+/* A point that sets the mtu knob: which ends took it, and how (docs/running.md, "MTU"). */
+struct nb_point_mtu {
+	bool present;
+	int dut;                        /* read back */
+	char dut_how[192];              /* down/up, carrier wait; "": a plain running change */
+	int peer;                       /* the peer's MTU after the request; -1: the peer was not set */
+	char peer_iface[16];
+	char peer_how[32];              /* "nicbench serve", "not set" */
+	char peer_note[400];            /* the peer's down/up, or why it was not set */
+};
+
 struct nb_point_result {
 	const struct nb_point *point;
 	int nknobs;
@@ -60,12 +72,15 @@ struct nb_point_result {
 	bool has_diag;                  /* the diagnostic repetition ran ok: its metrics below */
 	struct nb_metric_set diag_metrics;
 	char capture_file[4096];        /* .pcap of the first run's window; empty: none */
+	char stacks_file[4096];         /* folded kernel stacks of the diagnostic repetition; empty: none */
+	struct nb_stack_stats stacks;   /* what stacks_file holds */
 	int capture_packets;
 	char knob_via[NB_MAX_POINT_KNOBS][16]; /* path each readback knob was set through; "" none */
 	struct nb_napi_table *napis;    /* NAPIs after the knobs were applied, owned; NULL: not read */
 	struct nb_kmsg_log *kernel_log; /* kernel log lines logged during the point, owned; NULL: not read */
 	int nnotes;                     /* optional steps that gave nothing: "X missing: why" */
 	char notes[NB_MAX_POINT_NOTES][NB_POINT_NOTE_MAX];
+	struct nb_point_mtu mtu;
 };
 
 const char *nb_point_status_name(enum nb_point_status s);
@@ -80,37 +95,6 @@ void nb_run_record_release(struct nb_run_record *run);
 void nb_point_result_note(struct nb_point_result *pr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- the summary of a point's runs ---- */
-
-/* The bottleneck verdict of a point, which its summary carries: the rules that reach it are in
- * report/bottleneck.c. */
-enum nb_bn_code {
-	NB_BN_NONE,          /* nothing found */
-	NB_BN_LINK,          /* none found, throughput near the link speed */
-	NB_BN_PEER,          /* the peer's iperf3 used a whole core */
-	NB_BN_CPU,           /* one CPU (or every CPU) saturated */
-	NB_BN_NIC_DROPS,     /* the NIC dropped (rx_missed_errors, rx_fifo_errors, rx_dropped) */
-	NB_BN_BACKLOG_DROPS, /* softnet backlog full */
-	NB_BN_SOCKET_DROPS,  /* UDP receive buffer errors */
-	NB_BN_NAPI_BUDGET,   /* NAPI polls used their whole budget */
-	NB_BN_TIME_SQUEEZE,  /* net_rx_action ran out of time or budget */
-	NB_BN_NO_DATA,       /* the point has no metrics to judge (failed, unsupported) */
-};
-
-#define NB_BN_MAX_FIGURES 12
-#define NB_BN_SENTENCE_MAX 320
-
-struct nb_bn_figure {
-	char name[NB_METRIC_NAME_MAX];
-	double value;
-};
-
-struct nb_bottleneck {
-	enum nb_bn_code code;
-	char sentence[NB_BN_SENTENCE_MAX];   /* "CPU0 saturated (96% busy) by softirq 92%" */
-	char owner[64];                      /* who holds the saturated CPU: "softirq", "NAPI thread + traffic process"; "" */
-	int n_figures;
-	struct nb_bn_figure figures[NB_BN_MAX_FIGURES]; /* the measured numbers the verdict rests on */
-};
 
 struct nb_metric_summary {
 	char name[NB_METRIC_NAME_MAX];

@@ -101,6 +101,9 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 		snprintf(pr->knob_via[pr->nknobs], sizeof(pr->knob_via[0]), "%s", nb_knob_via_name(via));
 		pr->nknobs++;
 	}
+	nb_runner_mtu_point(rn, p, pr);  /* the peer follows the mtu knob */
+	if (pr->status != NB_POINT_OK)
+		return;
 	/* the NAPIs as the point leaves them: per-NAPI values read back, IRQ, thread CPU */
 	pr->napis = malloc(sizeof(*pr->napis));
 	if (pr->napis && nb_napi_table_read(&rn->target, pr->napis, &napi_err) < 0) {
@@ -325,10 +328,14 @@ static bool start_point(struct runner *rn, const struct nb_point *p, struct poin
 		snprintf(pr->trace_note, sizeof(pr->trace_note), "%s", nb_trace_unavailable_reason(rn->trace));
 	} else if (rn->trace) {
 		const char *profile = nb_trace_profile_unavailable_reason(rn->trace);
+		const char *stacks = rn->o->cfg->profile_stacks && rn->o->cfg->profile && !profile
+					     ? nb_trace_stacks_unavailable_reason(rn->trace)
+					     : NULL;
 		const char *notes = nb_trace_notes(rn->trace);
 
-		snprintf(pr->trace_detail, sizeof(pr->trace_detail), "%s%s%s%s", profile ? "profile: " : "",
-			 profile ? profile : "", profile && notes ? "; " : "", notes ? notes : "");
+		snprintf(pr->trace_detail, sizeof(pr->trace_detail), "%s%s%s%s%s%s", profile ? "profile: " : "",
+			 profile ? profile : "", stacks ? "profile stacks: " : "", stacks ? stacks : "",
+			 (profile || stacks) && notes ? "; " : "", notes ? notes : "");
 	}
 	pr->runs = calloc((size_t)cfg->repetitions, sizeof(*pr->runs));
 	if (!pr->runs) {
@@ -620,7 +627,8 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 		return rc;
 	/* with --round the diagnostic repetition runs in one round of each side (--diagnostics) */
 	if (nb_config_diagnostics_here(o->cfg)) {
-		struct nb_trace_opts to = { .paths = o->paths, .iface = o->cfg->iface, .profile = o->cfg->profile };
+		struct nb_trace_opts to = { .paths = o->paths, .iface = o->cfg->iface, .profile = o->cfg->profile,
+					      .callchains = o->cfg->profile_stacks };
 
 		/* tracing is optional: when it cannot open, its metrics are absent with the reason */
 		if (nb_trace_open(&to, &rn->trace, err) < 0) {
@@ -677,6 +685,7 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 	/* restore on every path out; a restore failure outranks other errors. The journal stays
 	 * until the report is durable: a SIGKILL before that leaves the journal naming the
 	 * record, and `nicbench knobs restore` writes the report from it. */
+	nb_runner_mtu_end(&rn);  /* the peer's MTU back first: it followed the DUT's */
 	restored = nb_journal_restore_keep(rn.journal, &restore_err) == 0;
 	if (recording && rn.journal) {
 		struct nb_err put_err = { 0 };

@@ -16,6 +16,7 @@
 
 struct nb_capture;
 struct nb_counters;
+struct nb_ctl_client;
 struct nb_journal;
 struct nb_qstats_snap;
 struct nb_trace;
@@ -38,7 +39,15 @@ struct runner {
 	struct nb_irq_watch irq_open, irq_now; /* the NIC's IRQ affinities and irqbalance at the window's edges */
 	struct nb_peer_local peer;  /* the local peer's server, found at each point's start */
 	bool peer_said;             /* its line was printed (again only when it changes) */
+	struct nb_ctl_client *peer_ctl;  /* nicbench serve's control connection, opened at the first mtu point */
+	int peer_ctl_rc;            /* its connect's answer (-ECONNREFUSED: no serve); 0 untried or open */
+	bool peer_ctl_warned;
 };
+
+/* runner_mtu.c: after a point's knobs, the mtu record and the peer's MTU; at the end, the
+ * peer's restore (and on any exit its serve restores when the connection drops). */
+void nb_runner_mtu_point(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr);
+void nb_runner_mtu_end(struct runner *rn);
 
 /* One repetition of point p into run: traffic in a watched child, the sampler at the edges of
  * the measured window and every interval inside it. capture: write the window to

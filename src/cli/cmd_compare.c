@@ -440,6 +440,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	result.rounds = cli.rounds ? &rounds : NULL;
+	nb_cmp_rounds_movers(&result, result.rounds);
 	if (check_environment(&cli, &result) || write_output(&cli, &result))
 		goto out;
 	rc = exit_code(&cli, &result);

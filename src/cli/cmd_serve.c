@@ -15,6 +15,7 @@
 #include "iperf_driver.h"
 #include "kit/options.h"
 #include "kit/nb_time.h"
+#include "traffic/peer_ctl.h"
 #include "traffic/rr_proto.h"
 #include "traffic/rr_server.h"
 
@@ -31,6 +32,7 @@ struct serve_opts {
 	double stats_interval_s;
 	int rr_port;           /* 0: no rr server */
 	int rr_think_us;
+	int ctl_port;          /* 0: no control requests (the peer's MTU stays put) */
 };
 
 /* libiperf refuses interval statistics below 0.1 s, except 0 for "off". */
@@ -70,6 +72,12 @@ static const struct nb_opt serve_rows[] = {
 	  .help = "service time: each rr response goes out US microseconds after\n"
 		  "its request arrived, as an application that works per request;\n"
 		  "timer-based, it costs no CPU while waiting" },
+	{ .name = "ctl-port", .type = NB_OPT_INT, .offset = SERVE(ctl_port), .min = 0, .max = 65535,
+	  .def = NB_CTL_DEFAULT_PORT, .metavar = "PORT",
+	  .brief = "TCP port for run's control requests (peer MTU); 0 = none",
+	  .help = "TCP port for nicbench run's control requests: set the MTU of the\n"
+		  "interface that holds the address run reached, restored when run\n"
+		  "asks, when its connection drops and when serve exits; 0 = none" },
 };
 
 static const struct nb_opt_table serve_table = {
@@ -94,7 +102,7 @@ static void serve_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: nicbench serve [-B ADDR] [-p PORT] [--once] [--stats-interval S]\n"
-		"                      [--rr-port PORT] [--rr-think US]\n"
+		"                      [--rr-port PORT] [--rr-think US] [--ctl-port PORT]\n"
 		"\n"
 		"The peer of 'nicbench run': a libiperf server (any iperf3 client can use it) and the rr\n"
 		"server, at the far end of the link. One child a test, restarted after errors (backoff\n"
@@ -129,6 +137,8 @@ static int parse_serve_args(int argc, char **argv, struct serve_opts *o, struct 
 		return rc;
 	if (o->rr_port && o->rr_port == o->port)  /* TCP would clash with the iperf3 control port */
 		return nb_err_set(err, -EINVAL, "--rr-port %d is the iperf3 port; pick another", o->rr_port);
+	if (o->ctl_port && (o->ctl_port == o->port || o->ctl_port == o->rr_port))
+		return nb_err_set(err, -EINVAL, "--ctl-port %d is the iperf3 or rr port; pick another", o->ctl_port);
 	return 0;
 }
 
@@ -183,14 +193,25 @@ static int take_signal(int sigfd)
 	return (int)si.ssi_signo;
 }
 
-/* Sleep for ms unless a signal comes first; returns that signal or 0. */
-static int sleep_or_signal(int sigfd, int ms)
+/* Sleep for ms unless a signal comes first; returns that signal or 0. Control requests are
+ * answered meanwhile: a run killed during the backoff gets its MTU back at once. */
+static int sleep_or_signal(int sigfd, struct nb_ctl_server *ctl, int ms)
 {
-	struct pollfd pfd = { .fd = sigfd, .events = POLLIN };
+	double until = nb_monotonic_s() + ms / 1000.0;
 
-	if (poll(&pfd, 1, ms) > 0)
-		return take_signal(sigfd);
-	return 0;
+	for (;;) {
+		struct pollfd pfd[1 + 1 + NB_CTL_MAX_CLIENTS] = { { .fd = sigfd, .events = POLLIN } };
+		int nctl = nb_ctl_server_pollfds(ctl, pfd + 1, 1 + NB_CTL_MAX_CLIENTS);
+		double left = until - nb_monotonic_s();
+
+		if (left <= 0)
+			return 0;
+		if (poll(pfd, (nfds_t)(1 + nctl), (int)(left * 1000) + 1) <= 0)
+			continue;
+		if (pfd[0].revents & POLLIN)
+			return take_signal(sigfd);
+		nb_ctl_server_service(ctl, pfd + 1, nctl);
+	}
 }
 
 static int rr_lines_seen;
@@ -288,7 +309,12 @@ static int rr_first_start(struct rr_supervisor *rr)
 }
 
 /* Serve one test in a child; *stop_sig is set when SIGINT/SIGTERM arrived meanwhile. */
-static int serve_one(const struct serve_opts *o, int sigfd, struct rr_supervisor *rr,
+static void ctl_log_line(const char *line)
+{
+	fprintf(stderr, "nicbench serve: ctl: %s\n", line);
+}
+
+static int serve_one(const struct serve_opts *o, int sigfd, struct rr_supervisor *rr, struct nb_ctl_server *ctl,
 		     struct nb_iperf_serve_result *res, int *stop_sig)
 {
 	struct nb_iperf_serve_params p = { .bind = o->bind, .port = o->port, .stats_interval_s = o->stats_interval_s };
@@ -303,19 +329,21 @@ static int serve_one(const struct serve_opts *o, int sigfd, struct rr_supervisor
 		return rc;
 	}
 	for (;;) {
-		struct pollfd pfd[3] = {
+		struct pollfd pfd[3 + 1 + NB_CTL_MAX_CLIENTS] = {
 			{ .fd = nb_iperf_server_fd(s), .events = POLLIN },
 			{ .fd = sigfd, .events = POLLIN },
 			{ .fd = -1, .events = POLLIN },
 		};
 		int wait_ms = rr_due_ms(rr);
+		int nctl = nb_ctl_server_pollfds(ctl, pfd + 3, 1 + NB_CTL_MAX_CLIENTS);
 
 		if (rr->s)
 			pfd[2].fd = nb_rr_server_fd(rr->s);
-		if (poll(pfd, 3, wait_ms) < 0 && errno != EINTR)
+		if (poll(pfd, (nfds_t)(3 + nctl), wait_ms) < 0 && errno != EINTR)
 			break;
 		if (pfd[2].revents)
 			rr_service(rr);
+		nb_ctl_server_service(ctl, pfd + 3, nctl);
 		if (pfd[1].revents & POLLIN) {
 			*stop_sig = take_signal(sigfd);
 			if (*stop_sig) {
@@ -332,7 +360,7 @@ static int serve_one(const struct serve_opts *o, int sigfd, struct rr_supervisor
 	return rc;
 }
 
-static int serve_loop(const struct serve_opts *o, int sigfd, struct rr_supervisor *rr)
+static int serve_loop(const struct serve_opts *o, int sigfd, struct rr_supervisor *rr, struct nb_ctl_server *ctl)
 {
 	struct serve_counts n = { 0, 0 };
 	int errors_in_a_row = 0;
@@ -340,7 +368,7 @@ static int serve_loop(const struct serve_opts *o, int sigfd, struct rr_superviso
 
 	for (;;) {
 		struct nb_iperf_serve_result res;
-		int rc = serve_one(o, sigfd, rr, &res, &stop_sig);
+		int rc = serve_one(o, sigfd, rr, ctl, &res, &stop_sig);
 
 		if (stop_sig) {
 			if (res.served && !res.stopped)
@@ -368,7 +396,7 @@ static int serve_loop(const struct serve_opts *o, int sigfd, struct rr_superviso
 			return NB_EXIT_FAIL;
 		fprintf(stderr, "nicbench serve: error %d; restarting the server in %.2f s\n", n.errors,
 			backoff_after(errors_in_a_row) / 1000.0);
-		stop_sig = sleep_or_signal(sigfd, backoff_after(errors_in_a_row));
+		stop_sig = sleep_or_signal(sigfd, ctl, backoff_after(errors_in_a_row));
 		if (stop_sig) {
 			fprintf(stderr, "nicbench serve: stopped by SIG%s after %d test%s, %d error%s\n",
 				sigabbrev_np(stop_sig), n.tests, n.tests == 1 ? "" : "s", n.errors, n.errors == 1 ? "" : "s");
@@ -382,6 +410,7 @@ int cmd_serve(int argc, char **argv)
 	struct serve_opts o;
 	struct nb_err err = { 0 };
 	struct rr_supervisor rr = { 0 };
+	struct nb_ctl_server *ctl = NULL;
 	sigset_t stop_set, old_set;
 	int rc, sigfd;
 
@@ -400,8 +429,9 @@ int cmd_serve(int argc, char **argv)
 		return NB_EXIT_FAIL;
 	}
 	fprintf(stderr,
-		"nicbench serve %s (libiperf %s): listening on %s port %d; once=%s; stats interval %g s; pid %d\n",
-		NICBENCH_VERSION, nb_iperf_version(), o.bind ? o.bind : "all addresses", o.port,
+		"nicbench serve %s (libiperf %s): listening on %s port %d; control port %d; once=%s; "
+		"stats interval %g s; pid %d\n",
+		NICBENCH_VERSION, nb_iperf_version(), o.bind ? o.bind : "all addresses", o.port, o.ctl_port,
 		o.once ? "yes" : "no", o.stats_interval_s, (int)getpid());
 	rr.o = &o;
 	if (rr_first_start(&rr) < 0) {
@@ -409,7 +439,15 @@ int cmd_serve(int argc, char **argv)
 		sigprocmask(SIG_SETMASK, &old_set, NULL);
 		return NB_EXIT_FAIL;
 	}
-	rc = serve_loop(&o, sigfd, &rr);
+	if (o.ctl_port && nb_ctl_server_start(o.bind, o.ctl_port, ctl_log_line, &ctl, &err) < 0) {
+		fprintf(stderr, "nicbench serve: %s\n", err.msg);
+		rr_stop(&rr);
+		close(sigfd);
+		sigprocmask(SIG_SETMASK, &old_set, NULL);
+		return NB_EXIT_FAIL;
+	}
+	rc = serve_loop(&o, sigfd, &rr, ctl);
+	nb_ctl_server_stop(ctl);  /* puts back every MTU a run left changed */
 	rr_stop(&rr);
 	close(sigfd);
 	sigprocmask(SIG_SETMASK, &old_set, NULL);

@@ -38,6 +38,8 @@ void nb_run_options_usage(const char *command, FILE *out)
 	nb_opts_help(out, &nb_config_table, "interface", "connect-timeout");
 	fprintf(out, "request/response tests (tcp-rr, udp-rr; the peer runs nicbench serve):\n");
 	nb_opts_help(out, &nb_config_table, "rr-flows", "rr-port");
+	fprintf(out, "the peer's MTU (with the mtu knob; the peer runs nicbench serve):\n");
+	nb_opts_help(out, &nb_config_table, "peer-mtu", "peer-ctl-port");
 	fprintf(out, "the knob matrix (a cross product; knob settings are the outer loop):\n");
 	nb_opts_help(out, &nb_config_table, "knob", "knob");
 	knob_names(out);

@@ -158,18 +158,21 @@ static void profile_movers(struct nb_cmp_point_result *pr)
 	if (!b || !n || !b->n_profile || !n->n_profile)
 		return;
 	for (int i = 0; i < b->n_profile && count < 128; i++)
-		all[count++] = (struct nb_cmp_mover){ b->profile[i].symbol, b->profile[i].share_pct,
-						      profile_share(n, b->profile[i].symbol, &found) };
+		all[count++] = (struct nb_cmp_mover){ .symbol = b->profile[i].symbol,
+						      .base_share_pct = b->profile[i].share_pct,
+						      .new_share_pct = profile_share(n, b->profile[i].symbol, &found) };
 	for (int i = 0; i < n->n_profile && count < 128; i++) {
 		profile_share(b, n->profile[i].symbol, &found);
 		if (!found)
-			all[count++] = (struct nb_cmp_mover){ n->profile[i].symbol, 0, n->profile[i].share_pct };
+			all[count++] = (struct nb_cmp_mover){ .symbol = n->profile[i].symbol,
+							      .new_share_pct = n->profile[i].share_pct };
 	}
 	qsort(all, (size_t)count, sizeof(all[0]), cmp_mover);
 	for (int i = 0; i < count && pr->n_movers < NB_CMP_MAX_MOVERS; i++) {
 		/* Sampling jitter moves every symbol a little: only real moves are news. */
-		if (fabs(all[i].new_share_pct - all[i].base_share_pct) < NB_CMP_MOVER_MIN_PTS)
+		if (fabs(all[i].new_share_pct - all[i].base_share_pct) < NB_CMP_MOVER_SINGLE_MIN_PTS)
 			break;
+		all[i].change_pts = all[i].new_share_pct - all[i].base_share_pct;
 		pr->movers[pr->n_movers++] = all[i];
 	}
 }
@@ -263,6 +266,7 @@ static int compare_point(struct cmp_ctx *ctx, const struct nb_cmp_point *b, cons
 	ctx->other_pct = point_other_pct(b, n);
 	ctx->steal = point_steal(ctx, b, n);
 	ctx->throughput_ratio = point_throughput_ratio(b, n);
+	ctx->headline = any->headline;
 	if (ctx->pool_used + (size_t)cap > ctx->pool_cap)
 		return -ENOMEM; /* nb_cmp_run sized the pool for every metric of both reports */
 	pr->metrics = ctx->pool + ctx->pool_used;

@@ -51,10 +51,15 @@ struct nb_cmp_effect {
 /* One gate rule: METRIC[@TESTS][=PCT]. tests is an fnmatch(3) glob over the test
  * name ("*-rx"), empty for every test; min_effect_pct < 0 keeps the metric's own. */
 struct nb_cmp_gate_rule {
-	char metric[NB_METRIC_NAME_MAX];
+	char metric[NB_METRIC_NAME_MAX]; /* or NB_CMP_GATE_HEADLINE */
 	char tests[64];
 	double min_effect_pct;
+	bool implicit;                   /* the default gate's headline rule: not spelled in the gate line */
 };
+
+/* The gate rule's metric that stands for each point's headline (kit/headline.h): packets per
+ * second received for a flood point, throughput or transactions per second otherwise. */
+#define NB_CMP_GATE_HEADLINE "headline"
 
 /* How far a metric must move in its own unit before a change can count: an absolute
  * floor beside the relative minimum effect, so that a 1.8% CPU share or a handful of
@@ -83,7 +88,11 @@ struct nb_cmp_floor_override {
 #define NB_CMP_MAX_FLOORS 32
 #define NB_CMP_MAX_GATE 32
 #define NB_CMP_MAX_MOVERS 5
-#define NB_CMP_MOVER_MIN_PTS 0.5 /* percentage points a profile symbol must move to be listed */
+#define NB_CMP_MOVER_MIN_PTS 0.5 /* over paired rounds: the median move a profile symbol needs */
+/* Between two single reports there is no noise figure: one A/A pair of tcp-rx on veth moved
+ * _raw_spin_unlock_irqrestore by 7.5 points (tests/fixtures/compare/veth-aa-*), so only a
+ * move that large says anything. */
+#define NB_CMP_MOVER_SINGLE_MIN_PTS 2.0
 
 struct nb_cmp_options {
 	double min_effect_pct;  /* a change smaller than this is "unchanged" */
@@ -105,7 +114,8 @@ struct nb_cmp_options {
 	bool sequential;        /* --sequential: paired metrics get the always-valid verdict (sequential.h) */
 };
 
-/* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx". */
+/* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx,..." and,
+ * unspelled, each point's headline metric (a flood point's rx_packets_per_s). */
 void nb_cmp_options_init(struct nb_cmp_options *opt);
 
 /* Replace the gate with a comma-separated list of METRIC[@TESTS][=PCT] rules, or "none". */
@@ -187,9 +197,14 @@ struct nb_cmp_metric_result {
 	struct nb_seq_metric seq;  /* --sequential: decided or not, and the pairs still needed */
 };
 
+/* A profile symbol whose share of busy samples moved. Between two reports the move is new - base;
+ * over paired rounds (n_pairs >= 2) the shares are the sides' medians, the move the median of
+ * the per-pair moves, and lo..hi their range. */
 struct nb_cmp_mover {
 	const char *symbol;
 	double base_share_pct, new_share_pct;
+	int n_pairs;
+	double change_pts, change_lo_pts, change_hi_pts;
 };
 
 struct nb_cmp_point_result {

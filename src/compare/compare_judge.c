@@ -19,13 +19,13 @@ static void traits_fill(struct metric_traits *t, const struct nb_cmp_options *op
 	t->floor = nb_cmp_effective_floor(opt, name);
 	t->gate_named = false;
 	for (int i = 0; i < opt->n_gate && !t->gate_named; i++)
-		t->gate_named = !strcmp(opt->gate[i].metric, name);
+		t->gate_named = !strcmp(opt->gate[i].metric, name) || !strcmp(opt->gate[i].metric, NB_CMP_GATE_HEADLINE);
 }
 
 /* Gated when a rule names the metric and its glob matches the test; a rule's own
  * threshold beats --min-effect. Neutral metrics have no "worse" to gate on. */
-static void apply_gate(const struct nb_cmp_options *opt, const char *test_name, const struct metric_traits *t,
-		       struct nb_cmp_metric_result *m)
+static void apply_gate(const struct nb_cmp_options *opt, const char *test_name, const char *headline,
+		       const struct metric_traits *t, struct nb_cmp_metric_result *m)
 {
 	m->min_effect_pct = t->min_effect_pct;
 	m->gated = false;
@@ -34,7 +34,9 @@ static void apply_gate(const struct nb_cmp_options *opt, const char *test_name, 
 	for (int i = 0; i < opt->n_gate; i++) {
 		const struct nb_cmp_gate_rule *rule = &opt->gate[i];
 
-		if (strcmp(rule->metric, t->name))
+		bool headline_rule = !strcmp(rule->metric, NB_CMP_GATE_HEADLINE);
+
+		if (headline_rule ? !headline || strcmp(headline, t->name) : strcmp(rule->metric, t->name))
 			continue;
 		if (rule->tests[0] && fnmatch(rule->tests, test_name, 0))
 			continue;
@@ -430,7 +432,7 @@ void nb_cmp_judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, co
 	m->name = name;
 	t = metric_traits(ctx, pos, name);
 	m->direction = t->direction;
-	apply_gate(opt, test_name, t, m);
+	apply_gate(opt, test_name, ctx->headline, t, m);
 	if (b->diagnostic || n->diagnostic)
 		m->gated = false;
 	m->has_floor = resolve_floor(ctx, t, &m->floor);

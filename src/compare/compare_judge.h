@@ -38,6 +38,7 @@ struct cmp_ctx {
 	double other_pct;                   /* the current point's worst cpu_other_pct (point_other_pct) */
 	struct nb_cmp_steal steal;          /* the current point's steal_pct per side (point_steal) */
 	double throughput_ratio;            /* the current point's median throughput, new / base; NAN */
+	const char *headline;               /* the current point's headline metric (gate rule "headline") */
 	size_t pool_used, pool_cap;
 	struct metric_traits traits[TRAITS_SLOTS];
 };

@@ -2,6 +2,7 @@
 /* Read nicbench-report/1 files into compare's plain structs with jansson. */
 #include "compare_load.h"
 #include "compare_stats.h"
+#include "kit/headline.h"
 #include "kit/metric_table.h"
 
 #include <errno.h>
@@ -105,6 +106,7 @@ struct loader {
 	const char *label;
 	int n_names;
 	const char *names[LOADER_NAMES_MAX]; /* metric names met so far, each copied once */
+	bool promiscuous;                    /* config.promiscuous: UDP rx points are floods */
 };
 
 static int oom(struct loader *ld)
@@ -376,6 +378,21 @@ static int load_profile(struct loader *ld, json_t *profile, struct nb_cmp_point 
 	return 0;
 }
 
+/* The file is named relative to the report's directory (the label, for a report read from a
+ * file); a name with a slash in it is not ours and is left alone. */
+static int load_stacks_file(struct loader *ld, json_t *stacks, struct nb_cmp_point *p)
+{
+	const char *file = json_string_value(json_object_get(stacks, "file"));
+	const char *slash = strrchr(ld->label, '/');
+	char path[4096];
+
+	if (!file || !*file || strchr(file, '/'))
+		return 0;
+	snprintf(path, sizeof(path), "%.*s%s", slash ? (int)(slash - ld->label + 1) : 0, ld->label, file);
+	p->stacks_file = arena_strdup(ld->arena, path);
+	return p->stacks_file ? 0 : oom(ld);
+}
+
 /* "threaded=1 gro_flush_timeout=20000" in the report's key order, cut at 511 bytes; for display only. */
 static int load_knobs(struct loader *ld, json_t *knobs, struct nb_cmp_point *p)
 {
@@ -399,6 +416,28 @@ static int load_knobs(struct loader *ld, json_t *knobs, struct nb_cmp_point *p)
 	}
 	p->knobs = arena_strdup(ld->arena, buf);
 	return p->knobs ? 0 : oom(ld);
+}
+
+/* The point's "headline" as the run wrote it; a report from before the field (or naming a metric
+ * nicbench does not write) gets the same rule from its test (kit/headline.h). Static strings. */
+static const char *point_headline(const struct loader *ld, json_t *res, json_t *test)
+{
+	const char *written = json_string_value(json_object_get(res, "headline"));
+	const char *proto = json_string_value(json_object_get(test, "protocol"));
+	const char *dir = json_string_value(json_object_get(test, "direction"));
+	const struct nb_metric_def *d = written ? nb_metric_lookup(written) : NULL;
+	json_t *rate = json_object_get(test, "rate"), *length = json_object_get(test, "length");
+	struct nb_headline_test h = { .promiscuous = ld->promiscuous };
+
+	if (d && !strcmp(d->name, written))
+		return d->name;
+	h.udp = proto && !strcmp(proto, "udp");
+	h.rx = dir && !strcmp(dir, "rx");
+	h.rr = dir && !strcmp(dir, "rr");
+	h.rate_bps = json_is_integer(rate) && json_integer_value(rate) > 0 ? (uint64_t)json_integer_value(rate) : 0;
+	h.length = json_is_integer(length) && json_integer_value(length) > 0 && json_integer_value(length) < 65536
+			   ? (int)json_integer_value(length) : 0;
+	return nb_headline_metric(&h);
 }
 
 static int load_point(struct loader *ld, size_t index, json_t *res, struct nb_cmp_point *p)
@@ -425,6 +464,7 @@ static int load_point(struct loader *ld, size_t index, json_t *res, struct nb_cm
 		ret = copy_str(ld, test, "direction", "", &p->direction);
 	if (!ret && json_is_object(test))
 		ret = json_compact(ld, test, &p->test_json);
+	p->headline = point_headline(ld, res, test);
 	if (!ret)
 		ret = load_knobs(ld, json_object_get(res, "knobs"), p);
 	if (!ret)
@@ -433,6 +473,8 @@ static int load_point(struct loader *ld, size_t index, json_t *res, struct nb_cm
 		ret = load_runs(ld, json_object_get(res, "runs"), p);
 	if (!ret)
 		ret = load_profile(ld, json_object_get(res, "profile"), p);
+	if (!ret)
+		ret = load_stacks_file(ld, json_object_get(res, "profile_stacks"), p);
 	return ret;
 }
 
@@ -481,6 +523,7 @@ static int load_root(struct loader *ld, json_t *root, struct nb_cmp_report *r)
 				  ld->label, json_string_value(schema), NB_CMP_REPORT_SCHEMA);
 	if (!json_array_size(results))
 		return nb_err_set(ld->err, -ENODATA, "load report %s: the report has no results", ld->label);
+	ld->promiscuous = json_is_true(json_object_get(json_object_get(root, "config"), "promiscuous"));
 	r->points = arena_array(ld->arena, json_array_size(results), sizeof(*r->points));
 	if (!r->points)
 		return oom(ld);

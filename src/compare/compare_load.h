@@ -43,6 +43,7 @@ struct nb_cmp_point {
 	const char *direction;  /* "rx" / "tx"; "" when unknown */
 	const char *knobs;      /* "threaded=1 gro_flush_timeout=20000", for display */
 	const char *test_json;  /* the point's "test" object, compact, for the environment check */
+	const char *headline;   /* the metric its row shows and the default gate judges (kit/headline.h) */
 	enum nb_cmp_status status;
 	/* the run was killed or stopped during this point: status OK, compared on the runs that
 	 * finished, and said so (report status "incomplete") */
@@ -57,6 +58,9 @@ struct nb_cmp_point {
 	int pairs_paired;       /* compare over rounds: as nb_cmp_samples.paired, for the pairs above */
 	int n_profile;
 	struct nb_cmp_profile_entry *profile;
+	/* the diagnostic repetition's folded stacks (profile_stacks.file), as a path from here:
+	 * the file sits beside the report; NULL when the report names none */
+	const char *stacks_file;
 };
 
 /* A report field that should match between base and new (everything but the kernel). */

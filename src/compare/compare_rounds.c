@@ -314,6 +314,7 @@ static int merge_point(struct merge_ctx *mc, int side, const char *id, struct nb
 	out->direction = first->direction;
 	out->knobs = first->knobs;
 	out->test_json = first->test_json;
+	out->headline = first->headline;
 	if ((ret = merge_status(m, pt, rounds, r->reports[side], out)))
 		return ret;
 	out->metrics = nb_cmp_report_alloc(m, (size_t)room + 1, sizeof(*out->metrics));

@@ -45,4 +45,11 @@ int nb_cmp_rounds_merge(struct nb_cmp_rounds *r, struct nb_err *err);
 
 void nb_cmp_rounds_free(struct nb_cmp_rounds *r);
 
+/* Profile movers over paired rounds (they replace the merged reports' movers where at least two
+ * pairs have a profile on both sides): a symbol is listed when its share moved at least
+ * NB_CMP_MOVER_MIN_PTS (median of the pairs) and the same way in every pair, so that the move
+ * beats the pairs' own scatter. */
+struct nb_cmp_result;
+void nb_cmp_rounds_movers(struct nb_cmp_result *res, const struct nb_cmp_rounds *rd);
+
 #endif

@@ -52,6 +52,11 @@ void nb_cmp_options_init(struct nb_cmp_options *opt)
 	opt->min_runs = 3;
 	opt->change_cap_pct = 10000;
 	nb_cmp_gate_parse(opt, NB_M_THROUGHPUT_BPS "," NB_M_CPU_BUSY_PCT "@*-rx," NB_M_RR_LATENCY_P99_US "@*-rr," NB_M_RR_TRANSACTIONS_PER_S "@*-rr", NULL);
+	/* a flood point's headline is its packet rate: gated like every other point's headline, but the
+	 * gate line keeps its spelling, since for any other point the rules above gate it already */
+	opt->gate[opt->n_gate] = (struct nb_cmp_gate_rule){ .metric = NB_CMP_GATE_HEADLINE, .min_effect_pct = -1,
+							      .implicit = true };
+	opt->n_gate++;
 }
 
 static int parse_pct(const char *text, double *out)
@@ -116,7 +121,7 @@ static int parse_gate_rule(struct nb_cmp_gate_rule *rule, char *tok, struct nb_e
 	}
 	if (!*tok || strlen(tok) >= sizeof(rule->metric))
 		return nb_err_set(err, -EINVAL, "parse gate rule: metric name \"%s\" is empty or too long", tok);
-	ret = check_gatable(tok, err);
+	ret = strcmp(tok, NB_CMP_GATE_HEADLINE) ? check_gatable(tok, err) : 0;
 	if (ret)
 		return ret;
 	snprintf(rule->metric, sizeof(rule->metric), "%s", tok);
@@ -140,7 +145,10 @@ int nb_cmp_gate_parse(struct nb_cmp_options *opt, const char *spec, struct nb_er
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (n >= NB_CMP_MAX_GATE)
 			return nb_err_set(err, -EINVAL, "parse gate: more than %d rules", NB_CMP_MAX_GATE);
-		int ret = parse_gate_rule(&opt->gate[n], tok, err);
+		int ret;
+
+		memset(&opt->gate[n], 0, sizeof(opt->gate[n]));
+		ret = parse_gate_rule(&opt->gate[n], tok, err);
 
 		if (ret)
 			return ret;

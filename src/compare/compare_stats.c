@@ -139,22 +139,6 @@ out:
 	return p;
 }
 
-/* z with P(|Z| >= z) = alpha, by bisection: libm has erfc but not its inverse. */
-static double two_sided_z(double alpha)
-{
-	double lo = 0, hi = 40;
-
-	for (int i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (erfc(mid / sqrt(2.0)) > alpha)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 /* Largest k >= 1 with P(U <= k - 1) <= alpha / 2 for sample sizes m and n without
  * ties; 0 when even U = 0 is too likely. */
 long nb_stats_shift_ci_rank(int m, int n, double alpha)
@@ -165,7 +149,7 @@ long nb_stats_shift_ci_rank(int m, int n, double alpha)
 	long k = 0;
 
 	if (total_n > NB_STATS_EXACT_MAX) {
-		double z = two_sided_z(alpha);
+		double z = nb_stats_two_sided_z(alpha);
 
 		k = (long)floor(max_u / 2.0 - z * sqrt((double)m * n * (total_n + 1) / 12.0));
 		return k > 0 ? k : 0;
@@ -294,51 +278,6 @@ bool nb_stats_shift_ci(const double *base, int nb, const double *new, int nn, do
 	if (nb <= 0 || nn <= 0)
 		return false;
 	return nb_stats_shift_ci_at(base, nb, new, nn, nb_stats_shift_ci_rank(nb, nn, alpha), lo, hi);
-}
-
-/* Two-sided Student t quantile from z (Abramowitz & Stegun 26.7.5, four terms): within
- * 0.3% of the table at 2 degrees of freedom, closer above. */
-static double two_sided_t(double alpha, int df)
-{
-	double z = two_sided_z(alpha), z2 = z * z, d = df;
-	double g1 = (z2 + 1) * z / 4;
-	double g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
-	double g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
-	double g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
-
-	return z + g1 / d + g2 / (d * d) + g3 / (d * d * d) + g4 / (d * d * d * d);
-}
-
-/* n Var(median) / sigma^2 of n normal values, n = 2..20 (numerical integration of the
- * order statistics' densities; a Monte Carlo check is in tests/unit/test_adaptive.c). The
- * textbook pi/2 is the limit: at 3 or 4 runs it overstates the median's standard error by
- * 8% and 15%, and an even n, whose median averages two values, sits lower still. */
-static const double median_var_factor[] = {
-	[2] = 1.0000, 1.3460, 1.1928, 1.4342, 1.2885, 1.4731, 1.3455, 1.4949, 1.3834, 1.5088,
-	1.4104, 1.5184, 1.4307, 1.5254, 1.4464, 1.5308, 1.4591, 1.5350, 1.4694,
-};
-
-double nb_stats_median_se_factor(int n)
-{
-	int last = (int)(sizeof(median_var_factor) / sizeof(median_var_factor[0])) - 1;
-
-	if (n < 2)
-		return NAN;
-	return sqrt(n <= last ? median_var_factor[n] : M_PI / 2);
-}
-
-bool nb_stats_median_ci(const double *v, int n, double alpha, double *lo, double *hi)
-{
-	struct nb_stats st;
-	double half;
-
-	if (n < 2)
-		return false;
-	nb_stats_compute(v, n, &st);
-	half = two_sided_t(alpha, n - 1) * nb_stats_median_se_factor(n) * st.stddev / sqrt(n);
-	*lo = st.median - half;
-	*hi = st.median + half;
-	return true;
 }
 
 double nb_stats_change_pct(double base, double new, double cap, bool *capped)

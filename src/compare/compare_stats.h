@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "kit/stats.h" /* nb_stats_median, nb_stats_sort */
+#include "kit/stats.h" /* nb_stats_median, nb_stats_sort, nb_stats_two_sided_z */
 
 /* Two-sided p-value of the Mann-Whitney U (Wilcoxon rank-sum) test that samples a
  * and b come from the same distribution. Exact permutation distribution (ties get
@@ -38,16 +38,6 @@ long nb_stats_mann_whitney_u2(const double *a, int na, const double *b, int nb, 
  * doubles in counts), and the two-sided p-value of an observed 2U under it. */
 int nb_stats_u_distribution(int na, int nb, double *counts);
 double nb_stats_u_p_value(const double *counts, int na, int nb, long u2);
-
-/* Approximate (1 - alpha) confidence interval of the median of one sample: median +-
- * t(n-1) * c(n) * s / sqrt(n), c(n) the median's standard error in units of sigma / sqrt(n)
- * for n normal values (exact up to 20, sqrt(pi/2) above), Student t for the few runs. Not
- * distribution-free like the shift interval: the order-statistic interval of a median cannot
- * reach 90% below 5 values, and a stopping rule must be able to stop at 3. Returns false
- * for n < 2. */
-bool nb_stats_median_ci(const double *v, int n, double alpha, double *lo, double *hi);
-/* c(n) above; NAN below 2 values. */
-double nb_stats_median_se_factor(int n);
 
 /* Paired rounds (compare over rounds): n differences d[i] = B_i - A_i, one a pair of rounds. */
 

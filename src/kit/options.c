@@ -118,6 +118,8 @@ static int apply_row(const struct nb_opt_table *t, const struct nb_opt *o, void 
 		*(const char **)((char *)obj + o->offset) = text;
 		return 0;
 	case NB_OPT_RATE:
+		if (o->parse)  /* it takes more than one rate ("150M,1000M": a sweep) */
+			return o->parse(obj, o, text, err);
 		if (nb_parse_rate(text, &rate) < 0 || !nb_opt_in_range(o, (double)rate))
 			return nb_err_set(err, -EINVAL, "%s '%s': expected %s", flag, text, nb_opt_rate_expect(o));
 		store(t, o, obj, (double)rate);

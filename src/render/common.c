@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare/compare_stats.h"
+#include "kit/metric_table.h"
 #include "render/common.h"
 
 /* ---- numbers ----
@@ -166,6 +167,37 @@ static void format_scaled(char *buf, size_t len, double v, int decimals, const c
 	}
 }
 
+/* The short unit of an event rate from the metric table's unit column: "pps" for packets/s, "/s"
+ * for other events per second; NULL for anything else. */
+static const char *rate_unit(const char *name)
+{
+	const struct nb_metric_def *d = nb_metric_lookup(name);
+
+	if (!d)
+		return NULL;
+	if (!strcmp(d->unit, "packets/s"))
+		return "pps";
+	if (!strcmp(d->unit, "1/s"))
+		return "/s";
+	return NULL;
+}
+
+/* 47630 packets/s -> "47.6 kpps", 1.2e6 /s -> "1.20 M/s", 950 -> "950 pps". */
+static void format_rate(char *buf, size_t len, double v, const char *unit)
+{
+	char u[8];
+
+	if (fabs(v) >= 1e6) {
+		snprintf(u, sizeof(u), "M%s", unit);
+		format_scaled(buf, len, v / 1e6, 2, u);
+	} else if (fabs(v) >= 1e3) {
+		snprintf(u, sizeof(u), "k%s", unit);
+		format_scaled(buf, len, v / 1e3, 1, u);
+	} else {
+		format_scaled(buf, len, v, fabs(v) >= 10 || v == 0 ? 0 : 2, unit);
+	}
+}
+
 const char *nb_render_value(char *buf, size_t len, const char *name, bool present, double v)
 {
 	size_t nl = strlen(name);
@@ -185,6 +217,8 @@ const char *nb_render_value(char *buf, size_t len, const char *name, bool presen
 			format_scaled(buf, len, v, 0, thr ? "bit/s" : "bit/cpu-s");
 	} else if (nl > 4 && !strcmp(name + nl - 4, "_pct")) {
 		fmt_pct(buf, len, v, false);
+	} else if (rate_unit(name)) {
+		format_rate(buf, len, v, rate_unit(name));
 	} else {
 		fmt_g(buf, len, v, 4);
 	}
@@ -196,15 +230,19 @@ const char *nb_render_value(char *buf, size_t len, const char *name, bool presen
 /* The gate as the text table spells it (text, JSON). */
 void nb_render_gate(struct nb_print *out, const struct nb_cmp_options *opt)
 {
-	if (!opt->n_gate)
-		nb_print_lit(out, "none");
+	int shown = 0;
+
 	for (int i = 0; i < opt->n_gate; i++) {
 		const struct nb_cmp_gate_rule *g = &opt->gate[i];
 
-		nb_print_fmt(out, "%s%s%s%s", i ? "," : "", g->metric, g->tests[0] ? "@" : "", g->tests);
+		if (g->implicit)
+			continue;
+		nb_print_fmt(out, "%s%s%s%s", shown++ ? "," : "", g->metric, g->tests[0] ? "@" : "", g->tests);
 		if (g->min_effect_pct >= 0)
 			nb_print_fmt(out, "=%g", g->min_effect_pct);
 	}
+	if (!shown)
+		nb_print_lit(out, "none");
 }
 
 /* Other programs' CPU differed between the two sides (cpu_other_pct): every figure may have moved. */
@@ -344,19 +382,38 @@ static void put_text(FILE *out, const char *s, bool md)
 		fputs(s, out);
 }
 
+const char *nb_render_headline(const struct nb_cmp_point *p)
+{
+	/* rr points keep their own cells (trans/s in HTML, "-" in text) */
+	if (p->headline && !strcmp(p->headline, NB_M_RX_PACKETS_PER_S))
+		return p->headline;
+	return NB_M_THROUGHPUT_BPS;
+}
+
+/* A headline figure: bit/s as the table always showed it, a packet rate in its unit. */
+static void headline_value(char *buf, size_t len, const char *metric, double v)
+{
+	if (!strcmp(metric, NB_M_THROUGHPUT_BPS))
+		nb_rv_bps(buf, len, v);
+	else
+		nb_render_value(buf, len, metric, true, v);
+}
+
 void nb_render_tput(char *buf, size_t len, const struct nb_cmp_point *p)
 {
-	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "throughput_bps");
+	const char *metric = nb_render_headline(p);
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, metric);
 
 	if (!s || s->n <= 0)
 		snprintf(buf, len, "-");
 	else
-		nb_rv_bps(buf, len, s->median);
+		headline_value(buf, len, metric, s->median);
 }
 
 void nb_render_range(char *buf, size_t len, const struct nb_cmp_point *p)
 {
-	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, "throughput_bps");
+	const char *metric = nb_render_headline(p);
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, metric);
 	double lo, hi;
 	char a[24], b[24];
 
@@ -369,8 +426,8 @@ void nb_render_range(char *buf, size_t len, const struct nb_cmp_point *p)
 		lo = fmin(lo, s->values[i]);
 		hi = fmax(hi, s->values[i]);
 	}
-	nb_rv_bps(a, sizeof(a), lo);
-	nb_rv_bps(b, sizeof(b), hi);
+	headline_value(a, sizeof(a), metric, lo);
+	headline_value(b, sizeof(b), metric, hi);
 	snprintf(buf, len, "%s .. %s", a, b);
 }
 
@@ -459,4 +516,30 @@ void nb_rv_render_moved(FILE *out, const struct nb_cmp_result *r, bool md)
 	}
 	if (!n)
 		fprintf(out, md ? "\nThe bottleneck moved in no point.\n" : "\nbottleneck moved: in no point\n");
+}
+
+/* ---- profile movers ---- */
+
+void nb_render_movers(struct nb_print *out, const char *lead, const struct nb_cmp_point_result *pr)
+{
+	const struct nb_cmp_mover *m0 = &pr->movers[0];
+
+	if (!pr->n_movers)
+		return;
+	if (m0->n_pairs >= 2)
+		nb_print_fmt(out, "%sprofile movers (median move >= %g pts, the same way in all %d pairs):", lead,
+			     NB_CMP_MOVER_MIN_PTS, m0->n_pairs);
+	else
+		nb_print_fmt(out, "%sprofile movers (>= %g pts; one profile a side, no noise figure):", lead,
+			     NB_CMP_MOVER_SINGLE_MIN_PTS);
+	for (int i = 0; i < pr->n_movers; i++) {
+		const struct nb_cmp_mover *m = &pr->movers[i];
+
+		nb_print_fmt(out, "%s %s %.1f%% -> %.1f%% (%+.1f pts", i ? "," : "", m->symbol, m->base_share_pct,
+			     m->new_share_pct, m->change_pts);
+		if (m->n_pairs >= 2)
+			nb_print_fmt(out, ", pairs %+.1f..%+.1f", m->change_lo_pts, m->change_hi_pts);
+		nb_print_putc(out, ')');
+	}
+	nb_print_putc(out, '\n');
 }

@@ -34,11 +34,18 @@ const char *nb_render_or_dash(const char *s);
 void nb_render_md_text(FILE *out, const char *s);
 void nb_render_md_cell(FILE *out, const char *s);
 /* A point's throughput median, its min .. max, a metric's median, its bits per CPU-second; "-" when absent. */
+/* The metric a point's table row shows: its headline when that is a packet rate (a flood point,
+ * kit/headline.h), else throughput_bps. */
+const char *nb_render_headline(const struct nb_cmp_point *p);
 void nb_render_tput(char *buf, size_t len, const struct nb_cmp_point *p);
 void nb_render_range(char *buf, size_t len, const struct nb_cmp_point *p);
 void nb_render_median(char *buf, size_t len, const struct nb_cmp_point *p, const char *name);
 void nb_render_efficiency(char *buf, size_t len, const struct nb_cmp_report *rep, const struct nb_cmp_point *p);
 /* "Which setting to choose": each test's Pareto front and the best setting across tests. */
 void nb_render_choice(FILE *out, const struct nb_cmp_report *rep, bool md);
+
+/* A point's profile movers on one line after lead, with how they were chosen (over paired
+ * rounds: the median move and the pairs' range; between two reports: a floor in points). */
+void nb_render_movers(struct nb_print *out, const char *lead, const struct nb_cmp_point_result *pr);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "render/common.h"
 #include "render/html.h"
 
 /* Okabe-Ito: the categorical palette that stays apart for the common colour-vision deficiencies. */
@@ -147,11 +148,12 @@ static void section_points(struct nb_html_page *pg)
 	      out);
 	for (int i = 0; i < rep->n_points; i++) {
 		const struct nb_cmp_point *p = &rep->points[i];
-		const struct nb_cmp_samples *t = nb_cmp_point_metric(p, "throughput_bps");
+		const char *headline = nb_render_headline(p);
+		const struct nb_cmp_samples *t = nb_cmp_point_metric(p, headline);
 		/* a latency point moves transactions, not bits: its headline is their rate */
 		const struct nb_cmp_samples *tps = t ? NULL : nb_cmp_point_metric(p, "rr_transactions_per_s");
 		struct nb_bottleneck bn;
-		char a[24], b[24];
+		char a[24], r[56];
 		double v;
 
 		nb_rv_bottleneck(rep, p, &bn);
@@ -159,15 +161,10 @@ static void section_points(struct nb_html_page *pg)
 		esc_breakable(out, p->id);
 		fprintf(out, "</td><td class=\"st-%s\">%s</td>", nb_cmp_status_name(p->status), nb_cmp_status_name(p->status));
 		if (t && t->n > 0) {
-			double lo = t->values[0], hi = t->values[0];
-
-			for (int k = 1; k < t->n; k++) {
-				lo = fmin(lo, t->values[k]);
-				hi = fmax(hi, t->values[k]);
-			}
-			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%s</td><td class=\"nw\">%s .. ", t->median, nb_rv_bps(a, sizeof(a), t->median),
-				nb_rv_bps(b, sizeof(b), lo));
-			fprintf(out, "%s</td><td>%d</td>", nb_rv_bps(a, sizeof(a), hi), t->n);
+			nb_render_tput(a, sizeof(a), p);
+			nb_render_range(r, sizeof(r), p);
+			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%s</td><td class=\"nw\">%s</td><td>%d</td>", t->median, a, r,
+				t->n);
 		} else if (tps && tps->n > 0) {
 			double lo = tps->values[0], hi = tps->values[0];
 

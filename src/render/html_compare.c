@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: MIT
 /* HTML: the compare section of the page (html.c): the verdict, a forest plot of the gated metrics,
- * the table of what moved, moved bottlenecks and profile movers. */
+ * the table of what moved, moved bottlenecks, profile movers and differential flame graphs. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "compare/compare_rounds.h"
 #include "plan.h"
+#include "render/flamegraph.h"
 #include "render/html.h"
+#include "sampling/kprofile.h"
+
+/* Flame graphs make the page heavy (up to a few hundred kB each): the first points with stacks. */
+#define FLAME_POINTS_MAX 8
 
 #define W NB_HTML_W
 #define LABEL_W NB_HTML_LABEL_W
@@ -27,6 +35,105 @@ static void value(FILE *out, const char *metric, double v)
 		fprintf(out, "%s per CPU-s", nb_rv_bps(buf, sizeof(buf), v));
 	else
 		fprintf(out, "%.4g", v);
+}
+
+/* Add one report's folded stacks to set; a missing or bad file is said on the page. */
+static void folded_read(FILE *out, const char *path, struct nb_folded *set)
+{
+	struct nb_err err = { 0 };
+	char *text = NULL;
+	size_t cap = 0, len = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		fputs("<p class=\"note\">stacks not read: ", out);
+		nb_html_esc(out, path);
+		fprintf(out, ": %s</p>\n", strerror(errno));
+		return;
+	}
+	for (;;) {
+		if (len + 4097 > cap) {
+			char *p = realloc(text, cap = cap ? cap * 2 : 65536);
+
+			if (!p)
+				break;
+			text = p;
+		}
+		size_t got = fread(text + len, 1, cap - len - 1, f);
+
+		len += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	if (text) {
+		text[len] = '\0';
+		if (nb_folded_parse(set, text, path, &err) < 0) {
+			fputs("<p class=\"note\">", out);
+			nb_html_esc(out, err.msg);
+			fputs("</p>\n", out);
+		}
+	}
+	free(text);
+}
+
+/* One side's stacks of a point: every round's, merged, or the single report's. */
+static void side_stacks(FILE *out, const struct nb_cmp_result *r, int side, const struct nb_cmp_point *p,
+			struct nb_folded *set)
+{
+	if (!r->rounds) {
+		if (p && p->stacks_file)
+			folded_read(out, p->stacks_file, set);
+		return;
+	}
+	for (int i = 0; i < r->rounds->n[side]; i++) {
+		const struct nb_cmp_report *rep = &r->rounds->reports[side][i];
+
+		for (int k = 0; k < rep->n_points; k++) {
+			if (!strcmp(rep->points[k].id, p->id) && rep->points[k].stacks_file)
+				folded_read(out, rep->points[k].stacks_file, set);
+		}
+	}
+}
+
+static void flame_section(FILE *out, const struct nb_cmp_result *r)
+{
+	int shown = 0, more = 0;
+
+	for (int i = 0; i < r->n_points; i++) {
+		const struct nb_cmp_point_result *pr = &r->points[i];
+		struct nb_folded base = { 0 }, nw = { 0 };
+		char title[300];
+
+		if (!pr->base || !pr->new)
+			continue;
+		if (shown >= FLAME_POINTS_MAX) {
+			more += pr->new->stacks_file != NULL;
+			continue;
+		}
+		side_stacks(out, r, 0, pr->base, &base);
+		side_stacks(out, r, 1, pr->new, &nw);
+		if (base.total && nw.total) {
+			if (!shown++)
+				fputs("<h3>Differential flame graphs</h3>\n<p>Kernel stacks of the diagnostic repetition "
+				      "(of every round, merged per side): width is the new side's samples, red frames grew "
+				      "their share of samples, blue ones shrank; hover a frame for its shares.</p>\n",
+				      out);
+			snprintf(title, sizeof(title), "%s: %llu base samples, %llu new", pr->id,
+				 (unsigned long long)base.total, (unsigned long long)nw.total);
+			fputs("<h4>", out);
+			nb_html_esc(out, pr->id);
+			fputs("</h4>\n<div class=\"flame\">", out);
+			if (nb_flamegraph_diff_svg(&base, &nw, &(struct nb_flame_opts){ .title = title }, out) < 0)
+				fputs("<p class=\"note\">flame graph: out of memory</p>", out);
+			fputs("</div>\n", out);
+		}
+		nb_folded_free(&base);
+		nb_folded_free(&nw);
+	}
+	if (more)
+		fprintf(out, "<p>%d more point(s) have stacks; only the first %d are drawn.</p>\n", more,
+			FLAME_POINTS_MAX);
 }
 
 static void compare_table(FILE *out, const struct nb_cmp_result *r)
@@ -211,16 +318,22 @@ void nb_html_section_compare(struct nb_html_page *pg)
 		if (!pr->n_movers)
 			continue;
 		if (!moved++)
-			fputs("<table><tr><th>point</th><th>symbol</th><th>base, % of samples</th><th>new, %</th></tr>\n", out);
+			fputs("<table><tr><th>point</th><th>symbol</th><th>base, % of samples</th><th>new, %</th>"
+			      "<th>move, pts (pairs of rounds)</th></tr>\n", out);
 		for (int k = 0; k < pr->n_movers; k++) {
 			fputs("<tr><td class=\"id\">", out);
 			nb_html_esc(out, pr->id);
 			fputs("</td><td class=\"id\">", out);
 			nb_html_esc(out, pr->movers[k].symbol);
-			fprintf(out, "</td><td>%.1f</td><td>%.1f</td></tr>\n", pr->movers[k].base_share_pct,
-				pr->movers[k].new_share_pct);
+			fprintf(out, "</td><td>%.1f</td><td>%.1f</td><td>%+.1f", pr->movers[k].base_share_pct,
+				pr->movers[k].new_share_pct, pr->movers[k].change_pts);
+			if (pr->movers[k].n_pairs >= 2)
+				fprintf(out, " (%d pairs, %+.1f..%+.1f)", pr->movers[k].n_pairs, pr->movers[k].change_lo_pts,
+					pr->movers[k].change_hi_pts);
+			fputs("</td></tr>\n", out);
 		}
 	}
 	fputs(moved ? "</table>\n" : "<p>No profile symbol moved (or the reports have no profile).</p>\n", out);
+	flame_section(out, r);
 	fputs("</section>\n", out);
 }

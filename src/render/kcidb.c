@@ -196,8 +196,15 @@ int nb_kcidb_render_report(FILE *out, const struct nb_cmp_report *rep, const str
 			const struct nb_cmp_samples *s = nb_cmp_point_metric(p, metric);
 			json_t *t;
 
-			if (!nb_rv_gated(&opt, test, metric))
+			/* the headline rule: a flood point's packet rate; elsewhere a named rule has it already */
+			if (!strcmp(metric, NB_CMP_GATE_HEADLINE)) {
+				metric = p->headline;
+				if (!metric || nb_rv_gated(&opt, test, metric))
+					continue;
+				s = nb_cmp_point_metric(p, metric);
+			} else if (!nb_rv_gated(&opt, test, metric)) {
 				continue;
+			}
 			t = test_json(&d, rep, p, metric, env);
 			json_object_set_new(t, "status", json_string(s || p->status != NB_CMP_STATUS_OK ? run_status(p)
 											: "MISS"));

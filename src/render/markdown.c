@@ -213,6 +213,26 @@ static void md_point(struct nb_print *out, const struct md_tests *tests, const s
 	nb_render_incomplete(out, "  - ", "new", pr->new);
 }
 
+/* The kernel profile's movers: what a change looks like from inside. Over paired rounds for every
+ * point (they beat the pairs' noise); between single reports only where the point regressed or
+ * improved, as in the text. */
+static void md_movers(struct nb_print *out, const struct nb_cmp_result *r)
+{
+	int shown = 0;
+
+	for (int i = 0; i < r->n_points; i++) {
+		const struct nb_cmp_point_result *pr = &r->points[i];
+
+		if (!pr->n_movers || (pr->movers[0].n_pairs < 2 && pr->verdict != NB_CMP_REGRESSED &&
+				      pr->verdict != NB_CMP_IMPROVED))
+			continue;
+		if (!shown++)
+			nb_print_lit(out, "\nKernel profile:\n\n");
+		nb_print_fmt(out, "- `%s`: ", r->points[i].id);
+		nb_render_movers(out, "", &r->points[i]);
+	}
+}
+
 static void markdown_body(struct nb_print *out, const struct nb_cmp_result *r)
 {
 	const struct nb_cmp_options *opt = r->opt;
@@ -232,6 +252,7 @@ static void markdown_body(struct nb_print *out, const struct nb_cmp_result *r)
 		md_point(out, &tests, &r->points[i]);
 		nb_print_drain(out);
 	}
+	md_movers(out, r);
 	nb_render_disturbed(out, r, true);
 	nb_print_fmt(out, "\nMedians of the runs on each side; \"similar\" is within %g%%%s, \"inconclusive\" is a larger "
 		"change whose %.0f%% confidence interval (Mann-Whitney) still reaches within %g%% or within the spread of "

@@ -59,10 +59,12 @@ static bool text_changed_line(const struct nb_cmp_metric_result *m, const struct
 	return !ro->all_metrics && !m->gated && m->verdict == NB_CMP_CHANGED;
 }
 
-/* Profile movers explain a change: shown where a metric with a direction moved, or with -v. */
+/* Profile movers explain a change. Over paired rounds they beat their own noise and are always
+ * shown; between two single reports (no noise figure: an A/A pair on veth moves symbols by 7-9
+ * points) only where a metric with a direction moved, or with -v. */
 static bool text_movers(const struct nb_cmp_point_result *pr, const struct nb_cmp_render_opts *ro)
 {
-	if (ro->all_metrics)
+	if (ro->all_metrics || (pr->n_movers && pr->movers[0].n_pairs >= 2))
 		return true;
 	for (int i = 0; i < pr->n_metrics; i++) {
 		if (pr->metrics[i].verdict == NB_CMP_REGRESSED || pr->metrics[i].verdict == NB_CMP_IMPROVED)
@@ -215,15 +217,8 @@ static void text_point(struct nb_print *out, const struct nb_cmp_point_result *p
 		if (k == changed)
 			nb_print_putc(out, '\n');
 	}
-	if (!text_movers(pr, ro))
-		return;
-	if (pr->n_movers)
-		nb_print_lit(out, "    profile movers:");
-	for (int i = 0; i < pr->n_movers; i++)
-		nb_print_fmt(out, "%s %s %.1f%% -> %.1f%%", i ? "," : "", pr->movers[i].symbol, pr->movers[i].base_share_pct,
-			pr->movers[i].new_share_pct);
-	if (pr->n_movers)
-		nb_print_putc(out, '\n');
+	if (text_movers(pr, ro))
+		nb_render_movers(out, "    ", pr);
 }
 
 static void text_counts(struct nb_print *out, const struct nb_cmp_result *r)

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "report/bottleneck.h"
+#include "result/bottleneck.h"
 #include "compare/compare.h"
 #include "compare/compare_load.h"
 #include "kit/nb_error.h"

@@ -6,8 +6,13 @@
 
 #include <jansson.h>
 
-#include "report.h"
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kit/nb_error.h"
 #include "report/report_precision.h"
+#include "report/report_types.h"
+#include "result.h"
 #include "run_record.h"
 
 /* What the table shows of a point: a few figures of its summary, so memory stays flat however
@@ -47,6 +52,7 @@ struct nb_report {
 	int nmarks;
 	bool idle_warned;             /* the idle check before the first point found the machine busy */
 	double idle_busy_pct;
+	bool promiscuous;             /* the sweep held the interface promiscuous: its UDP rx points are floods */
 };
 
 #define NB_RECORD_FORMAT "nicbench-record/1"
@@ -63,6 +69,8 @@ int nb_report_assemble_json(struct nb_record_reader *rd, FILE *out, json_t *rest
 			    struct nb_err *err);
 
 /* report_table.c */
+/* The table nb_report_print_table shows (report.c hands it over: the table is report.h's). */
+void nb_report_table_print(const struct nb_report *r, FILE *out);
 void nb_table_row_fill(struct nb_table_row *row, const struct nb_point_result *pr, const struct nb_point_summary *s);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "traffic/latency_hist.h"
-#include "report/bottleneck.h"
+#include "result/bottleneck.h"
 #include "report/report_internal.h"
 #include "report/report_counters.h"
 #include "report/report_napi.h"
@@ -361,6 +361,8 @@ static int flush_point(struct assembly *a, struct gathered *g)
 		json_object_set(o, "diagnostics", g->diag);
 	if (g->end && (v = json_object_get(g->end, "profile")))
 		json_object_set(o, "profile", v);
+	if (g->end && (v = json_object_get(g->end, "profile_stacks")))
+		json_object_set(o, "profile_stacks", v);
 	fputs(a->any_written ? ",\n" : "\n", a->out);
 	rc = json_dumpf(o, a->out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(o);

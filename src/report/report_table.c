@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/bottleneck.h"
+#include "result/bottleneck.h"
 #include "kit/metric_table.h"
 #include "report/report_internal.h"
 
@@ -218,7 +218,7 @@ static void print_flag_notes(const struct nb_report *r, FILE *out)
 			r->idle_busy_pct);
 }
 
-void nb_report_print_table(const struct nb_report *r, FILE *out)
+void nb_report_table_print(const struct nb_report *r, FILE *out)
 {
 	int idw = 10;
 

@@ -357,3 +357,190 @@ void nb_profile_acc_free(struct nb_profile_acc *acc)
 	free(acc->slots);
 	free(acc);
 }
+
+/* ---- call chains folded into stacks ---- */
+
+#define STACK_FRAME_MAX 128
+
+struct nb_stack_acc {
+	struct nb_profile_acc *set; /* the folded stack is the key */
+	uint64_t truncated, other;
+};
+
+int nb_stack_acc_new(struct nb_stack_acc **out)
+{
+	struct nb_stack_acc *acc = calloc(1, sizeof(*acc));
+
+	*out = NULL;
+	if (!acc || nb_profile_acc_new(&acc->set) < 0) {
+		free(acc);
+		return -ENOMEM;
+	}
+	*out = acc;
+	return 0;
+}
+
+void nb_stack_acc_reset(struct nb_stack_acc *acc)
+{
+	nb_profile_acc_reset(acc->set);
+	acc->truncated = 0;
+	acc->other = 0;
+}
+
+/* A frame as the folded format can carry it: ';' separates frames and '\n' lines. */
+static size_t put_frame(char *buf, size_t at, size_t len, const char *frame)
+{
+	size_t n = 0;
+
+	if (!frame)
+		frame = "[kernel unknown]";
+	for (; frame[n] && n < STACK_FRAME_MAX && at + 1 < len; n++)
+		buf[at++] = (frame[n] == ';' || frame[n] == '\n') ? ':' : frame[n];
+	buf[at] = '\0';
+	return at;
+}
+
+int nb_stack_acc_add(struct nb_stack_acc *acc, const char *const *frames, int n, int pid)
+{
+	char buf[(STACK_FRAME_MAX + 1) * (NB_STACK_MAX_DEPTH + 1) + 1];
+	size_t at = 0;
+	int keep = n > NB_STACK_MAX_DEPTH ? NB_STACK_MAX_DEPTH : n;
+
+	if (n <= 0)
+		return 0;
+	if (pid == 0 && nb_profile_symbol_is_idle(frames[0])) {
+		acc->set->idle++;
+		return 0;
+	}
+	buf[0] = '\0';
+	if (keep < n) {
+		at = put_frame(buf, at, sizeof(buf), NB_STACK_TRUNCATED);
+		buf[at++] = ';';
+		acc->truncated++;
+	}
+	for (int i = keep - 1; i >= 0; i--) {
+		at = put_frame(buf, at, sizeof(buf), frames[i]);
+		if (i)
+			buf[at++] = ';';
+	}
+	buf[at] = '\0';
+	if (acc->set->used >= NB_STACK_MAX_DISTINCT &&
+	    !fold_slot(acc->set->slots, acc->set->cap, buf)->name) {
+		acc->other++;
+		return fold_add(acc->set, NB_STACK_OTHER);
+	}
+	return fold_add(acc->set, buf);
+}
+
+void nb_stack_acc_stats(const struct nb_stack_acc *acc, struct nb_stack_stats *out)
+{
+	out->samples = acc->set->busy;
+	out->distinct = acc->set->used;
+	out->truncated_samples = acc->truncated;
+	out->other_samples = acc->other;
+}
+
+int nb_stack_acc_write(const struct nb_stack_acc *acc, FILE *f)
+{
+	const struct nb_profile_acc *set = acc->set;
+	struct nb_fold *all;
+	size_t n = 0;
+
+	if (set->used == 0)
+		return 0;
+	all = malloc(set->used * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (size_t i = 0; i < set->cap; i++) {
+		if (set->slots[i].name)
+			all[n++] = set->slots[i];
+	}
+	qsort(all, n, sizeof(*all), fold_cmp_desc);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s %" PRIu64 "\n", all[i].name, all[i].count);
+	free(all);
+	return ferror(f) ? -EIO : 0;
+}
+
+void nb_stack_acc_free(struct nb_stack_acc *acc)
+{
+	if (!acc)
+		return;
+	nb_profile_acc_free(acc->set);
+	free(acc);
+}
+
+/* ---- folded stacks as read back ---- */
+
+int nb_folded_add(struct nb_folded *set, const char *stack, uint64_t count)
+{
+	/* a profile has at most a few thousand stacks: a linear merge stays cheap */
+	for (int i = 0; i < set->n; i++) {
+		if (!strcmp(set->v[i].stack, stack)) {
+			set->v[i].count += count;
+			set->total += count;
+			return 0;
+		}
+	}
+	if (set->n == set->cap) {
+		int cap = set->cap ? set->cap * 2 : 64;
+		struct nb_folded_stack *v = realloc(set->v, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		set->v = v;
+		set->cap = cap;
+	}
+	set->v[set->n].stack = strdup(stack);
+	if (!set->v[set->n].stack)
+		return -ENOMEM;
+	set->v[set->n++].count = count;
+	set->total += count;
+	return 0;
+}
+
+int nb_folded_parse(struct nb_folded *set, const char *text, const char *what, struct nb_err *err)
+{
+	int lineno = 0;
+
+	while (*text) {
+		const char *eol = strchr(text, '\n');
+		size_t len = eol ? (size_t)(eol - text) : strlen(text);
+		const char *sp;
+		char *line, *end = NULL;
+		unsigned long long count;
+		int rc;
+
+		lineno++;
+		if (len == 0) {
+			text += eol ? 1 : 0;
+			continue;
+		}
+		line = strndup(text, len);
+		if (!line)
+			return nb_err_set(err, -ENOMEM, "read folded stacks %s: out of memory", what);
+		sp = strrchr(line, ' ');
+		errno = 0;
+		count = sp ? strtoull(sp + 1, &end, 10) : 0;
+		if (!sp || sp == line || !sp[1] || !end || *end || errno || sp[1] == '-') {
+			free(line);
+			return nb_err_set(err, -EINVAL, "read folded stacks %s: line %d is not \"stack count\"", what,
+					  lineno);
+		}
+		line[sp - line] = '\0';
+		rc = nb_folded_add(set, line, count);
+		free(line);
+		if (rc < 0)
+			return nb_err_set(err, rc, "read folded stacks %s: out of memory", what);
+		text += len + (eol ? 1 : 0);
+	}
+	return 0;
+}
+
+void nb_folded_free(struct nb_folded *set)
+{
+	for (int i = 0; i < set->n; i++)
+		free(set->v[i].stack);
+	free(set->v);
+	memset(set, 0, sizeof(*set));
+}

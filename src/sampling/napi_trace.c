@@ -59,6 +59,8 @@ struct nb_trace {
 	struct trace_cpu *cpus;
 	struct nb_kallsyms *ksyms;
 	struct nb_profile_acc *prof;
+	struct nb_stack_acc *stacks; /* call chains; NULL: not asked for or not available */
+	char stacks_reason[256];
 	bool profile_wanted, profile_on, hardirq_on, running, thread_started;
 	int stop_fd;
 	pthread_t thread;
@@ -209,7 +211,9 @@ static int cpu_open_softirqs(struct nb_trace *t, struct trace_cpu *c)
 	return c->softirq_exit_fd < 0 ? c->softirq_exit_fd : 0;
 }
 
-static int cpu_open_profile(struct trace_cpu *c, int hz)
+/* With callchain, the kernel chain of each sample (user chains are left out: they would need
+ * the processes' own symbols, and cost a copy from user memory per sample). */
+static int cpu_open_profile(struct trace_cpu *c, int hz, bool callchain)
 {
 	struct perf_event_attr a;
 
@@ -220,6 +224,12 @@ static int cpu_open_profile(struct trace_cpu *c, int hz)
 	a.freq = 1;
 	a.sample_freq = (uint64_t)hz;
 	a.sample_type = SAMPLE_TYPE;
+	if (callchain) {
+		a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a.exclude_callchain_user = 1;
+		/* one frame past the kept depth shows that a chain was cut */
+		a.sample_max_stack = NB_STACK_MAX_DEPTH + 1;
+	}
 	a.disabled = 1;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
@@ -323,16 +333,38 @@ static int open_tracepoints(struct nb_trace *t)
 	return 0;
 }
 
-/* The cpu-clock sampler of every traced CPU, into its ring; all or none. */
+/* The cpu-clock sampler of every traced CPU, into its ring; all or none. A kernel that refuses
+ * call chains (sample_max_stack above kernel.perf_event_max_stack, no unwinder) gets the flat
+ * profile, and the stacks are absent with why. */
 static int open_profile_events(struct nb_trace *t)
 {
+	t->feed.n_chain_ids = 0;
 	for (int i = 0; i < t->ncpus; i++) {
 		struct trace_cpu *c = &t->cpus[i];
+		uint64_t id;
 		int rc;
 
 		if (c->ring_fd < 0)
 			continue;
-		rc = cpu_open_profile(c, t->profile_hz);
+		rc = cpu_open_profile(c, t->profile_hz, t->stacks != NULL);
+		if (rc < 0 && t->stacks) {
+			set_reason_errno(t, t->stacks_reason, sizeof(t->stacks_reason), "cpu-clock sampling with call chains",
+					 c->cpu, -rc);
+			nb_stack_acc_free(t->stacks);
+			t->stacks = NULL;
+			t->feed.stacks = NULL;
+			t->feed.n_chain_ids = 0;
+			for (int j = 0; j < i; j++)
+				close_fd(&t->cpus[j].profile_fd);
+			return open_profile_events(t);
+		}
+		if (rc == 0 && t->stacks) {
+			if (ioctl(c->profile_fd, PERF_EVENT_IOC_ID, &id) < 0) {
+				rc = -errno;
+			} else {
+				t->feed.chain_ids[t->feed.n_chain_ids++] = id;
+			}
+		}
 		if (rc < 0) {
 			set_reason_errno(t, t->profile_reason, sizeof(t->profile_reason), "cpu-clock sampling",
 					 c->cpu, -rc);
@@ -360,6 +392,10 @@ static void open_profile(struct nb_trace *t, const struct nb_trace_opts *o)
 		return;
 	}
 	t->profile_hz = hz;
+	if (!o->callchains)
+		snprintf(t->stacks_reason, sizeof(t->stacks_reason), "call chains not asked for");
+	else if (nb_stack_acc_new(&t->stacks) < 0)
+		snprintf(t->stacks_reason, sizeof(t->stacks_reason), "call chains: out of memory");
 	if (open_profile_events(t) < 0)
 		return;
 	t->profile_on = true;
@@ -459,6 +495,7 @@ static int arm(struct nb_trace *t, struct nb_err *err)
 	if (t->profile_on && open_profile_events(t) < 0) {
 		t->profile_on = false;
 		t->feed.prof = NULL;
+		t->feed.stacks = NULL;
 	}
 	if (t->hardirq_on && open_irq_events(t) < 0)
 		t->hardirq_on = false;
@@ -504,6 +541,7 @@ int nb_trace_open(const struct nb_trace_opts *o, struct nb_trace **out, struct n
 		t->profile_on = t->hardirq_on = false;
 	t->feed = (struct nb_trace_feed){ .layout = &t->layout, .iface = t->iface, .ksyms = t->ksyms,
 					  .acc = &t->acc, .prof = t->profile_on ? t->prof : NULL,
+					  .stacks = t->profile_on ? t->stacks : NULL,
 					  .comm = comm_of, .comm_ctx = t };
 	*out = t;
 	return 0;
@@ -633,6 +671,8 @@ int nb_trace_begin(struct nb_trace *t, struct nb_err *err)
 	}
 	if (t->prof)
 		nb_profile_acc_reset(t->prof);
+	if (t->stacks)
+		nb_stack_acc_reset(t->stacks);
 	memset(t->comms, 0, sizeof(t->comms));
 	nb_trace_acc_reset(&t->acc, t->ncpus, now_ns());
 	for_each_fd(t, PERF_EVENT_IOC_RESET);
@@ -736,7 +776,42 @@ void nb_trace_close(struct nb_trace *t)
 		fclose(t->record);
 	nb_kallsyms_free(t->ksyms);
 	nb_profile_acc_free(t->prof);
+	nb_stack_acc_free(t->stacks);
 	free(t->scratch);
 	free(t->cpus);
 	free(t);
+}
+
+const char *nb_trace_stacks_unavailable_reason(const struct nb_trace *t)
+{
+	if (!t)
+		return NULL;
+	if (!t->profile_on)
+		return nb_trace_profile_unavailable_reason(t);
+	return t->stacks && t->feed.stacks ? NULL : t->stacks_reason;
+}
+
+int nb_trace_write_stacks(const struct nb_trace *t, const char *path, struct nb_stack_stats *stats,
+			  struct nb_err *err)
+{
+	FILE *f;
+	int rc;
+
+	memset(stats, 0, sizeof(*stats));
+	if (!t || !t->profile_on || !t->feed.stacks)
+		return 0;
+	nb_stack_acc_stats(t->stacks, stats);
+	if (stats->samples == 0)
+		return 0;
+	f = fopen(path, "we");
+	if (!f)
+		return nb_err_set(err, -errno, "write folded stacks %s: %s", path, strerror(errno));
+	rc = nb_stack_acc_write(t->stacks, f);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc < 0) {
+		memset(stats, 0, sizeof(*stats));
+		return nb_err_set(err, rc, "write folded stacks %s: %s", path, strerror(-rc));
+	}
+	return 0;
 }

@@ -22,6 +22,7 @@ struct nb_trace_opts {
 	const char *iface;            /* interface under test: napi_poll is filtered by dev_name */
 	bool profile;                 /* also take a sampling profile */
 	int profile_hz;               /* samples per second per CPU; 0: NB_TRACE_DEFAULT_PROFILE_HZ */
+	bool callchains;              /* the profile also folds kernel call chains into stacks */
 };
 
 struct nb_trace;
@@ -57,6 +58,13 @@ int nb_trace_begin(struct nb_trace *t, struct nb_err *err);
  * (n = 0 without one); profile may be NULL. Only clears profile when tracing is unavailable. */
 int nb_trace_end(struct nb_trace *t, double seconds, struct nb_metric_set *out,
 		 struct nb_profile *profile, struct nb_err *err);
+
+/* Why the profile's call chains are off, or NULL when they are on. */
+const char *nb_trace_stacks_unavailable_reason(const struct nb_trace *t);
+/* Write the last window's folded stacks to path ("root;...;leaf count" lines, most samples
+ * first) and say what they hold in stats. Writes nothing (stats->samples 0) without stacks. */
+int nb_trace_write_stacks(const struct nb_trace *t, const char *path, struct nb_stack_stats *stats,
+			  struct nb_err *err);
 
 /* Disable and close every event, free the buffers, unmount tracefs if nb_trace_open
  * mounted it. Safe with NULL, after a failed begin, and from the runner's cleanup path

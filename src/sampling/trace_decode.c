@@ -266,7 +266,64 @@ int nb_trace_sample_decode(const void *body, size_t len, struct nb_trace_sample 
 	if ((size_t)s->raw_len > len - 44)
 		return -EINVAL;
 	s->raw = s->raw_len ? p + 44 : NULL;
+	s->chain = NULL;
+	s->chain_n = 0;
 	return 0;
+}
+
+int nb_trace_sample_decode_chain(const void *body, size_t len, struct nb_trace_sample *s)
+{
+	const unsigned char *p = body;
+	uint32_t pair[2];
+	uint64_t nr;
+	size_t raw_at;
+
+	/* IDENTIFIER, IP, TID, TIME, CPU, CALLCHAIN (nr + ips), RAW (size + data) */
+	if (len < 6 * 8)
+		return -EINVAL;
+	memcpy(&nr, p + 40, 8);
+	if (nr > (len - 48) / 8)
+		return -EINVAL;
+	raw_at = 48 + (size_t)nr * 8;
+	memcpy(&s->id, p, 8);
+	memcpy(&s->ip, p + 8, 8);
+	memcpy(pair, p + 16, 8);
+	s->pid = pair[0];
+	s->tid = pair[1];
+	memcpy(&s->time_ns, p + 24, 8);
+	memcpy(pair, p + 32, 8);
+	s->cpu = pair[0];
+	s->chain = p + 48;
+	s->chain_n = (uint32_t)nr;
+	s->raw = NULL;
+	s->raw_len = 0;
+	if (len - raw_at >= 4) {
+		memcpy(&s->raw_len, p + raw_at, 4);
+		if ((size_t)s->raw_len > len - raw_at - 4)
+			return -EINVAL;
+		s->raw = s->raw_len ? p + raw_at + 4 : NULL;
+	}
+	return 0;
+}
+
+int nb_trace_chain_frames(const struct nb_trace_sample *s, const struct nb_kallsyms *ksyms, const char **frames,
+			  int max)
+{
+	bool kernel = true;
+	int n = 0;
+
+	for (uint32_t i = 0; i < s->chain_n && n < max; i++) {
+		uint64_t addr;
+
+		memcpy(&addr, s->chain + 8 * (size_t)i, 8);
+		if (addr >= (uint64_t)PERF_CONTEXT_MAX) {
+			kernel = addr == (uint64_t)PERF_CONTEXT_KERNEL;
+			continue;
+		}
+		if (kernel)
+			frames[n++] = nb_kallsyms_lookup(ksyms, addr);
+	}
+	return n;
 }
 
 static bool raw_is_tracepoint(const struct nb_trace_layout *l, const struct nb_trace_sample *s)
@@ -279,6 +336,33 @@ static bool raw_is_tracepoint(const struct nb_trace_layout *l, const struct nb_t
 	return type != 0 && (type == l->napi_poll_id || type == l->softirq_entry_id || type == l->softirq_exit_id);
 }
 
+/* One more than the kept depth, so that a cut chain is seen to be cut. */
+static void feed_stack(const struct nb_trace_feed *f, const struct nb_trace_sample *s)
+{
+	const char *frames[NB_STACK_MAX_DEPTH + 1];
+	int n = nb_trace_chain_frames(s, f->ksyms, frames, NB_STACK_MAX_DEPTH + 1);
+
+	if (n == 0) {
+		frames[0] = nb_kallsyms_lookup(f->ksyms, s->ip);
+		n = 1;
+	}
+	nb_stack_acc_add(f->stacks, frames, n, (int)s->pid);
+}
+
+static bool sample_has_chain(const struct nb_trace_feed *f, const unsigned char *body)
+{
+	uint64_t id;
+
+	if (!f->n_chain_ids)
+		return false;
+	memcpy(&id, body, sizeof(id));
+	for (int i = 0; i < f->n_chain_ids; i++) {
+		if (f->chain_ids[i] == id)
+			return true;
+	}
+	return false;
+}
+
 static void feed_profile(const struct nb_trace_feed *f, uint16_t misc, const struct nb_trace_sample *s)
 {
 	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -288,12 +372,21 @@ static void feed_profile(const struct nb_trace_feed *f, uint16_t misc, const str
 		return;
 	if (mode == PERF_RECORD_MISC_KERNEL) {
 		nb_profile_acc_add_kernel(f->prof, nb_kallsyms_lookup(f->ksyms, s->ip), (int)s->pid);
+		if (f->stacks && s->chain_n)
+			feed_stack(f, s);
 	} else if (mode == PERF_RECORD_MISC_USER) {
 		if (f->comm)
 			f->comm(f->comm_ctx, s->pid, comm, sizeof(comm));
 		else
 			snprintf(comm, sizeof(comm), "pid %" PRIu32, s->pid);
 		nb_profile_acc_add_user(f->prof, comm);
+		if (f->stacks && s->chain_n) {
+			char user[48];
+			const char *frame = user;
+
+			snprintf(user, sizeof(user), "[user] %s", comm);
+			nb_stack_acc_add(f->stacks, &frame, 1, (int)s->pid);
+		}
 	}
 }
 
@@ -315,7 +408,10 @@ void nb_trace_feed_record(const struct nb_trace_feed *f, const void *rec, size_t
 		f->acc->lost += lost;
 		return;
 	}
-	if (h.type != PERF_RECORD_SAMPLE || nb_trace_sample_decode(p + sizeof(h), h.size - sizeof(h), &s) < 0)
+	if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof(h) + 8)
+		return;
+	if (sample_has_chain(f, p + sizeof(h)) ? nb_trace_sample_decode_chain(p + sizeof(h), h.size - sizeof(h), &s) < 0
+					       : nb_trace_sample_decode(p + sizeof(h), h.size - sizeof(h), &s) < 0)
 		return;
 	if (raw_is_tracepoint(f->layout, &s))
 		nb_trace_acc_raw(f->acc, f->layout, f->iface, (int)s.cpu, s.time_ns, s.raw, s.raw_len);

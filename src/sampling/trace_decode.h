@@ -58,8 +58,16 @@ struct nb_trace_sample {
 	uint32_t pid, tid, cpu;
 	const void *raw;
 	uint32_t raw_len;
+	const unsigned char *chain; /* chain_n u64 addresses, leaf first, with perf's context markers */
+	uint32_t chain_n;
 };
 int nb_trace_sample_decode(const void *body, size_t len, struct nb_trace_sample *s);
+/* The same with PERF_SAMPLE_CALLCHAIN, which the kernel writes between CPU and RAW. */
+int nb_trace_sample_decode_chain(const void *body, size_t len, struct nb_trace_sample *s);
+/* The kernel frames of a chain, leaf first, resolved in ksyms (context markers and user
+ * addresses skipped); at most max. Returns how many. */
+int nb_trace_chain_frames(const struct nb_trace_sample *s, const struct nb_kallsyms *ksyms, const char **frames,
+			  int max);
 
 /* Feeds perf records (header + body, as read from a ring or a recording) into the
  * accumulators; live runs and the fixture tests share it. */
@@ -69,6 +77,10 @@ struct nb_trace_feed {
 	const struct nb_kallsyms *ksyms;  /* NULL: profile samples are ignored */
 	struct nb_trace_acc *acc;
 	struct nb_profile_acc *prof;      /* NULL: profile samples are ignored */
+	struct nb_stack_acc *stacks;      /* NULL: no call chains are folded */
+	/* sample ids (PERF_EVENT_IOC_ID) of the events that record call chains */
+	uint64_t chain_ids[NB_TRACE_MAX_CPUS];
+	int n_chain_ids;
 	/* process name of a pid for "[user] name"; NULL folds user samples as "pid N" */
 	void (*comm)(void *ctx, uint32_t pid, char *buf, size_t len);
 	void *comm_ctx;

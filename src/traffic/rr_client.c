@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* tcp-rr / udp-rr client: flows in a forked child (epoll, CLOCK_MONOTONIC), a watchdog in the parent. */
+/* tcp-rr / udp-rr client: the flows in a forked child (epoll, CLOCK_MONOTONIC) and their open-loop
+ * schedule; the parent's side of the run (rr_run.c) watches the child and reads its report. */
 #include "traffic/rr_client.h"
 
 #include <errno.h>
@@ -24,10 +25,10 @@
 #include <unistd.h>
 
 #include "traffic/child_link.h"
+#include "traffic/rr_child.h"
 #include "kit/nb_paths.h"
 #include "traffic/rr_proto.h"
 
-#define NB_RR_MAX_FLOWS 256
 /* Outstanding requests a flow can track; a power of two (the ring is indexed by seq). */
 #define RING 4096u
 /* How often an unanswered UDP probe is repeated while the run starts. */
@@ -61,60 +62,7 @@ int nb_rr_schedule_take(struct nb_rr_schedule *s, uint64_t now_ns, int *flow, ui
 	return 1;
 }
 
-/* ---- metrics (pure) ---- */
-
-void nb_rr_latency_metrics(const struct nb_hist *h, struct nb_metric_set *m)
-{
-	static const struct { const char *name; double p; } pct[] = {
-		{ "rr_latency_p50_us", 50 }, { "rr_latency_p90_us", 90 }, { "rr_latency_p99_us", 99 },
-		{ "rr_latency_p999_us", 99.9 },
-	};
-
-	if (!h || h->count == 0)
-		return;
-	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
-		nb_metrics_put(m, pct[i].name, nb_hist_percentile_ns(h, pct[i].p) / 1000.0);
-	nb_metrics_put(m, "rr_latency_max_us", (double)h->max_ns / 1000.0);
-	nb_metrics_put(m, "rr_latency_min_us", (double)h->min_ns / 1000.0);
-	nb_metrics_put(m, "rr_latency_mean_us", nb_hist_mean_ns(h) / 1000.0);
-}
-
-void nb_rr_derive_metrics(struct nb_metric_set *m)
-{
-	double tps, v, busy_cores = 0;
-	bool any_cpu = false;
-
-	if (!nb_metrics_get(m, "rr_transactions_per_s", &tps) || tps <= 0)
-		return;
-	/* cpu_busy_pct is a share of the whole machine; the per-CPU shares add up to busy cores */
-	for (int i = 0; i < m->n; i++) {
-		const char *name = m->m[i].name;
-		int cpu, used = 0;
-
-		if (sscanf(name, "cpu%d_busy_pct%n", &cpu, &used) == 1 && used > 0 && name[used] == '\0') {
-			busy_cores += m->m[i].value / 100.0;
-			any_cpu = true;
-		}
-	}
-	if (any_cpu)
-		nb_metrics_put(m, "cpu_us_per_transaction", busy_cores * 1e6 / tps);
-	if (nb_metrics_get(m, "interrupts_per_s", &v))
-		nb_metrics_put(m, "interrupts_per_transaction", v / tps);
-	if (nb_metrics_get(m, "napi_polls_per_s", &v))
-		nb_metrics_put(m, "napi_polls_per_transaction", v / tps);
-}
-
 /* ---- child side ---- */
-
-enum report_kind { REPORT_OK, REPORT_FAILED, REPORT_TIMEOUT };
-
-struct rr_report {
-	int32_t kind;
-	uint32_t has_hist;     /* a struct nb_hist follows */
-	uint64_t transactions, lost, late, unsent;
-	uint64_t answered, cpu_ns;  /* every answer of the run, omit and drain included, and the CPU they took */
-	char message[448];
-};
 
 enum slot_state { SLOT_FREE, SLOT_PENDING, SLOT_TIMED_OUT };
 
@@ -152,7 +100,7 @@ struct client {
 	int udp_recv_flags;    /* MSG_DONTWAIT under epoll; 0 where the recv itself is the wait */
 	uint64_t lost, late, unsent;
 	uint64_t answered;     /* every answer, in the window or not */
-	struct rr_report rep;
+	struct nb_rr_report rep;
 };
 
 static uint64_t clock_ns(clockid_t id)
@@ -175,9 +123,9 @@ static void __attribute__((noreturn)) child_finish(struct client *c, const struc
 	_exit(0);
 }
 
-static void __attribute__((noreturn)) child_fail(struct client *c, enum report_kind kind, const char *fmt, ...)
+static void __attribute__((noreturn)) child_fail(struct client *c, enum nb_rr_report_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void __attribute__((noreturn)) child_fail(struct client *c, enum report_kind kind, const char *fmt, ...)
+static void __attribute__((noreturn)) child_fail(struct client *c, enum nb_rr_report_kind kind, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -215,7 +163,7 @@ static void tcp_flush(struct client *c, struct flow *f)
 			return;
 		}
 		if (n < 0)
-			child_fail(c, REPORT_FAILED, "%s flow %d to %s: send: %s", proto_name(c), f->index, c->peer,
+			child_fail(c, NB_RR_REPORT_FAILED, "%s flow %d to %s: send: %s", proto_name(c), f->index, c->peer,
 				   strerror(errno));
 		f->out_off += (size_t)n;
 	}
@@ -244,7 +192,7 @@ static void send_request(struct client *c, struct flow *f, uint64_t due_ns)
 
 		/* a full socket buffer drops the request: it times out and counts as lost */
 		if (n < 0 && errno == ECONNREFUSED)
-			child_fail(c, REPORT_FAILED, "udp-rr flow %d to %s: send: %s (the rr server went away)", f->index,
+			child_fail(c, NB_RR_REPORT_FAILED, "udp-rr flow %d to %s: send: %s (the rr server went away)", f->index,
 				   c->peer, strerror(errno));
 		return;
 	}
@@ -254,7 +202,7 @@ static void send_request(struct client *c, struct flow *f, uint64_t due_ns)
 		if (n == c->p->request)
 			return;
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
-			child_fail(c, REPORT_FAILED, "tcp-rr flow %d to %s: send: %s", f->index, c->peer, strerror(errno));
+			child_fail(c, NB_RR_REPORT_FAILED, "tcp-rr flow %d to %s: send: %s", f->index, c->peer, strerror(errno));
 		if (n < 0)
 			n = 0;
 		memcpy(f->out, c->req + n, (size_t)c->p->request - (size_t)n);
@@ -264,7 +212,7 @@ static void send_request(struct client *c, struct flow *f, uint64_t due_ns)
 		return;
 	}
 	if (f->out_len + (size_t)c->p->request > (size_t)c->p->request * RING)
-		child_fail(c, REPORT_FAILED, "tcp-rr flow %d to %s: more than %u requests unsent", f->index, c->peer, RING);
+		child_fail(c, NB_RR_REPORT_FAILED, "tcp-rr flow %d to %s: more than %u requests unsent", f->index, c->peer, RING);
 	memcpy(f->out + f->out_len, c->req, (size_t)c->p->request);
 	f->out_len += (size_t)c->p->request;
 }
@@ -319,7 +267,7 @@ static void tcp_readable(struct client *c, struct flow *f)
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0)
-		child_fail(c, REPORT_FAILED, "tcp-rr flow %d to %s: %s", f->index, c->peer,
+		child_fail(c, NB_RR_REPORT_FAILED, "tcp-rr flow %d to %s: %s", f->index, c->peer,
 			   n == 0 ? "the rr server closed the connection" : strerror(errno));
 	t = now_ns();
 	f->in_len += (size_t)n;
@@ -329,7 +277,7 @@ static void tcp_readable(struct client *c, struct flow *f)
 		nb_rr_header_get(f->in + off, &h);
 		if (h.magic != NB_RR_MAGIC || h.resp_len != (uint32_t)c->p->response ||
 		    f->tail_seq == f->next_seq || h.seq != f->tail_seq)
-			child_fail(c, REPORT_FAILED, "tcp-rr flow %d to %s: a response that is not the answer to request %u "
+			child_fail(c, NB_RR_REPORT_FAILED, "tcp-rr flow %d to %s: a response that is not the answer to request %u "
 				   "(magic 0x%08x, length %u, seq %u): is that port a nicbench rr server?",
 				   f->index, c->peer, f->tail_seq, h.magic, h.resp_len, h.seq);
 		off += (size_t)c->p->response;
@@ -351,7 +299,7 @@ static void udp_readable(struct client *c, struct flow *f)
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (n < 0)
-			child_fail(c, REPORT_FAILED, "udp-rr flow %d to %s: recv: %s%s", f->index, c->peer, strerror(errno),
+			child_fail(c, NB_RR_REPORT_FAILED, "udp-rr flow %d to %s: recv: %s%s", f->index, c->peer, strerror(errno),
 				   errno == ECONNREFUSED ? " (the rr server went away)" : "");
 		if (n < NB_RR_HEADER_LEN)
 			continue;
@@ -441,7 +389,8 @@ static int resolve(struct client *c, struct sockaddr_storage *ss, socklen_t *len
 	snprintf(port, sizeof(port), "%d", c->p->port);
 	rc = getaddrinfo(c->p->host, port, &hints, &res);
 	if (rc || !res)
-		child_fail(c, REPORT_FAILED, "%s: resolve %s: %s", proto_name(c), c->p->host, rc ? gai_strerror(rc) : "no address");
+		child_fail(c, NB_RR_REPORT_FAILED, "%s: resolve %s: %s", proto_name(c), c->p->host,
+			   rc ? gai_strerror(rc) : "no address");
 	memcpy(ss, res->ai_addr, res->ai_addrlen);
 	*len = res->ai_addrlen;
 	freeaddrinfo(res);
@@ -475,19 +424,19 @@ static void connect_flows(struct client *c, uint64_t deadline)
 		f->index = i;
 		f->fd = socket(ss.ss_family, (c->p->udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (f->fd < 0)
-			child_fail(c, REPORT_FAILED, "%s flow %d: socket: %s", proto_name(c), i, strerror(errno));
+			child_fail(c, NB_RR_REPORT_FAILED, "%s flow %d: socket: %s", proto_name(c), i, strerror(errno));
 		if (!c->p->udp)
 			setsockopt(f->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		if (connect(f->fd, (struct sockaddr *)&ss, sslen) < 0 && errno != EINPROGRESS)
-			child_fail(c, REPORT_FAILED, "%s flow %d: connect to %s: %s", proto_name(c), i, c->peer, strerror(errno));
+			child_fail(c, NB_RR_REPORT_FAILED, "%s flow %d: connect to %s: %s", proto_name(c), i, c->peer, strerror(errno));
 		pfd.fd = f->fd;
 		pfd.events = POLLOUT;
 		if (poll(&pfd, 1, ms_until(deadline)) == 0)
-			child_fail(c, REPORT_TIMEOUT, "%s flow %d: connect to %s: no answer within the connect timeout (%.1f s)",
+			child_fail(c, NB_RR_REPORT_TIMEOUT, "%s flow %d: connect to %s: no answer within the connect timeout (%.1f s)",
 				   proto_name(c), i, c->peer, c->p->connect_timeout_ms / 1000.0);
 		getsockopt(f->fd, SOL_SOCKET, SO_ERROR, &soerr, &elen);
 		if (soerr)
-			child_fail(c, REPORT_FAILED, "%s flow %d: connect to %s: %s%s", proto_name(c), i, c->peer,
+			child_fail(c, NB_RR_REPORT_FAILED, "%s flow %d: connect to %s: %s%s", proto_name(c), i, c->peer,
 				   strerror(soerr), soerr == ECONNREFUSED ? " (is `nicbench serve` running there, rr port?)" : "");
 	}
 	/* one probe transaction per flow (seq 0), repeated for UDP until answered */
@@ -504,10 +453,10 @@ static void connect_flows(struct client *c, uint64_t deadline)
 			ssize_t n;
 
 			if (got == 0 && send(f->fd, c->req, (size_t)c->p->request, MSG_NOSIGNAL) != c->p->request && !c->p->udp)
-				child_fail(c, REPORT_FAILED, "tcp-rr flow %d to %s: send the first request: %s", i, c->peer,
+				child_fail(c, NB_RR_REPORT_FAILED, "tcp-rr flow %d to %s: send the first request: %s", i, c->peer,
 					   strerror(errno));
 			if (wait == 0)
-				child_fail(c, REPORT_TIMEOUT, "%s flow %d: no answer from the rr server %s within the connect "
+				child_fail(c, NB_RR_REPORT_TIMEOUT, "%s flow %d: no answer from the rr server %s within the connect "
 					   "timeout (%.1f s): a hung or foreign peer?", proto_name(c), i, c->peer,
 					   c->p->connect_timeout_ms / 1000.0);
 			if (poll(&pfd, 1, c->p->udp && wait > PROBE_RETRY_MS ? PROBE_RETRY_MS : wait) <= 0)
@@ -516,7 +465,7 @@ static void connect_flows(struct client *c, uint64_t deadline)
 			if (n < 0 && (errno == EAGAIN || errno == EINTR))
 				continue;
 			if (n <= 0)
-				child_fail(c, REPORT_FAILED, "%s flow %d to %s: first answer: %s%s", proto_name(c), i, c->peer,
+				child_fail(c, NB_RR_REPORT_FAILED, "%s flow %d to %s: first answer: %s%s", proto_name(c), i, c->peer,
 					   n == 0 ? "connection closed by the peer" : strerror(errno),
 					   n < 0 && errno == ECONNREFUSED ? " (no rr server on that port: is `nicbench serve` running?)" : "");
 			if (c->p->udp) {
@@ -528,7 +477,7 @@ static void connect_flows(struct client *c, uint64_t deadline)
 			if (got == (size_t)c->p->response) {
 				nb_rr_header_get(buf, &h);
 				if (h.magic != NB_RR_MAGIC || h.seq != 0)
-					child_fail(c, REPORT_FAILED, "tcp-rr flow %d to %s: the first answer is not a nicbench rr "
+					child_fail(c, NB_RR_REPORT_FAILED, "tcp-rr flow %d to %s: the first answer is not a nicbench rr "
 						   "response: is that port a nicbench rr server?", i, c->peer);
 				answered = true;
 			}
@@ -562,7 +511,7 @@ static void run_one_flow(struct client *c)
 
 	if (fl < 0 || fcntl(f->fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ||
 	    setsockopt(f->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
-		child_fail(c, REPORT_FAILED, "%s flow 0 to %s: make the socket a blocking one with a receive timeout: %s",
+		child_fail(c, NB_RR_REPORT_FAILED, "%s flow 0 to %s: make the socket a blocking one with a receive timeout: %s",
 			   proto_name(c), c->peer, strerror(errno));
 	c->udp_recv_flags = 0;
 	send_request(c, f, now_ns());
@@ -634,7 +583,7 @@ static void run_flows(struct client *c)
 		wait_ms = c->open_loop ? ms_until(wake) : -1;
 		n = epoll_wait(c->epfd, evs, 64, wait_ms);
 		if (n < 0 && errno != EINTR)
-			child_fail(c, REPORT_FAILED, "%s: epoll_wait: %s", proto_name(c), strerror(errno));
+			child_fail(c, NB_RR_REPORT_FAILED, "%s: epoll_wait: %s", proto_name(c), strerror(errno));
 		for (int i = 0; i < n; i++) {
 			struct flow *f = evs[i].data.ptr;
 
@@ -642,7 +591,7 @@ static void run_flows(struct client *c)
 				uint64_t exp;
 
 				if (read(c->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
-					child_fail(c, REPORT_FAILED, "%s: read the schedule timer: %s", proto_name(c),
+					child_fail(c, NB_RR_REPORT_FAILED, "%s: read the schedule timer: %s", proto_name(c),
 						   strerror(errno));
 				continue;
 			}
@@ -660,7 +609,7 @@ static void run_flows(struct client *c)
 	}
 }
 
-static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p, int report_fd, pid_t parent)
+void nb_rr_client_child(const struct nb_rr_params *p, int report_fd, pid_t parent)
 {
 	struct client c = { .p = p, .report_fd = report_fd };
 	struct nb_hist *merged;
@@ -676,7 +625,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 		CPU_ZERO(&set);
 		CPU_SET(p->cpu, &set);
 		if (sched_setaffinity(0, sizeof(set), &set) < 0)
-			child_fail(&c, REPORT_FAILED, "pin the %s client to CPU %d: %s", p->udp ? "udp-rr" : "tcp-rr", p->cpu,
+			child_fail(&c, NB_RR_REPORT_FAILED, "pin the %s client to CPU %d: %s", p->udp ? "udp-rr" : "tcp-rr", p->cpu,
 				   strerror(errno));
 	}
 	/* a little before the parent's watchdog, so the child can say what it was waiting for */
@@ -688,7 +637,7 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 	c.req = calloc(1, NB_RR_MAX_LEN);
 	merged = calloc(1, sizeof(*merged));
 	if (!c.flows || !c.req || !merged)
-		child_fail(&c, REPORT_FAILED, "%s: out of memory for %d flows", proto_name(&c), p->flows);
+		child_fail(&c, NB_RR_REPORT_FAILED, "%s: out of memory for %d flows", proto_name(&c), p->flows);
 	for (int i = 0; i < p->flows; i++) {
 		struct flow *f = &c.flows[i];
 
@@ -697,12 +646,12 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 		f->in = malloc(f->in_cap);
 		f->out = p->udp ? NULL : malloc((size_t)p->request * RING);
 		if (!f->in || (!p->udp && !f->out))
-			child_fail(&c, REPORT_FAILED, "%s: out of memory for %d flows", proto_name(&c), p->flows);
+			child_fail(&c, NB_RR_REPORT_FAILED, "%s: out of memory for %d flows", proto_name(&c), p->flows);
 	}
 	c.epfd = epoll_create1(EPOLL_CLOEXEC);
 	c.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (c.epfd < 0 || c.tfd < 0)
-		child_fail(&c, REPORT_FAILED, "%s: set up epoll and timerfd: %s", proto_name(&c), strerror(errno));
+		child_fail(&c, NB_RR_REPORT_FAILED, "%s: set up epoll and timerfd: %s", proto_name(&c), strerror(errno));
 	{
 		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
 
@@ -726,176 +675,12 @@ static void __attribute__((noreturn)) client_child(const struct nb_rr_params *p,
 	if (!p->udp) {
 		for (int i = 0; i < p->flows; i++)
 			if (c.flows[i].done_in_window == 0)
-				child_fail(&c, REPORT_TIMEOUT,
+				child_fail(&c, NB_RR_REPORT_TIMEOUT,
 					   "tcp-rr flow %d to %s: no response in the measured window (%d s): the rr server hung?",
 					   i, c.peer, p->duration_s);
 	} else if (transactions == 0) {
-		child_fail(&c, REPORT_FAILED, "udp-rr to %s: no transaction completed in the measured window "
+		child_fail(&c, NB_RR_REPORT_FAILED, "udp-rr to %s: no transaction completed in the measured window "
 			   "(%llu lost, %llu late)", c.peer, (unsigned long long)c.lost, (unsigned long long)c.late);
 	}
 	child_finish(&c, merged);
-}
-
-/* ---- parent side ---- */
-
-struct nb_rr_run {
-	struct nb_traffic_run base;  /* first: nb_traffic_finish frees the run through it */
-	struct nb_rr_params p;
-	char host[256];
-};
-
-static int validate(const struct nb_rr_params *p, struct nb_err *err)
-{
-	if (!p->host || !p->host[0] || strlen(p->host) >= 256)
-		return nb_err_set(err, -EINVAL, "start rr client: no or too long peer host");
-	if (p->port < 1 || p->port > 65535)
-		return nb_err_set(err, -EINVAL, "start rr client to %s: port %d out of range 1..65535", p->host, p->port);
-	if (p->flows < 1 || p->flows > NB_RR_MAX_FLOWS)
-		return nb_err_set(err, -EINVAL, "start rr client to %s: %d flows, want 1..%d", p->host, p->flows,
-				  NB_RR_MAX_FLOWS);
-	if (p->request < NB_RR_MIN_LEN || p->request > NB_RR_MAX_LEN || p->response < NB_RR_MIN_LEN ||
-	    p->response > NB_RR_MAX_LEN)
-		return nb_err_set(err, -EINVAL, "start rr client to %s: request %d / response %d bytes, want %d..%d",
-				  p->host, p->request, p->response, NB_RR_MIN_LEN, NB_RR_MAX_LEN);
-	if (!(p->rate_tps >= 0) || p->timeout_ms < 1 || p->duration_s < 1 || p->omit_s < 0 || p->cpu >= CPU_SETSIZE)
-		return nb_err_set(err, -EINVAL, "start rr client to %s: need rate >= 0, timeout >= 1 ms, duration >= 1 s, "
-				  "omit >= 0, a CPU below %d", p->host, CPU_SETSIZE);
-	return 0;
-}
-
-static size_t report_tail(const void *fixed)
-{
-	return ((const struct rr_report *)fixed)->has_hist ? sizeof(struct nb_hist) : 0;
-}
-
-static void __attribute__((noreturn)) client_main(struct nb_traffic_run *base)
-{
-	const struct nb_rr_run *r = (const struct nb_rr_run *)base;
-
-	client_child(&r->p, base->link.fd, base->link.parent);
-}
-
-static void fill_from_report(const struct nb_traffic_run *base, struct nb_traffic_result *res)
-{
-	const struct nb_rr_run *r = (const struct nb_rr_run *)base;
-	struct rr_report rep;
-
-	memcpy(&rep, nb_child_link_report(&base->link), sizeof(rep));
-	rep.message[sizeof(rep.message) - 1] = '\0';
-	if (rep.kind != REPORT_OK) {
-		res->status = rep.kind == REPORT_TIMEOUT ? NB_RUN_TIMEOUT : NB_RUN_FAILED;
-		snprintf(res->error, sizeof(res->error), "%s", rep.message);
-		return;
-	}
-	res->status = NB_RUN_OK;
-	if (rep.has_hist) {
-		res->hist = malloc(sizeof(*res->hist));
-		if (res->hist)
-			memcpy(res->hist, (const char *)nb_child_link_report(&base->link) + sizeof(rep), sizeof(*res->hist));
-	}
-	nb_metrics_put(&res->metrics, "rr_transactions", (double)rep.transactions);
-	nb_metrics_put(&res->metrics, "rr_transactions_per_s", (double)rep.transactions / r->p.duration_s);
-	nb_rr_latency_metrics(res->hist, &res->metrics);
-	if (r->p.udp) {
-		nb_metrics_put(&res->metrics, "rr_lost_transactions", (double)rep.lost);
-		nb_metrics_put(&res->metrics, "rr_late_transactions", (double)rep.late);
-	}
-	if (rep.unsent)
-		nb_metrics_put(&res->metrics, "rr_unsent_transactions", (double)rep.unsent);
-	if (rep.answered)
-		nb_metrics_put(&res->metrics, "rr_client_cpu_us_per_transaction", (double)rep.cpu_ns / 1000.0 / (double)rep.answered);
-	if (r->p.rate_tps > 0)
-		nb_metrics_put(&res->metrics, "rr_offered_transactions_per_s", r->p.rate_tps);
-}
-
-/* A child that goes on writing must not grow the parent without bound: a report is < 40 KiB. */
-static const struct nb_traffic_kind rr_kind = {
-	.child = {
-		.report_fixed = sizeof(struct rr_report),
-		.report_tail = report_tail,
-		.max_output = 4u << 20,
-		.deadline = nb_traffic_deadline,
-		.on_late = nb_traffic_late,
-	},
-	.child_main = client_main,
-	.fill = fill_from_report,
-	.derive = nb_rr_derive_metrics,
-	.figures_foreign_load = false,
-};
-
-int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err)
-{
-	struct nb_rr_run *r;
-	const char *name;
-	int rc;
-
-	*out = NULL;
-	rc = validate(p, err);
-	if (rc < 0)
-		return rc;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return nb_err_set(err, -ENOMEM, "start rr client: out of memory");
-	r->p = *p;
-	snprintf(r->host, sizeof(r->host), "%s", p->host);
-	r->p.host = r->host;
-	if (r->p.connect_timeout_ms <= 0)
-		r->p.connect_timeout_ms = NB_TRAFFIC_DEFAULT_CONNECT_TIMEOUT_MS;
-	name = r->p.udp ? "udp-rr" : "tcp-rr";
-	r->base.kind = &rr_kind;
-	snprintf(r->base.client, sizeof(r->base.client), "%s client", name);
-	snprintf(r->base.test, sizeof(r->base.test), "%s", name);
-	nb_traffic_format_peer(r->base.peer, sizeof(r->base.peer), r->host, r->p.port);
-	/* a run ends when its last request has had its reply timeout */
-	r->base.timing = (struct nb_child_timing){ .connect_s = r->p.connect_timeout_ms / 1000.0,
-						   .run_s = r->p.omit_s + r->p.duration_s + r->p.timeout_ms / 1000.0,
-						   .grace_s = r->p.grace_ms / 1000.0,
-						   .run_parts = "omit + duration + reply timeout" };
-	rc = nb_traffic_fork(&r->base, err);
-	if (rc < 0) {
-		free(r);
-		return rc;
-	}
-	*out = r;
-	return 0;
-}
-
-int nb_rr_start_traffic(const struct nb_rr_params *p, struct nb_traffic_run **out, struct nb_err *err)
-{
-	struct nb_rr_run *r;
-	int rc = nb_rr_start(p, &r, err);
-
-	*out = rc == 0 ? &r->base : NULL;
-	return rc;
-}
-
-struct nb_child_link *nb_rr_link(struct nb_rr_run *r)
-{
-	return nb_traffic_link(&r->base);
-}
-
-int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *err)
-{
-	struct nb_traffic_result tr;
-	int rc;
-
-	memset(res, 0, sizeof(*res));
-	res->status = NB_RUN_FAILED;
-	if (!r)
-		return nb_err_set(err, -EINVAL, "finish rr run: no run");
-	rc = nb_traffic_finish(&r->base, &tr, err);
-	res->status = tr.status;
-	memcpy(res->error, tr.error, sizeof(res->error));
-	res->metrics = tr.metrics;
-	res->hist = tr.hist;
-	free(tr.raw_json);
-	return rc;
-}
-
-void nb_rr_result_release(struct nb_rr_result *res)
-{
-	if (!res)
-		return;
-	free(res->hist);
-	res->hist = NULL;
 }

@@ -2,7 +2,7 @@
 /* One traffic run, whichever client makes it (libiperf's, the rr client): the life cycle they
  * share (a watched child with a watchdog, then reap and verdict) and the one face the runner
  * sees (link to wait on and kill, finish into a plain result, what the result needs after the
- * measured window). A client is a struct nb_traffic_kind; iperf_driver.c and rr_client.c
+ * measured window). A client is a struct nb_traffic_kind; iperf_driver.c and rr_run.c
  * each define one. */
 #ifndef NB_TRAFFIC_RUN_H
 #define NB_TRAFFIC_RUN_H

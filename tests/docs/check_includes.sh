@@ -10,6 +10,8 @@
 #                             (sampling/ finds an interface's IRQs through knobs/), never a spine
 #                             header at src/ (*.h there: config.h, cpu_sampler.h, ...) and never a
 #                             later stage's folder. A type they share lives in the folder that owns it.
+#   result/                   the result step's helpers (the bottleneck rules): like the measurement
+#                             folders, kit/ and itself only below it, no spine header, no later stage.
 #   report/ compare/          after the run: they read what the earlier stages left (config.h, plan.h,
 #                             result.h, run_record.h, the knob table, ...), but not report.h, the
 #                             spine of report/ itself, nor runner.h, which drives the run and
@@ -30,17 +32,6 @@ src=$root/src
 # (the check then says so).
 allowed_arrows() {
 	cat <<'EOF'
-# to be removed by issue 37 (another helper is on traffic/rr_client.h now)
-src/traffic/rr_client.h -> src/iperf_driver.h
-# to be removed by issue 37 (not assigned yet; found by this check): report/'s renderers take
-# struct nb_report's internals from report.h, their own spine
-src/report/report_internal.h -> src/report.h
-# to be removed by issue 37 (not assigned yet): the bottleneck rules are the result step's
-# (README's map); report/bottleneck.[ch] belongs beside result.c
-src/result.c -> src/report/bottleneck.h
-# to be removed by issue 37 (not assigned yet): the stopping rule takes its interval from
-# compare/'s statistics, which belong in kit/stats
-src/adaptive.c -> src/compare/compare_stats.h
 EOF
 }
 
@@ -48,11 +39,6 @@ EOF
 max_lines=900
 allowed_big() {
 	cat <<'EOF'
-# to be removed by issue 37 (being split by other helpers now)
-src/compare/compare.c
-src/runner.c
-# to be removed by issue 37 (not on the list the split was planned from: 906 lines at the time)
-src/traffic/rr_client.c
 EOF
 }
 
@@ -93,10 +79,10 @@ why_wrong() {
 	kit)
 		[ "$to" = kit ] || why="kit/ is the bottom of the tree: it includes nothing above kit/"
 		;;
-	sampling | knobs | traffic)
+	sampling | knobs | traffic | result)
 		case $to in
 		spine) why="$base is the spine above the stage folders: the type $from/ needs belongs in the folder that owns it (here, or kit/), and $base includes that" ;;
-		report | compare | cli) why="$to/ comes after $from/ in the pipeline: a measurement helper knows nothing of what reads its results" ;;
+		report | compare | render | cli) why="$to/ comes after $from/ in the pipeline: a measurement helper knows nothing of what reads its results" ;;
 		esac
 		;;
 	report | compare | render)

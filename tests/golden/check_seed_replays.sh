@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The seeds' published figures replayed through nicbench (tests/fixtures/compare/seeds, made by make_fixtures.py)
-# must print each seed's conclusion: cpsw's packet rate 47k -> 65k improved with TCP unchanged, lan743x's
+# must print each seed's conclusion: cpsw's packet rate 47k -> 65k improved with TCP unchanged (and, backwards,
+# regressed under the default gate, which judges a flood point's packet rate), lan743x's
 # 203 -> 496 Mbit/s at MTU 1500 improved (and 803 -> 849 at 9000), lantiq's rx and tx IRQs on one CPU chosen
 # over the split, and the ravb series' G2UL figures (+6/+34/+500/-24%).
 # usage: check_seed_replays.sh NICBENCH
@@ -25,6 +26,18 @@ code "cpsw compare" "$rc" 0
 out=$("$bin" compare --gate rx_packets_per_s@udp-rx "$s/cpsw-new.json" "$s/cpsw-base.json" 2>&1); rc=$?
 has "cpsw backwards: -28% regressed" "$out" 'rx_packets_per_s .* -27\.[0-9]%  regressed'
 code "cpsw backwards, gated on the packet rate" "$rc" 1
+
+# the udp-rx point is a flood (60-byte datagrams at a fixed rate): its headline, packets per second
+# received, is gated by default and heads its row in the report's table
+out=$("$bin" compare "$s/cpsw-new.json" "$s/cpsw-base.json" 2>&1); rc=$?
+has "cpsw backwards, default gate: -28% regressed and gated" "$out" '^  \* rx_packets_per_s +65\.8 kpps +47\.6 kpps +-27\.[0-9]%  regressed'
+has "cpsw backwards, default gate: udp-rx REGRESSED" "$out" '^udp-rx: REGRESSED'
+code "cpsw backwards, default gate" "$rc" 1
+out=$("$bin" report "$s/cpsw-base.json" 2>&1); rc=$?
+has "cpsw report: udp-rx shows its packet rate" "$out" '^udp-rx +47\.6 kpps +47\.5 kpps \.\. 48\.0 kpps '
+code "cpsw report" "$rc" 0
+out=$("$bin" report --format markdown "$s/cpsw-base.json" 2>&1)
+has "cpsw report, Markdown: udp-rx shows its packet rate" "$out" '^\| udp-rx \| 47\.6 kpps \|'
 
 out=$("$bin" compare "$s/lan743x-base.json" "$s/lan743x-new.json" 2>&1); rc=$?
 has "lan743x: MTU 1500 improved" "$out" '^tcp-rx/mtu=1500: IMPROVED'

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "adaptive.h"
-#include "compare/compare_stats.h"
+#include "kit/stats.h"
 #include "config.h"
 #include "nb_test.h"
 #include "plan.h"

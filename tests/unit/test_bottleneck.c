@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/bottleneck.h"
+#include "result/bottleneck.h"
 #include "compare/compare.h"
 #include "nb_test.h"
 #include "render/view.h"

@@ -198,7 +198,7 @@ static void test_text(void)
 
 	CHECK(text && !strchr(text, '\033'));
 	CHECK(text && strstr(text, "verdict: regression (4 points: 3 improved, 1 regressed)"));
-	CHECK(text && strstr(text, "profile movers: ravb_poll 20.0% -> 9.0%"));
+	CHECK(text && strstr(text, "profile movers (>= 2 pts; one profile a side, no noise figure): ravb_poll 20.0% -> 9.0% (-11.0 pts)"));
 	/* Column heads once, over the first row; the unchanged, ungated rest is counted on the point's line. */
 	CHECK(text && count(text, "    metric                                 base                new    change  verdict\n") == 1);
 	CHECK(text && strstr(text, "\nudp-tx: REGRESSED  (+ 2 metrics unchanged or within floors; -v lists them)\n  * ") != NULL);

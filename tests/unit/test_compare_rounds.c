@@ -222,8 +222,57 @@ static void test_bad_sets(void)
 	nb_cmp_rounds_free(&r);
 }
 
+/* Profiles put on the recorded A/A set's rounds: a lock's share falls by 5-7 points in every
+ * pair, a symbol only B has takes 3%, and one jitters by a point either way. */
+static void test_round_movers(void)
+{
+	static const double lock_a[ROUNDS] = { 47, 46, 48, 47, 47 }, lock_b[ROUNDS] = { 41, 40, 41, 42, 40 };
+	static const double jit_a[ROUNDS] = { 5, 5, 5, 5, 5 }, jit_b[ROUNDS] = { 6, 4, 6, 4, 7 };
+	static struct nb_cmp_profile_entry prof[2][ROUNDS][3];
+	struct nb_cmp_rounds r;
+	struct nb_cmp_options opt;
+	struct nb_cmp_result res;
+	const struct nb_cmp_point_result *pr;
+
+	if (load_set(&r, "aa", 0, NULL, NULL))
+		return;
+	for (int side = 0; side < 2; side++) {
+		for (int i = 0; i < r.n[side]; i++) {
+			struct nb_cmp_point *pt = &r.reports[side][i].points[0];
+			int k = r.reports[side][i].round.index - 1;
+			struct nb_cmp_profile_entry *e = prof[side][k];
+
+			e[0] = (struct nb_cmp_profile_entry){ "_raw_spin_unlock_irqrestore", side ? lock_b[k] : lock_a[k] };
+			e[1] = (struct nb_cmp_profile_entry){ "jitter", side ? jit_b[k] : jit_a[k] };
+			e[2] = (struct nb_cmp_profile_entry){ "page_pool_alloc_pages", 3 };
+			pt->profile = e;
+			pt->n_profile = side ? 3 : 2;
+		}
+	}
+	if (!compare_set(&r, &opt, &res))
+		goto out;
+	nb_cmp_rounds_movers(&res, &r);
+	pr = &res.points[0];
+	CHECK_MSG(pr->n_movers == 2, "%d movers", pr->n_movers);
+	if (pr->n_movers == 2) {
+		CHECK_STR(pr->movers[0].symbol, "_raw_spin_unlock_irqrestore");
+		CHECK(pr->movers[0].n_pairs == ROUNDS);
+		CHECK_NEAR(pr->movers[0].base_share_pct, 47, 1e-9);
+		CHECK_NEAR(pr->movers[0].new_share_pct, 41, 1e-9);
+		CHECK_NEAR(pr->movers[0].change_pts, -6, 1e-9);
+		CHECK_NEAR(pr->movers[0].change_lo_pts, -7, 1e-9);
+		CHECK_NEAR(pr->movers[0].change_hi_pts, -5, 1e-9);
+		CHECK_STR(pr->movers[1].symbol, "page_pool_alloc_pages");
+		CHECK_NEAR(pr->movers[1].change_pts, 3, 1e-9);
+	}
+	nb_cmp_result_free(&res);
+out:
+	nb_cmp_rounds_free(&r);
+}
+
 int main(void)
 {
+	test_round_movers();
 	test_statistic();
 	test_aa_and_host_modes();
 	test_slowdown();

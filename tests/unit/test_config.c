@@ -333,6 +333,91 @@ static void test_plan_ids(void)
 	free(cfg);
 }
 
+/* --rate and --length take a list: one point per value for each UDP test (TCP and rr tests keep
+ * one), the value in the id as written; the file takes a list or a comma string in "udp", a flag
+ * with one value ends the file's sweep, and the report's config writes the sweep back loadable. */
+static void test_field_sweeps(void)
+{
+	static const struct {
+		const char *args[12];
+		int rc;
+		const char *says;      /* in the error */
+		int npoints;
+		const char *ids[6];    /* the first points, in order */
+	} cases[] = {
+		{ { "plan", "-i", "e", "--peer", "p", "--tests", "udp-rx,tcp-rx", "--rate", "150M,1000M" }, 0, NULL, 3,
+		  { "udp-rx/rate=150M", "udp-rx/rate=1000M", "tcp-rx" } },
+		{ { "plan", "-i", "e", "--peer", "p", "--tests", "udp-tx", "--length", "60,1460", "--rate", "1G,2G" }, 0,
+		  NULL, 4, { "udp-tx/length=60/rate=1G", "udp-tx/length=60/rate=2G", "udp-tx/length=1460/rate=1G" } },
+		{ { "plan", "-i", "e", "--peer", "p", "--tests", "udp-rr,udp-rx", "--rate", "1M,2M" }, 0, NULL, 3,
+		  { "udp-rr", "udp-rx/rate=1M", "udp-rx/rate=2M" } },
+		{ { "plan", "-i", "e", "--peer", "p", "--tests", "udp-rx", "--rate", "500M" }, 0, NULL, 1, { "udp-rx" } },
+		{ { "plan", "--rate", "150M,fast" }, -EINVAL, "--rate 'fast'", 0, { NULL } },
+		{ { "plan", "--rate", "1M,1000k" }, -EINVAL, "given twice", 0, { NULL } },
+		{ { "plan", "--length", "60,8" }, -EINVAL, "--length '8': expected a whole number 16..65507", 0, { NULL } },
+		{ { "plan", "--length", "60,,1460" }, 0, NULL, -1, { NULL } },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nb_config *cfg = calloc(1, sizeof(*cfg));
+		struct nb_err err = { 0 };
+		struct nb_plan plan;
+		char *argv[12];
+		int argc = 0, rc;
+
+		for (; argc < 12 && cases[i].args[argc]; argc++)
+			argv[argc] = (char *)cases[i].args[argc];
+		argv[argc] = NULL;
+		rc = nb_run_options_parse(argc, argv, cfg, &err);
+		CHECK_MSG(rc == cases[i].rc, "sweep case %zu: rc %d (%s)", i, rc, err.msg);
+		if (rc == 0 && cases[i].npoints > 0 && nb_plan_build(cfg, &plan, &err) == 0) {
+			CHECK_MSG(plan.npoints == cases[i].npoints, "sweep case %zu: %d points", i, plan.npoints);
+			for (int k = 0; k < 6 && cases[i].ids[k] && k < plan.npoints; k++)
+				CHECK_STR(plan.points[k].id, cases[i].ids[k]);
+			nb_plan_free(&plan);
+		} else if (cases[i].says) {
+			CHECK_MSG(strstr(err.msg, cases[i].says), "sweep case %zu: \"%s\"", i, err.msg);
+		}
+		free(cfg);
+	}
+
+	/* the rate of each point reaches its test; the file's sweep, a flag ending it, the report's config */
+	struct nb_config *cfg = calloc(1, sizeof(*cfg));
+	struct nb_err err = { 0 };
+	struct nb_plan plan;
+	char *path = write_temp("{\"interface\": \"e\", \"peer\": \"p\", \"tests\": [\"udp-rx\", \"tcp-tx\"], "
+				"\"udp\": {\"rate\": [\"150M\", \"1000M\"], \"length\": \"60,1460\"}}");
+	char *argv[] = { "run", "--config", path, NULL };
+	char *argv_one[] = { "run", "--config", path, "--rate", "700M", NULL };
+	char *text;
+
+	CHECK(nb_run_options_parse(3, argv, cfg, &err) == 0);
+	CHECK(nb_plan_build(cfg, &plan, &err) == 0);
+	CHECK(plan.npoints == 5);
+	CHECK_STR(plan.points[1].id, "udp-rx/rate=150M/length=1460");
+	CHECK(plan.points[1].test->rate_bps == 150000000 && plan.points[1].test->length == 1460);
+	CHECK(plan.points[2].test->rate_bps == 1000000000 && plan.points[2].test->length == 60);
+	CHECK(plan.points[4].test->rate_bps == 0 && plan.points[4].nfields == 0);
+	nb_plan_free(&plan);
+	text = nb_config_to_json(cfg);
+	CHECK_MSG(text && strstr(text, "\"udp\":{\"rate\":[\"150M\",\"1000M\"],\"length\":[\"60\",\"1460\"]}"), "%s", text);
+	free(text);
+	free(cfg);
+	cfg = calloc(1, sizeof(*cfg));
+	CHECK(nb_run_options_parse(5, argv_one, cfg, &err) == 0);
+	CHECK(nb_plan_build(cfg, &plan, &err) == 0);
+	CHECK(plan.npoints == 3);
+	CHECK_STR(plan.points[0].id, "udp-rx/length=60");
+	CHECK(plan.points[0].test->rate_bps == 700000000);
+	nb_plan_free(&plan);
+	unlink(path);
+	path = write_temp("{\"tests\": [{\"name\": \"udp-rx\", \"rate\": [\"1M\", \"2M\"]}]}");
+	CHECK(nb_config_load_file(cfg, path, &err) == -EINVAL && strstr(err.msg, "tests[].rate") &&
+	      strstr(err.msg, "a sweep goes in \"udp.rate\""));
+	unlink(path);
+	free(cfg);
+}
+
 int main(void)
 {
 	test_board_irq_names();
@@ -344,5 +429,6 @@ int main(void)
 	test_validate();
 	test_rates();
 	test_plan_ids();
+	test_field_sweeps();
 	return nb_test_done("test_config");
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "knobs/page_pool.h"
-#include "report/bottleneck.h"
+#include "result/bottleneck.h"
 #include "nb_test.h"
 #include "sampling/ethtool_stats.h"
 #include "sampling/kmsg.h"

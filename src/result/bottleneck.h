@@ -7,7 +7,36 @@
 #include <stddef.h>
 
 #include "kit/metrics.h"
-#include "result.h" /* the verdict's type: struct nb_bottleneck, part of a point's summary */
+
+/* The verdict of a point, which its summary (result.h) carries. */
+enum nb_bn_code {
+	NB_BN_NONE,          /* nothing found */
+	NB_BN_LINK,          /* none found, throughput near the link speed */
+	NB_BN_PEER,          /* the peer's iperf3 used a whole core */
+	NB_BN_CPU,           /* one CPU (or every CPU) saturated */
+	NB_BN_NIC_DROPS,     /* the NIC dropped (rx_missed_errors, rx_fifo_errors, rx_dropped) */
+	NB_BN_BACKLOG_DROPS, /* softnet backlog full */
+	NB_BN_SOCKET_DROPS,  /* UDP receive buffer errors */
+	NB_BN_NAPI_BUDGET,   /* NAPI polls used their whole budget */
+	NB_BN_TIME_SQUEEZE,  /* net_rx_action ran out of time or budget */
+	NB_BN_NO_DATA,       /* the point has no metrics to judge (failed, unsupported) */
+};
+
+#define NB_BN_MAX_FIGURES 12
+#define NB_BN_SENTENCE_MAX 320
+
+struct nb_bn_figure {
+	char name[NB_METRIC_NAME_MAX];
+	double value;
+};
+
+struct nb_bottleneck {
+	enum nb_bn_code code;
+	char sentence[NB_BN_SENTENCE_MAX];   /* "CPU0 saturated (96% busy) by softirq 92%" */
+	char owner[64];                      /* who holds the saturated CPU: "softirq", "NAPI thread + traffic process"; "" */
+	int n_figures;
+	struct nb_bn_figure figures[NB_BN_MAX_FIGURES]; /* the measured numbers the verdict rests on */
+};
 
 /* The thresholds, named so the README (docs/bottleneck.md) and the code say the same thing. */
 #define NB_BN_CPU_SATURATED_PCT 90.0  /* one CPU this busy is saturated (tick-sampled busy is a lower bound) */

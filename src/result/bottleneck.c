@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Bottleneck rules: a point's medians -> the first limit that holds, in words and with the figures behind it. */
-#include "report/bottleneck.h"
+#include "result/bottleneck.h"
 
 #include "kit/metric_table.h"
 
