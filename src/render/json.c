@@ -181,7 +181,8 @@ static void json_settings(struct nb_print *b, const struct nb_cmp_options *opt)
 {
 	nb_print_open_object(b, "settings");
 	nb_print_string(b, NB_PRINT_JSON, "method", NULL,
-			opt->rounds_paired ? "paired-rounds-sign-interval" : "mann-whitney-shift-interval");
+			!opt->rounds_paired ? "mann-whitney-shift-interval"
+			: opt->sequential ? "paired-rounds-confidence-sequence" : "paired-rounds-sign-interval");
 	nb_print_double(b, NB_PRINT_JSON, "alpha", NULL, opt->alpha);
 	nb_print_double(b, NB_PRINT_JSON, "min_effect_pct", NULL, opt->min_effect_pct);
 	nb_print_int(b, NB_PRINT_JSON, "min_runs", NULL, opt->min_runs);
