@@ -55,4 +55,16 @@ for want in 'tcp-tx: IMPROVED' 'tcp-rx: IMPROVED' 'udp-rx: IMPROVED' 'udp-tx: RE
 	has "ravb G2UL: $want" "$out" "^$want"
 done
 code "ravb G2UL compare" "$rc" 1
+# each seed's recipe (configs/seeds/) is a config that plans: its points and ids as the seed ran them
+seeds=$(cd "$(dirname "$0")/../../configs/seeds" && pwd)
+for f in "$seeds"/*.json; do
+	out=$("$bin" plan --config "$f" --peer 192.0.2.1 2>&1); rc=$?
+	code "recipe $(basename "$f") plans" "$rc" 0
+	has "recipe $(basename "$f"): a time estimate" "$out" '^estimated time: '
+done
+out=$("$bin" plan --config "$seeds/lantiq-irq-split.json" --peer 192.0.2.1 2>&1)
+has "lantiq recipe: UDP at 1000M with the IRQs split" "$out" 'udp-rx/rate=1000M/irq_affinity=rx0-tx1'
+has "lantiq recipe: both IRQs on one CPU" "$out" 'tcp-rx/irq_affinity=rx0-tx0'
+out=$("$bin" plan --config "$seeds/lan743x-mtu.json" --peer 192.0.2.1 2>&1)
+has "lan743x recipe: MTU 9000" "$out" 'tcp-rx/mtu=9000'
 exit $fail
