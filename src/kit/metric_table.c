@@ -22,6 +22,9 @@
 #define FLOOR_BATCH { "batching", NB_METRIC_FLOOR_ABS, 5, "packets per NAPI poll" }
 #define FLOOR_CPU_PER_TRANSACTION { "cpu_per_transaction", NB_METRIC_FLOOR_ABS, 2, "us of busy CPU per transaction" }
 #define FLOOR_BUDGET { "budget", NB_METRIC_FLOOR_ABS, 5, "percentage points of the NAPI polls" }
+#define FLOOR_PLACEMENT { "placement", NB_METRIC_FLOOR_ABS, 1, "whole units (a CPU number, a count of IRQs, a 0/1 flag)" }
+#define FLOOR_PAGES { "pages", NB_METRIC_FLOOR_ABS, 100, "pages (page_pool events) per run" }
+#define FLOOR_RECYCLING { "recycling", NB_METRIC_FLOOR_ABS, 2, "percentage points of the pages allocated" }
 #define FLOOR_NONE { NULL, NB_METRIC_FLOOR_NONE, 0, NULL }
 
 #define HIGHER NB_METRIC_HIGHER_BETTER
@@ -121,13 +124,13 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	{ "cpu{N}_interrupts_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler",
 	  "interrupts of the NIC's IRQs that CPU N took" },
 	/* what moved the IRQs or the traffic: the run's circumstances, not the driver's cost */
-	{ "irqbalance_running", "0/1", NEUTRAL, FLOOR_NONE, false, "runner",
+	{ "irqbalance_running", "0/1", NEUTRAL, FLOOR_PLACEMENT, false, "runner",
 	  "1 when irqbalance ran at either edge of the measured window" },
-	{ "irq_affinity_moved", "IRQs", NEUTRAL, FLOOR_NONE, false, "runner",
+	{ "irq_affinity_moved", "IRQs", NEUTRAL, FLOOR_PLACEMENT, false, "runner",
 	  "the NIC's IRQs whose affinity changed inside the window without nicbench (the point's note names them)" },
-	{ "traffic_cpu_open", "CPU number", NEUTRAL, FLOOR_NONE, false, "runner",
+	{ "traffic_cpu_open", "CPU number", NEUTRAL, FLOOR_PLACEMENT, false, "runner",
 	  "the CPU the traffic process last ran on at the window's start" },
-	{ "traffic_cpu_close", "CPU number", NEUTRAL, FLOOR_NONE, false, "runner",
+	{ "traffic_cpu_close", "CPU number", NEUTRAL, FLOOR_PLACEMENT, false, "runner",
 	  "the CPU the traffic process last ran on at the window's end" },
 	{ "softnet_processed_per_s", "packets/s", NEUTRAL, FLOOR_RATES, false, "sampler",
 	  "packets the backlog processed (softnet_stat)" },
@@ -216,27 +219,27 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	{ "qstats_tx_stop", "events per run", LOWER, FLOOR_DROPS, true, "qstats", "times a send queue was stopped (full)" },
 	{ "qstats_tx_wake", "events per run", NEUTRAL, FLOOR_NONE, false, "qstats", "times a stopped send queue woke" },
 	/* netdev page-pool-stats-get over the window, the interface's pools summed (docs/report.md) */
-	{ "pp_alloc_fast", "pages per run", NEUTRAL, FLOOR_NONE, false, "page_pool", "pages from the pool's cache" },
-	{ "pp_alloc_slow", "pages per run", NEUTRAL, FLOOR_NONE, false, "page_pool",
+	{ "pp_alloc_fast", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool", "pages from the pool's cache" },
+	{ "pp_alloc_slow", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool",
 	  "pages from the page allocator (slow path)" },
-	{ "pp_alloc_slow_high_order", "pages per run", NEUTRAL, FLOOR_NONE, false, "page_pool",
+	{ "pp_alloc_slow_high_order", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool",
 	  "high-order allocations on the slow path" },
-	{ "pp_alloc_empty", "events per run", LOWER, FLOOR_NONE, false, "page_pool",
+	{ "pp_alloc_empty", "events per run", LOWER, FLOOR_PAGES, false, "page_pool",
 	  "allocations that found the ring empty" },
-	{ "pp_alloc_refill", "pages per run", NEUTRAL, FLOOR_NONE, false, "page_pool", "pages moved from the ring to the cache" },
-	{ "pp_alloc_waive", "pages per run", LOWER, FLOOR_NONE, false, "page_pool",
+	{ "pp_alloc_refill", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool", "pages moved from the ring to the cache" },
+	{ "pp_alloc_waive", "pages per run", LOWER, FLOOR_PAGES, false, "page_pool",
 	  "pages given back at refill for being on another NUMA node" },
-	{ "pp_recycle_cached", "pages per run", NEUTRAL, FLOOR_NONE, false, "page_pool", "pages recycled into the cache" },
-	{ "pp_recycle_cache_full", "pages per run", LOWER, FLOOR_NONE, false, "page_pool",
+	{ "pp_recycle_cached", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool", "pages recycled into the cache" },
+	{ "pp_recycle_cache_full", "pages per run", LOWER, FLOOR_PAGES, false, "page_pool",
 	  "pages not recycled: the cache was full" },
-	{ "pp_recycle_ring", "pages per run", NEUTRAL, FLOOR_NONE, false, "page_pool", "pages recycled into the ring" },
-	{ "pp_recycle_ring_full", "pages per run", LOWER, FLOOR_NONE, false, "page_pool",
+	{ "pp_recycle_ring", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool", "pages recycled into the ring" },
+	{ "pp_recycle_ring_full", "pages per run", LOWER, FLOOR_PAGES, false, "page_pool",
 	  "pages not recycled: the ring was full" },
-	{ "pp_recycle_released_refcnt", "pages per run", LOWER, FLOOR_NONE, false, "page_pool",
+	{ "pp_recycle_released_refcnt", "pages per run", LOWER, FLOOR_PAGES, false, "page_pool",
 	  "pages released, not recycled (elevated refcount)" },
-	{ "pp_inflight_pages", "pages", NEUTRAL, FLOOR_NONE, false, "page_pool",
+	{ "pp_inflight_pages", "pages", NEUTRAL, FLOOR_PAGES, false, "page_pool",
 	  "pages out of the pools at the window's end (a level)" },
-	{ "pp_recycle_pct", "%", HIGHER, FLOOR_NONE, false, "page_pool",
+	{ "pp_recycle_pct", "%", HIGHER, FLOOR_RECYCLING, false, "page_pool",
 	  "(recycle_ring + recycle_cached) / (alloc_fast + alloc_refill + alloc_slow), as ynl's page-pool view" },
 	/* the driver's ethtool -S drop counters, per queue ones summed (read by the NIC-drops rule) */
 	{ "rx_missed_errors", "packets per run", LOWER, FLOOR_DROPS, true, "ethtool -S",
