@@ -166,7 +166,8 @@ static void draw(struct flame *fl, struct flame_node *n, int level, double x, FI
 		fputs("</text>", out);
 	}
 	fputs("</g>\n", out);
-	qsort(n->kids, (size_t)n->n_kids, sizeof(n->kids[0]), kid_cmp);
+	if (n->n_kids > 1) /* a leaf has no kids array: qsort must not get NULL */
+		qsort(n->kids, (size_t)n->n_kids, sizeof(n->kids[0]), kid_cmp);
 	for (int i = 0; i < n->n_kids; i++) {
 		if (!n->kids[i]->n_new)
 			continue;
