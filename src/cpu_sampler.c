@@ -66,6 +66,8 @@ struct nb_sampler {
 	int irqs[NB_MAX_IRQS];
 	enum nb_irq_role irq_role[NB_MAX_IRQS];
 	char irq_names[1024];           /* the board's patterns (nb_irq_names_parse); "": by name */
+	struct nb_irq_names irq_patterns; /* irq_names parsed once at start, not on every snapshot */
+	bool irq_patterns_ok;
 	int irq_fd[NB_MAX_IRQS];        /* <sys>/kernel/irq/N/per_cpu_count */
 	bool irqs_from_interrupts;      /* fallback: parse all of <proc>/interrupts */
 	char device[64];                /* parent device name: ravb >= 6.9 names its IRQs after it */
@@ -234,10 +236,10 @@ static void sample_irqs(struct nb_sampler *s, struct nb_snapshot *snap)
 	for (int i = 0; i < s->nirqs && i < NB_MAX_IRQS; i++)
 		snap->irq_role_present[s->irq_role[i]] = true;
 	if (s->irqs_from_interrupts) {
-		struct nb_irq_names names;
-		struct nb_irq_match m = { .iface = s->iface, .device = s->device[0] ? s->device : NULL, .names = &names };
+		struct nb_irq_match m = { .iface = s->iface, .device = s->device[0] ? s->device : NULL,
+					  .names = &s->irq_patterns };
 
-		if (read_interrupts(s) < 0 || nb_irq_names_parse(s->irq_names, &names, NULL))
+		if (!s->irq_patterns_ok || read_interrupts(s) < 0)
 			return;
 		snap->irqs_present = nb_irq_counts_parse(s->interrupts_buf, &m, snap->irq_count, NB_MAX_CPUS, NULL,
 							 snap->irq_role_count, NULL) > 0;
@@ -601,6 +603,7 @@ int nb_sampler_new(const struct nb_sampler_target *t, struct nb_sampler **out, s
 	snprintf(s->sys_root, sizeof(s->sys_root), "%s", t->paths->sys);
 	snprintf(s->iface, sizeof(s->iface), "%s", t->iface);
 	snprintf(s->irq_names, sizeof(s->irq_names), "%s", t->irq_names ? t->irq_names : "");
+	s->irq_patterns_ok = nb_irq_names_parse(s->irq_names, &s->irq_patterns, NULL) == 0;
 	s->paths = (struct nb_paths){ .proc = s->proc_root, .sys = s->sys_root };
 	ret = check_iface_exists(s, err);
 	if (ret) {
