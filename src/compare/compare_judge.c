@@ -280,6 +280,24 @@ static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m,
 		m->verdict = up == (m->direction == NB_CMP_HIGHER_BETTER) ? NB_CMP_IMPROVED : NB_CMP_REGRESSED;
 }
 
+/* The whole interval of the change (ci_*_pct, and lo..hi in the metric's unit) beyond both the
+ * minimum effect and the floor decides; otherwise the verdict is inconclusive, and says which. */
+static void judge_interval(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
+			   const struct side *n, double lo, double hi)
+{
+	double effect = m->min_effect_pct, floor = m->has_floor ? m->floor : 0;
+	bool up = m->ci_lo_pct > effect && lo > floor;
+	bool down = m->ci_hi_pct < -effect && hi < -floor;
+
+	if (!up && !down) {
+		m->verdict = NB_CMP_INCONCLUSIVE;
+		m->reason = (m->ci_lo_pct > effect || m->ci_hi_pct < -effect) ? NB_CMP_REASON_NOISY_FLOOR
+									   : NB_CMP_REASON_NOISY;
+		return;
+	}
+	judge_supported(ctx, m, b, n, lo, hi);
+}
+
 #define PAIRED_MAX 1024
 
 /* Compare over paired rounds: the unit of evidence is the pair (round i of A, round i of B, made
@@ -293,7 +311,7 @@ static void judge_paired(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 	const struct nb_cmp_options *opt = ctx->opt;
 	double ratio[PAIRED_MAX], diff[PAIRED_MAX], effect = m->min_effect_pct, floor = m->has_floor ? m->floor : 0;
 	int np = b->paired < n->paired ? b->paired : n->paired;
-	bool positive = true, up, down;
+	bool positive = true;
 	double mid_diff, lo, hi;
 	long k;
 
@@ -352,15 +370,7 @@ static void judge_paired(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 		m->ci_hi_pct = shift_pct(hi, b->median, opt->change_cap_pct);
 	}
 	m->has_ci = true;
-	up = m->ci_lo_pct > effect && lo > floor;
-	down = m->ci_hi_pct < -effect && hi < -floor;
-	if (!up && !down) {
-		m->verdict = NB_CMP_INCONCLUSIVE;
-		m->reason = (m->ci_lo_pct > effect || m->ci_hi_pct < -effect) ? NB_CMP_REASON_NOISY_FLOOR
-									   : NB_CMP_REASON_NOISY;
-		return;
-	}
-	judge_supported(ctx, m, b, n, lo, hi);
+	judge_interval(ctx, m, b, n, lo, hi);
 }
 
 /* The verdict needs the whole (1 - alpha) interval of the change beyond the minimum
@@ -371,7 +381,6 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 {
 	const struct nb_cmp_options *opt = ctx->opt;
 	double lo, hi, effect = m->min_effect_pct, floor = m->has_floor ? m->floor : 0;
-	bool up, down;
 
 	if (opt->rounds_paired && b->paired > 0 && n->paired > 0) {
 		judge_paired(ctx, m, b, n);
@@ -408,16 +417,7 @@ static void judge_change(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 		m->reason = NB_CMP_REASON_UNREACHABLE;
 		return;
 	}
-	/* The whole interval beyond both the minimum effect and the floor. */
-	up = m->ci_lo_pct > effect && lo > floor;
-	down = m->ci_hi_pct < -effect && hi < -floor;
-	if (!up && !down) {
-		m->verdict = NB_CMP_INCONCLUSIVE;
-		m->reason = (m->ci_lo_pct > effect || m->ci_hi_pct < -effect) ? NB_CMP_REASON_NOISY_FLOOR
-									   : NB_CMP_REASON_NOISY;
-		return;
-	}
-	judge_supported(ctx, m, b, n, lo, hi);
+	judge_interval(ctx, m, b, n, lo, hi);
 }
 
 /* Judge metric `name` into *m, the pos-th metric of its point. */
