@@ -35,7 +35,7 @@ struct nb_test_spec {
 	int omit_s;
 	int streams;
 	uint64_t rate_bps;       /* UDP target rate, 0 = unlimited (-b0) */
-	int length;              /* UDP datagram length; 0 = iperf default for TCP */
+	int length;              /* UDP datagram length; 0 = iperf default for TCP; NB_UDP_LENGTH_MTU */
 };
 
 /* The request/response tests (tcp-rr, udp-rr) against nicbench serve's rr port. */
@@ -54,6 +54,11 @@ struct nb_knob_axis {
 	int nvalues;
 	char values[NB_MAX_AXIS_VALUES][NB_MAX_AXIS_KNOBS][NB_KNOB_VALUE_MAX];
 };
+
+/* --length mtu: each point's datagram fills one frame at the interface's MTU then (MTU - 28, IPv6
+ * MTU - 48), so a sweep of the mtu knob keeps one datagram per frame */
+#define NB_UDP_LENGTH_MTU (-1)
+#define NB_UDP_MAX_LENGTH 65507  /* the largest UDP payload over IPv4 */
 
 /* A test field swept like a knob (--rate 150M,1000M, --length 60,1460): one point per value, for the
  * tests the field applies to (UDP ones), with "/rate=150M" in the point id. */

@@ -577,12 +577,16 @@ int nb_config_load_file(struct nb_config *cfg, const char *path, struct nb_err *
 
 static json_t *test_to_json(const struct nb_test_spec *t)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:I, s:i}",
-			 "name", t->name,
-			 "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
-			 "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
-			 "duration", t->duration_s, "omit", t->omit_s, "streams", t->streams,
-			 "rate", (json_int_t)t->rate_bps, "length", t->length);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:I, s:i}",
+			      "name", t->name,
+			      "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
+			      "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
+			      "duration", t->duration_s, "omit", t->omit_s, "streams", t->streams,
+			      "rate", (json_int_t)t->rate_bps, "length", t->length);
+
+	if (o && t->length == NB_UDP_LENGTH_MTU)
+		json_object_set_new(o, "length", json_string("mtu"));
+	return o;
 }
 
 static json_t *knobs_to_json(const struct nb_config *cfg)

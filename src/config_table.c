@@ -150,11 +150,14 @@ static const struct nb_opt rows[] = {
 		 "`udp-rx/rate=150M`" },
 	{ .name = "length", .key = "udp.length", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY | NB_OPT_HELP_JOIN,
 	  .offset = TEST(length), .min = 16, .max = 65507, .def = 1448, .metavar = "BYTES", .parse = parse_test_values,
-	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500; a list (60,1460)\n"
-		  "sweeps it like a rate list (udp-rx/length=60)",
-	  .doc_type = "integer 16..65507, or a list",
-	  .doc = "UDP datagram length (iperf3 `-l`); 1448 is the TCP MSS at MTU 1500, what the iperf3 CLI picks; a "
-		 "list (`[60, 1460]` or `\"60,1460\"`) sweeps it like a rate list (`udp-rx/length=60`)" },
+	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500; mtu: one datagram\n"
+		  "a frame at each point's MTU (MTU - 28); a list (60,1460) sweeps it\n"
+		  "like a rate list (udp-rx/length=60)",
+	  .doc_type = "integer 16..65507, `\"mtu\"`, or a list",
+	  .doc = "UDP datagram length (iperf3 `-l`); 1448 is the TCP MSS at MTU 1500, what the iperf3 CLI picks; "
+		 "`\"mtu\"`: each point's interface MTU - 28 (IPv6: - 48), so datagrams fill one frame as the `mtu` "
+		 "knob moves (the point's `udp_length`); a list (`[60, 1460]` or `\"60,1460\"`) sweeps it like a "
+		 "rate list (`udp-rx/length=60`)" },
 	{ .name = "repetitions", .brief = "runs per point (compare needs >= 3), or auto[:MIN-MAX]", .key = "repetitions", .type = NB_OPT_INT, .offset = CFG(repetitions), .min = 1,
 	  .max = NB_MAX_REPETITIONS, .def = 3, .metavar = "N", .parse = parse_repetitions,
 	  .help = "runs per test point; compare needs >= 3. N may be auto[:MIN-MAX]:\n"

@@ -224,8 +224,8 @@ static void traffic_edges_after(struct runner *rn, struct traffic_edges *e, stru
 
 /* The run's traffic client: the rr client for tcp-rr and udp-rr, libiperf for the rest. The
  * one place that tells them apart; from here on a run is a struct nb_traffic_run. */
-static int traffic_start(struct runner *rn, const struct nb_point *p, struct nb_traffic_run **out,
-			 struct nb_err *err)
+static int traffic_start(struct runner *rn, const struct nb_point *p, const struct nb_point_result *pr,
+			 struct nb_traffic_run **out, struct nb_err *err)
 {
 	const struct nb_config *cfg = rn->o->cfg;
 	const struct nb_test_spec *t = p->test;
@@ -233,7 +233,8 @@ static int traffic_start(struct runner *rn, const struct nb_point *p, struct nb_
 		.host = cfg->peer_host, .port = cfg->peer_port,
 		.udp = t->proto == NB_PROTO_UDP, .reverse = t->dir == NB_DIR_RX,
 		.duration_s = t->duration_s, .omit_s = t->omit_s, .streams = t->streams,
-		.rate_bps = t->rate_bps, .length = t->length, .cpu = traffic_cpu(p),
+		.rate_bps = t->rate_bps, .length = t->length == NB_UDP_LENGTH_MTU ? pr->udp_length : t->length,
+		.cpu = traffic_cpu(p),
 		.connect_timeout_ms = cfg->connect_timeout_s * 1000, .grace_ms = cfg->grace_s * 1000,
 	};
 	struct nb_rr_params rp = {
@@ -301,7 +302,7 @@ void nb_repetition_run(struct runner *rn, const struct nb_point *p, struct nb_ru
 	 * UDP test's datagrams are in it: TCP points go without the udp_* metrics */
 	nb_sampler_set_sources(rn->sampler, t->proto == NB_PROTO_UDP ? NB_SRC_ALL : NB_SRC_ALL & ~NB_SRC_UDP);
 	traffic_edges_before(rn, &edges);
-	if (traffic_start(rn, p, &tr, &err) < 0) {
+	if (traffic_start(rn, p, pr, &tr, &err) < 0) {
 		run->status = NB_RUN_FAILED;
 		snprintf(run->error, sizeof(run->error), "%s", err.msg);
 		return;

@@ -244,6 +244,8 @@ int nb_report_begin_point(struct nb_report *r, const struct nb_point_result *pr,
 	nb_report_napi_json(o, pr);
 	if (pr->mtu.present)
 		json_object_set_new(o, "mtu", point_mtu_json(&pr->mtu));
+	if (pr->udp_length > 0)
+		json_object_set_new(o, "udp_length", json_integer(pr->udp_length));
 	if (pr->capture_file[0])
 		json_object_set_new(o, "capture", json_pack("{s:s, s:i}", "file", pr->capture_file, "packets", 0));
 	if (pr->trace_note[0])

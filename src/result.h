@@ -81,6 +81,7 @@ struct nb_point_result {
 	int nnotes;                     /* optional steps that gave nothing: "X missing: why" */
 	char notes[NB_MAX_POINT_NOTES][NB_POINT_NOTE_MAX];
 	struct nb_point_mtu mtu;
+	int udp_length;                 /* --length mtu: the datagram length this point used; 0 otherwise */
 };
 
 const char *nb_point_status_name(enum nb_point_status s);

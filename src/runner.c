@@ -102,6 +102,7 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 		pr->nknobs++;
 	}
 	nb_runner_mtu_point(rn, p, pr);  /* the peer follows the mtu knob */
+	nb_runner_udp_length(rn, p, pr);
 	if (pr->status != NB_POINT_OK)
 		return;
 	/* the NAPIs as the point leaves them: per-NAPI values read back, IRQ, thread CPU */

@@ -48,6 +48,9 @@ struct runner {
  * peer's restore (and on any exit its serve restores when the connection drops). */
 void nb_runner_mtu_point(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr);
 void nb_runner_mtu_end(struct runner *rn);
+/* --length mtu: the point's datagram length from the interface's MTU after its knobs (and the
+ * peer's, when it is smaller), into pr->udp_length; a failed read fails the point. */
+void nb_runner_udp_length(struct runner *rn, const struct nb_point *p, struct nb_point_result *pr);
 
 /* One repetition of point p into run: traffic in a watched child, the sampler at the edges of
  * the measured window and every interval inside it. capture: write the window to

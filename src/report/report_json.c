@@ -15,12 +15,17 @@
 
 json_t *nb_report_test_json(const struct nb_test_spec *t)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:I, s:i, s:i}", "name", t->name,
-			 "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
-			 "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
-			 "duration", t->duration_s,
-			 "omit", t->omit_s, "rate", (json_int_t)t->rate_bps, "length", t->length,
-			 "streams", t->streams);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:I, s:i, s:i}", "name", t->name,
+			      "protocol", t->proto == NB_PROTO_TCP ? "tcp" : "udp",
+			      "direction", t->dir == NB_DIR_TX ? "tx" : t->dir == NB_DIR_RX ? "rx" : "rr",
+			      "duration", t->duration_s,
+			      "omit", t->omit_s, "rate", (json_int_t)t->rate_bps, "length", t->length,
+			      "streams", t->streams);
+
+	/* the length each point used is its "udp_length" */
+	if (o && t->length == NB_UDP_LENGTH_MTU)
+		json_object_set_new(o, "length", json_string("mtu"));
+	return o;
 }
 
 static json_t *samples_json(const struct nb_run_record *run)

@@ -49,8 +49,9 @@ if [ "$case" = iperf3 ]; then
 	exit 0
 fi
 
-# 1. a whole run: the peer is at 9000 while the 9000 point runs, both restored after
-(run --duration 3 --knob mtu=1500,9000 -o "$work/both.json") >"$work/both.out" 2>&1 &
+# 1. a whole run: the peer is at 9000 while the 9000 point runs, both restored after; the datagram
+# length follows each point's MTU (--length mtu: one datagram a frame, MTU - 28)
+(run --duration 3 --knob mtu=1500,9000 --length mtu -o "$work/both.json") >"$work/both.out" 2>&1 &
 run_pid=$!
 seen=
 for _ in $(seq 150); do
@@ -67,6 +68,10 @@ validate_report "$work/both.json"
 expect "report: both ends per point" \
 	"$(jq -c '[.results[].mtu | [.dut, .peer, .peer_how, .peer_iface]]' "$work/both.json")" \
 	"[[1500,1500,\"nicbench serve\",\"$NB_PEER_IFACE\"],[9000,9000,\"nicbench serve\",\"$NB_PEER_IFACE\"]]"
+expect "--length mtu: the test says mtu" "$(jq -c '[.results[].test.length]' "$work/both.json")" '["mtu","mtu"]'
+expect "--length mtu: each point's length" "$(jq -c '[.results[].udp_length]' "$work/both.json")" '[1472,8972]'
+expect "--length mtu: what iperf3 sent" \
+	"$(jq -c '[.results[].runs[0].iperf.start.test_start.blksize]' "$work/both.json")" '[1472,8972]'
 expect "DUT restored after the run" "$(dut_mtu)" 1500
 expect "peer restored after the run" "$(peer_mtu)" 1500
 
