@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "config.h"
 #include "knobs/journal.h"
 #include "napi_knobs.h"
 #include "kit/nb_print.h"
@@ -24,6 +25,7 @@ struct knobs_options {
 	const char *action;   /* "show" or "restore" */
 	const char *iface;
 	const char *journal;
+	const char *config;   /* show: a run config, for its interface and board.irq_names */
 	bool json;
 };
 
@@ -35,6 +37,9 @@ static const struct nb_opt knobs_rows[] = {
 	  .help = "the network interface (in the current network namespace);\n--iface is its older name" },
 	{ .name = "journal", .short_name = 'j', .type = NB_OPT_ARG, .offset = KNOBS(journal), .metavar = "PATH",
 	  .help = "restore from this journal instead of the default one" },
+	{ .name = "config", .short_name = 'c', .type = NB_OPT_ARG, .offset = KNOBS(config), .metavar = "FILE",
+	  .help = "show: a run config; its interface (when no -i) and its board's\n"
+		  "irq_names, so the knobs are read as that run finds the IRQs" },
 	{ .name = "json", .type = NB_OPT_FLAG, .offset = KNOBS(json),
 	  .help = "show: print one JSON object instead of a table" },
 };
@@ -49,7 +54,7 @@ static void print_help(FILE *out)
 
 	nb_journal_default_path("IFACE", jpath, sizeof(jpath));
 	fprintf(out,
-		"usage: nicbench knobs show -i IFACE [--json]\n"
+		"usage: nicbench knobs show -i IFACE [--config FILE] [--json]\n"
 		"       nicbench knobs restore (-i IFACE | --journal PATH)\n"
 		"\n"
 		"show     every knob nicbench sweeps with its value on IFACE, or why it is unsupported\n"
@@ -242,29 +247,59 @@ static void show_napis(struct nb_print *p, const struct nb_napi_table *tab, cons
 	nb_print_close_object(p);
 }
 
+static int knobs_show_target(const struct knobs_options *o, const struct nb_knob_target *target);
+
 static int knobs_show(const struct knobs_options *o)
+{
+	struct nb_err nerr = { 0 };
+	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = o->iface };
+	struct nb_config *cfg = NULL;
+	int ret;
+
+	if (o->config) {
+		/* heap: a config holds every test and axis */
+		cfg = calloc(1, sizeof(*cfg));
+		if (!cfg)
+			return usage_error("show: read %s: out of memory", o->config);
+		nb_config_defaults(cfg);
+		if (nb_config_load_file(cfg, o->config, &nerr) < 0) {
+			free(cfg);
+			return usage_error("show: %s", nerr.msg);
+		}
+		nerr.code = 0;
+		if (!t.iface && cfg->iface[0])
+			t.iface = cfg->iface;
+		if (cfg->irq_names[0])
+			t.irq_names = cfg->irq_names;
+	}
+	ret = knobs_show_target(o, &t);
+	free(cfg);
+	return ret;
+}
+
+static int knobs_show_target(const struct knobs_options *o, const struct nb_knob_target *target)
 {
 	struct nb_napi_table *tab;
 	struct nb_err nerr = { 0 };
-	struct nb_knob_target t = { .paths = &nb_paths_live, .iface = o->iface };
+	struct nb_knob_target t = *target;
 	struct nb_print p;
 	int failures = 0, ret;
 
-	if (!o->iface)
-		return usage_error("%s", "show needs -i IFACE");
-	if (check_iface(o->iface, "show"))
+	if (!t.iface)
+		return usage_error("%s", "show needs -i IFACE (or --config FILE that names the interface)");
+	if (check_iface(t.iface, "show"))
 		return NB_EXIT_USAGE;
 	nb_print_init(&p, stdout, o->json ? NB_PRINT_JSON_PRETTY : NB_PRINT_PLAIN);
 	nb_print_open_object(&p, NULL);
 	nb_print_string(&p, NB_PRINT_JSON, "schema", NULL, NB_KNOBS_SCHEMA);
-	nb_print_string(&p, NB_PRINT_ANY, "iface", "knobs of %s:\n", o->iface);
+	nb_print_string(&p, NB_PRINT_ANY, "iface", "knobs of %s:\n", t.iface);
 	nb_print_open_object(&p, "knobs");
 	for (int i = 0; i < nb_knob_count(); i++)
 		failures += show_knob(&p, &t, nb_knob_name(i));
 	nb_print_close_object(&p);
 	tab = malloc(sizeof(*tab));
 	if (!tab)
-		nb_err_set(&nerr, -ENOMEM, "list the NAPIs of %s: out of memory", o->iface);
+		nb_err_set(&nerr, -ENOMEM, "list the NAPIs of %s: out of memory", t.iface);
 	else if (nb_napi_table_read(&t, tab, &nerr) >= 0)
 		nerr.code = 0;
 	failures += nerr.code != 0;
@@ -273,7 +308,7 @@ static int knobs_show(const struct knobs_options *o)
 	free(tab);
 	ret = nb_print_finish(&p);
 	if (ret) {
-		fprintf(stderr, "nicbench knobs: show %s: write the output: %s\n", o->iface, strerror(-ret));
+		fprintf(stderr, "nicbench knobs: show %s: write the output: %s\n", t.iface, strerror(-ret));
 		return NB_EXIT_FAIL;
 	}
 	return failures ? NB_EXIT_FAIL : NB_EXIT_OK;

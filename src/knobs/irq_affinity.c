@@ -257,7 +257,9 @@ static int write_irq_affinity(const struct knob_row *row, const struct nb_knob_t
 	if (ret)
 		return nb_err_set(err, ret, "set %s=%s on %s: IRQ %d (%s): %s (%s%s)", row->name, cpus, t->iface,
 				  irq->irq, irq->name, strerror(-ret), path,
-				  ret == -EIO ? ": affinity managed by the kernel" :
+				  ret == -EIO ? ": the kernel will not move this IRQ: its affinity is kernel-managed "
+						"(managed MSI-X vectors) or its interrupt controller cannot steer it "
+						"(an i8259 XT-PIC, say)" :
 				  ret == -EINVAL ? ": no online CPU in the list?" : "");
 	return 0;
 }

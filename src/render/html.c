@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "kit/metric_table.h"
 #include "render/common.h"
+#include "render/point_notes.h"
 #include "render/html.h"
 
 /* Okabe-Ito: the categorical palette that stays apart for the common colour-vision deficiencies. */
@@ -154,7 +155,7 @@ static void section_points(struct nb_html_page *pg)
 		/* a latency point moves transactions, not bits: its headline is their rate */
 		const struct nb_cmp_samples *tps = t ? NULL : nb_cmp_point_metric(p, NB_M_RR_TRANSACTIONS_PER_S);
 		struct nb_bottleneck bn;
-		char a[24], r[56];
+		char a[24], r[56], notes[NB_NOTE_LINES][NB_NOTE_LINE_MAX];
 		double v;
 
 		nb_rv_bottleneck(rep, p, &bn);
@@ -188,6 +189,12 @@ static void section_points(struct nb_html_page *pg)
 			fputs("<td data-v=\"-1\">absent</td>", out);
 		fprintf(out, "<td class=\"bnc\"><span class=\"bn bn-%s\">%s</span> ", nb_bn_code_name(bn.code), nb_bn_code_name(bn.code));
 		nb_html_esc(out, bn.sentence);
+		for (int k = 0, n = nb_render_point_notes(p, pg->in->extra ? nb_rv_series_of(pg->in->extra, p->id) : NULL,
+							   notes, NB_NOTE_LINES); k < n; k++) {
+			fputs("<br><span class=\"note\">", out);
+			nb_html_esc(out, notes[k]);
+			fputs("</span>", out);
+		}
 		if (p->error) {
 			fputs("<br><span class=\"err\">", out);
 			nb_html_esc(out, p->error);

@@ -8,8 +8,31 @@
 #include "compare/compare_rounds.h"
 #include "kit/metric_table.h"
 #include "render/common.h"
+#include "render/point_notes.h"
 
 /* ---- report ---- */
+
+/* The counters behind the rows (render/point_notes.h), a list per point that has any. */
+static void md_point_notes(FILE *out, const struct nb_cmp_report *rep, const struct nb_rv_extra *extra)
+{
+	char notes[NB_NOTE_LINES][NB_NOTE_LINE_MAX];
+	bool head = false;
+
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_point *p = &rep->points[i];
+		int n = nb_render_point_notes(p, nb_rv_series_of(extra, p->id), notes, NB_NOTE_LINES);
+
+		if (n && !head) {
+			fputs("\n### What the counters say\n\n", out);
+			head = true;
+		}
+		for (int k = 0; k < n; k++) {
+			fprintf(out, "- `%s`: ", p->id);
+			nb_render_md_text(out, notes[k]);
+			fputs("\n", out);
+		}
+	}
+}
 
 int nb_rv_render_markdown(FILE *out, const struct nb_rv_input *in)
 {
@@ -46,6 +69,7 @@ int nb_rv_render_markdown(FILE *out, const struct nb_rv_input *in)
 		nb_render_md_cell(out, bnt);
 		fputs("|\n", out);
 	}
+	md_point_notes(out, rep, in->extra);
 	nb_render_choice(out, rep, true);
 	if (in->cmp) {
 		int ret;

@@ -9,6 +9,7 @@
 #include "compare/compare_rounds.h"
 #include "compare/compare_stats.h"
 #include "render/common.h"
+#include "render/point_notes.h"
 
 /* ---- compare ---- */
 
@@ -385,8 +386,9 @@ static void text_header(FILE *out, const struct nb_rv_input *in)
 	fputc('\n', out);
 }
 
-static void text_points(FILE *out, const struct nb_cmp_report *rep)
+static void text_points(FILE *out, const struct nb_cmp_report *rep, const struct nb_rv_extra *extra)
 {
+	char notes[NB_NOTE_LINES][NB_NOTE_LINE_MAX];
 	int idw = 10;
 
 	for (int i = 0; i < rep->n_points; i++)
@@ -406,13 +408,15 @@ static void text_points(FILE *out, const struct nb_cmp_report *rep)
 		fprintf(out, "%-*s  %12s  %28s  %6s  %12s  %-13s  %s\n", idw, p->id, tput, range, busy, eff,
 			nb_bn_code_name(bn.code), nb_cmp_status_name(p->status));
 		fprintf(out, "%-*s    %s\n", idw, "", bn.sentence);
+		for (int k = 0, n = nb_render_point_notes(p, nb_rv_series_of(extra, p->id), notes, NB_NOTE_LINES); k < n; k++)
+			fprintf(out, "%-*s    %s\n", idw, "", notes[k]);
 	}
 }
 
 int nb_rv_render_text(FILE *out, const struct nb_rv_input *in)
 {
 	text_header(out, in);
-	text_points(out, in->rep);
+	text_points(out, in->rep, in->extra);
 	nb_render_choice(out, in->rep, false);
 	if (in->cmp) {
 		struct nb_cmp_render_opts ro = { 0 };

@@ -129,6 +129,92 @@ static double *column(const json_t *samples, const char *name, int n)
 	return v;
 }
 
+struct moved_counter {
+	const char *name;
+	json_int_t delta;
+};
+
+/* A counter whose name says something went wrong: drops, errors, overruns, timeouts. */
+static bool trouble_counter(const char *name)
+{
+	static const char *const words[] = { "err", "drop", "miss", "fifo", "over", "timeout", "restart", "fail",
+					     "busy", "lost", "discard", "no_buf", "nobuf", "alloc_fail" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(name, words[i]))
+			return true;
+	return false;
+}
+
+static int trouble_first(const void *a, const void *b)
+{
+	const struct moved_counter *ma = a, *mb = b;
+	json_int_t x = ma->delta < 0 ? -ma->delta : ma->delta, y = mb->delta < 0 ? -mb->delta : mb->delta;
+	bool ta = trouble_counter(ma->name), tb = trouble_counter(mb->name);
+
+	if (ta != tb)
+		return ta ? -1 : 1;
+	return x < y ? 1 : x > y ? -1 : strcmp(ma->name, mb->name);
+}
+
+/* The ethtool -S counters that moved in the first ok run where any did: a driver lists dozens
+ * to thousands, so the line keeps six, those that count trouble (drops, errors) first, then the
+ * ones that moved most. */
+static int load_driver_counters(const json_t *runs, struct nb_rv_series *s)
+{
+	enum { SHOWN = 6 };
+	const json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		const json_t *changed = json_object_get(json_object_get(run, "driver_counters"), "changed");
+		struct moved_counter *mc;
+		const char *key;
+		json_t *v;
+		size_t n = 0, len = 0;
+
+		if (!json_is_object(changed) || json_object_size(changed) == 0)
+			continue;
+		mc = calloc(json_object_size(changed), sizeof(*mc));
+		if (!mc)
+			return -ENOMEM;
+		json_object_foreach((json_t *)changed, key, v) {
+			if (json_is_integer(v))
+				mc[n++] = (struct moved_counter){ key, json_integer_value(v) };
+		}
+		qsort(mc, n, sizeof(*mc), trouble_first);
+		s->driver_counters = malloc(512);
+		if (!s->driver_counters) {
+			free(mc);
+			return -ENOMEM;
+		}
+		s->driver_counters[0] = '\0';
+		for (size_t k = 0; k < n && k < SHOWN; k++)
+			len += (size_t)snprintf(s->driver_counters + len, len < 512 ? 512 - len : 0, "%s%s %+lld",
+						k ? ", " : "", mc[k].name, (long long)mc[k].delta);
+		if (n > SHOWN && len < 512)
+			snprintf(s->driver_counters + len, 512 - len, " (%zu more)", n - SHOWN);
+		s->counters_run = (int)i + 1;
+		free(mc);
+		return 0;
+	}
+	return 0;
+}
+
+static int load_kernel_log(const json_t *point, struct nb_rv_series *s)
+{
+	const json_t *lines = json_object_get(json_object_get(point, "kernel_log"), "lines");
+	const char *first;
+
+	if (!json_is_array(lines) || json_array_size(lines) == 0)
+		return 0;
+	s->kernel_log_lines = (int)json_array_size(lines);
+	first = json_string_value(json_object_get(json_array_get(lines, 0), "text"));
+	if (first && !(s->kernel_log_first = strdup(first)))
+		return -ENOMEM;
+	return 0;
+}
+
 static int load_series(const json_t *point, struct nb_rv_series *s)
 {
 	const json_t *runs = json_object_get(point, "runs");
@@ -158,6 +244,8 @@ static int load_series(const json_t *point, struct nb_rv_series *s)
 		s->run = (int)i + 1;
 		break;
 	}
+	if (load_driver_counters(runs, s) < 0 || load_kernel_log(point, s) < 0)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -203,6 +291,8 @@ void nb_rv_extra_free(struct nb_rv_extra *x)
 		free(x->series[i].t);
 		for (int c = 0; c < NB_RV_SERIES_COLS; c++)
 			free(x->series[i].col[c]);
+		free(x->series[i].driver_counters);
+		free(x->series[i].kernel_log_first);
 	}
 	free(x->series);
 	memset(x, 0, sizeof(*x));

@@ -30,6 +30,11 @@ struct nb_rv_series {
 	int n;
 	double *t;         /* owned, n values, seconds */
 	double *col[NB_RV_SERIES_COLS]; /* owned or NULL when the report has no such column; NAN = not measured */
+	/* the point's counters beyond its metrics (render/point_notes.h) */
+	char *driver_counters;  /* "rx_missed_errors +12, ..." of the first ok run where some moved; owned or NULL */
+	int counters_run;       /* that run, 1-based */
+	int kernel_log_lines;   /* lines the kernel logged during the point */
+	char *kernel_log_first; /* the first of them; owned or NULL */
 };
 
 extern const char *const nb_rv_series_cols[NB_RV_SERIES_COLS];

@@ -76,6 +76,15 @@ for k in rx-usecs rx-frames tx-usecs tx-frames adaptive-rx adaptive-tx; do
 done
 expect_grep "$TMP/out" "^  irq_affinity +unsupported: $IF_A has no IRQs in /proc/interrupts"
 
+echo "== show --config: the config's interface and its board's IRQ patterns"
+printf '{"interface": "%s", "board": {"irq_names": {"rx": ["nbk_no_such_rx*"]}}}\n' "$IF_A" >"$TMP/board.json"
+expect_rc 0 "knobs show --config (interface from the file)" in_a "$NB_BIN" knobs show --config "$TMP/board.json"
+expect_grep "$TMP/out" "^knobs of $IF_A:"
+expect_grep "$TMP/out" "^  irq_affinity +unsupported: $IF_A has no IRQs in /proc/interrupts .none matches the board.s"
+echo '{"interface": ' >"$TMP/broken.json"
+expect_rc 2 "knobs show --config with a broken file" in_a "$NB_BIN" knobs show --config "$TMP/broken.json"
+expect_grep "$TMP/err" "^nicbench knobs: show: .*broken.json"
+
 echo "== set unusual values by hand; show reads them"
 in_a sh -c "echo 1 > /sys/class/net/$IF_A/threaded && echo 12345 > /sys/class/net/$IF_A/gro_flush_timeout &&
 	    echo 3 > /sys/class/net/$IF_A/napi_defer_hard_irqs && echo 1400 > /sys/class/net/$IF_A/mtu" ||

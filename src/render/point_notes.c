@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/* The lines under a point's row that explain it: where its interrupts went, where the traffic
+ * ran, what the page_pool and the driver's own counters did, what the kernel logged. Each line is
+ * there only when the report measured it, so older reports read as before. */
+#include "render/point_notes.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct notes {
+	char (*line)[NB_NOTE_LINE_MAX];
+	int n, max;
+};
+
+static bool median_of(const struct nb_cmp_point *p, const char *name, double *v)
+{
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, name);
+
+	if (!s || s->n <= 0 || !isfinite(s->median))
+		return false;
+	*v = s->median;
+	return true;
+}
+
+/* 12345 -> "12.3k", 950 -> "950" */
+static const char *count_text(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 1e6)
+		snprintf(buf, len, "%.1fM", v / 1e6);
+	else if (fabs(v) >= 1e4)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+static char *next_line(struct notes *nt)
+{
+	if (nt->n == nt->max)
+		return NULL;
+	nt->line[nt->n][0] = '\0';
+	return nt->line[nt->n++];
+}
+
+/* "IRQs/s: rx 12.1k, tx 3.2k; by CPU: cpu0 12.1k, cpu1 3.2k" */
+static void irq_line(struct notes *nt, const struct nb_cmp_point *p)
+{
+	static const char *const roles[] = { "rx", "tx", "txrx", "misc" };
+	char buf[NB_NOTE_LINE_MAX] = "", num[24], name[40];
+	double v;
+	int cpus = 0;
+
+	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++) {
+		snprintf(name, sizeof(name), "irq_%s_per_s", roles[r]);
+		if (median_of(p, name, &v))
+			appendf(buf, sizeof(buf), "%s%s %s", buf[0] ? ", " : "NIC IRQs/s by role: ", roles[r],
+				count_text(num, sizeof(num), v));
+	}
+	for (int i = 0; i < p->n_metrics; i++) {
+		const char *m = p->metrics[i].name;
+		unsigned cpu;
+		int end = 0;
+
+		if (sscanf(m, "cpu%u_interrupts_per_s%n", &cpu, &end) != 1 || m[end] != '\0' || p->metrics[i].n <= 0)
+			continue;
+		appendf(buf, sizeof(buf), "%s cpu%u %s", cpus++ ? "," : buf[0] ? "; by CPU:" : "NIC IRQs/s by CPU:", cpu,
+			count_text(num, sizeof(num), p->metrics[i].median));
+	}
+	if (buf[0] && next_line(nt))
+		snprintf(nt->line[nt->n - 1], NB_NOTE_LINE_MAX, "%s", buf);
+}
+
+/* "traffic process on CPU 1; irqbalance ran; 2 IRQs moved during the window" */
+static void placement_line(struct notes *nt, const struct nb_cmp_point *p)
+{
+	char buf[NB_NOTE_LINE_MAX] = "";
+	double open, close, v;
+
+	if (median_of(p, "traffic_cpu_open", &open) && median_of(p, "traffic_cpu_close", &close)) {
+		if (open == close)
+			appendf(buf, sizeof(buf), "traffic process on CPU %.0f", open);
+		else
+			appendf(buf, sizeof(buf), "traffic process on CPU %.0f at the start, %.0f at the end", open, close);
+	}
+	if (median_of(p, "irqbalance_running", &v) && v > 0)
+		appendf(buf, sizeof(buf), "%sirqbalance ran (it may move the IRQs)", buf[0] ? "; " : "");
+	if (median_of(p, "irq_affinity_moved", &v) && v > 0)
+		appendf(buf, sizeof(buf), "%s%.0f IRQ%s moved during the window, not by nicbench", buf[0] ? "; " : "", v,
+			v == 1 ? "" : "s");
+	if (buf[0] && next_line(nt))
+		snprintf(nt->line[nt->n - 1], NB_NOTE_LINE_MAX, "%s", buf);
+}
+
+/* "page_pool a run: recycled 98.5%; alloc fast 1.2M, slow 120; recycle cached 1.1M, ring 90.0k" */
+static void page_pool_line(struct notes *nt, const struct nb_cmp_point *p)
+{
+	static const struct { const char *metric, *label; } shown[] = {
+		{ "pp_alloc_fast", "alloc fast" },        { "pp_alloc_slow", "alloc slow" },
+		{ "pp_alloc_empty", "ring empty" },       { "pp_recycle_cached", "recycled cached" },
+		{ "pp_recycle_ring", "recycled ring" },   { "pp_recycle_ring_full", "ring full" },
+		{ "pp_recycle_released_refcnt", "released" },
+	};
+	char buf[NB_NOTE_LINE_MAX] = "", num[24];
+	double v;
+	bool any = false;
+
+	if (median_of(p, "pp_recycle_pct", &v))
+		appendf(buf, sizeof(buf), "page_pool (median a run): recycled %.1f%%", v), any = true;
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		if (!median_of(p, shown[i].metric, &v))
+			continue;
+		appendf(buf, sizeof(buf), "%s%s %s", any ? ", " : "page_pool (median a run): ", shown[i].label,
+			count_text(num, sizeof(num), v));
+		any = true;
+	}
+	if (median_of(p, "pp_inflight_pages", &v))
+		appendf(buf, sizeof(buf), "%s%s pages in flight at the end", any ? ", " : "page_pool: ",
+			count_text(num, sizeof(num), v));
+	if (buf[0] && next_line(nt))
+		snprintf(nt->line[nt->n - 1], NB_NOTE_LINE_MAX, "%s", buf);
+}
+
+int nb_render_point_notes(const struct nb_cmp_point *p, const struct nb_rv_series *x,
+			  char (*lines)[NB_NOTE_LINE_MAX], int max)
+{
+	struct notes nt = { .line = lines, .max = max };
+	char *l;
+
+	irq_line(&nt, p);
+	placement_line(&nt, p);
+	page_pool_line(&nt, p);
+	if (x && x->driver_counters && (l = next_line(&nt)))
+		snprintf(l, NB_NOTE_LINE_MAX, "driver counters that moved (ethtool -S, run %d): %s", x->counters_run,
+			 x->driver_counters);
+	if (x && x->kernel_log_lines > 0 && (l = next_line(&nt)))
+		snprintf(l, NB_NOTE_LINE_MAX, "kernel log: %d line%s during the point, first: %s", x->kernel_log_lines,
+			 x->kernel_log_lines == 1 ? "" : "s", x->kernel_log_first ? x->kernel_log_first : "");
+	return nt.n;
+}
