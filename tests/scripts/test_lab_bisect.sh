@@ -19,7 +19,7 @@ cat >"$work/fake-ab" <<'FAKE'
 # fake-ab GOOD CAND DIR PAIRS: k<index> kernels; FIRST_BAD the first regressed index; UNDECIDED_BELOW: a step
 # with fewer pairs than this answers "undecided" (3)
 g=${1#k} c=${2#k}
-echo "$1 $2 $4" >>"$(dirname "$3")/calls"
+echo "$1 $2 $4 ${NB_BISECT_EXTEND:-unset} $(basename "$3")" >>"$(dirname "$3")/calls"
 [ "$4" -lt "${UNDECIDED_BELOW:-0}" ] && exit 3
 [ "$c" -ge "$FIRST_BAD" ] && [ "$g" -lt "$FIRST_BAD" ] && exit 1
 exit 0
@@ -51,6 +51,12 @@ expect "undecided steps recorded" "$(jq -c '[.steps[] | [.verdict, .max_pairs]] 
 expect "steps alternate undecided, decided" "$(jq -r '[.steps[].max_pairs] | map(tostring) | join(" ")' "$work/u/bisect.json")" \
 	"4 8 4 8 4 8 4 8"
 expect "more pairs after undecided" "$(awk '{print $3}' "$work/u/calls" | sort -u | tr '\n' ' ')" "4 8 "
+# the second call goes on with the first's pairs: the same step directory, told to extend
+expect "4 pairs start a step, 8 extend it" "$(awk '{print $3, $4}' "$work/u/calls" | sort -u | tr '\n' ' ')" "4 0 8 1 "
+expect "an extension keeps its step's directory" \
+	"$(awk '{ d[$5]++ } END { for (k in d) if (d[k] != 2) print k, d[k] }' "$work/u/calls")" ""
+expect "an extension keeps its step's number" "$(jq -r '[.steps[].step] | map(tostring) | join(" ")' "$work/u/bisect.json")" \
+	"1 1 2 2 3 3 4 4"
 
 # still undecided at the ceiling: exit 3 and the range
 FIRST_BAD=3 UNDECIDED_BELOW=99 "$src/scripts/lab-bisect" "$work/cands" --ab "$work/fake-ab" --max-rounds 4 --ceiling 8 \
