@@ -629,7 +629,8 @@ static int runner_open(struct runner *rn, const struct nb_runner_opts *o, struct
 	/* with --round the diagnostic repetition runs in one round of each side (--diagnostics) */
 	if (nb_config_diagnostics_here(o->cfg)) {
 		struct nb_trace_opts to = { .paths = o->paths, .iface = o->cfg->iface, .profile = o->cfg->profile,
-					      .callchains = o->cfg->profile_stacks };
+					      .callchains = o->cfg->profile_stacks,
+					      .irq_names = o->cfg->irq_names[0] ? o->cfg->irq_names : NULL };
 
 		/* tracing is optional: when it cannot open, its metrics are absent with the reason */
 		if (nb_trace_open(&to, &rn->trace, err) < 0) {

@@ -90,18 +90,22 @@ static int int_cmp(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-int nb_trace_irq_filter(const struct nb_paths *paths, const char *iface, char *filter, size_t len,
-			struct nb_err *err)
+int nb_trace_irq_filter(const struct nb_paths *paths, const char *iface, const char *irq_names, char *filter,
+			size_t len, struct nb_err *err)
 {
+	static struct nb_irq found[256];  /* the profile's setup runs once, in one thread */
 	int irqs[256], n;
 	size_t used = 0;
 
-	/* the same IRQs the sampler counts, so hardirqs_per_s and interrupts_per_s agree */
-	n = nb_iface_irqs(paths, iface, irqs, 256, err);
+	/* the same IRQs the sampler counts (the board's patterns, else by name), so hardirqs_per_s
+	 * and interrupts_per_s agree */
+	n = nb_irqs_find(paths, iface, irq_names, found, 256, err);
 	if (n < 0)
 		return n;
 	if (n > 256)
 		return nb_err_set(err, -ENOSPC, "find IRQs of %s: %d IRQs, more than 256", iface, n);
+	for (int i = 0; i < n; i++)
+		irqs[i] = found[i].irq;
 	qsort(irqs, (size_t)n, sizeof(irqs[0]), int_cmp);
 	if (len > 0)
 		filter[0] = '\0';
@@ -423,11 +427,11 @@ static int open_irq_events(struct nb_trace *t)
 	return 0;
 }
 
-static void open_hardirqs(struct nb_trace *t, const struct nb_paths *paths)
+static void open_hardirqs(struct nb_trace *t, const struct nb_trace_opts *o)
 {
 	char *filter = t->irq_filter;
 	struct nb_err e = { 0 };
-	int n = nb_trace_irq_filter(paths, t->iface, filter, sizeof(t->irq_filter), &e);
+	int n = nb_trace_irq_filter(o->paths, t->iface, o->irq_names, filter, sizeof(t->irq_filter), &e);
 
 	if (n <= 0 || t->layout.irq_handler_entry_id < 0) {
 		snprintf(t->notes + strlen(t->notes), sizeof(t->notes) - strlen(t->notes), "%shardirqs_per_s: %s",
@@ -472,7 +476,7 @@ static void trace_setup(struct nb_trace *t, const struct nb_trace_opts *o)
 		return;
 	if (o->profile)
 		open_profile(t, o);
-	open_hardirqs(t, o->paths);
+	open_hardirqs(t, o);
 	t->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (t->stop_fd < 0)
 		snprintf(t->reason, sizeof(t->reason), "create eventfd: %s", strerror(errno));

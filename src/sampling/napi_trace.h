@@ -20,6 +20,7 @@
 struct nb_trace_opts {
 	const struct nb_paths *paths; /* /proc and /sys roots; tracefs is sys/kernel/tracing */
 	const char *iface;            /* interface under test: napi_poll is filtered by dev_name */
+	const char *irq_names;        /* the board's IRQ patterns (nb_irq_names_parse); NULL: by name */
 	bool profile;                 /* also take a sampling profile */
 	int profile_hz;               /* samples per second per CPU; 0: NB_TRACE_DEFAULT_PROFILE_HZ */
 	bool callchains;              /* the profile also folds kernel call chains into stacks */
@@ -77,7 +78,7 @@ int nb_trace_record_to(struct nb_trace *t, const char *path, struct nb_err *err)
 
 /* "irq == 33 || irq == 34" for the interface's IRQs as iface_irqs.h finds them (by netdev
  * and parent device name in /proc/interrupts). Returns how many (0: none, filter "") or -errno. */
-int nb_trace_irq_filter(const struct nb_paths *paths, const char *iface, char *filter, size_t len,
-			struct nb_err *err);
+int nb_trace_irq_filter(const struct nb_paths *paths, const char *iface, const char *irq_names, char *filter,
+			size_t len, struct nb_err *err);
 
 #endif
