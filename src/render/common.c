@@ -384,10 +384,7 @@ static void put_text(FILE *out, const char *s, bool md)
 
 const char *nb_render_headline(const struct nb_cmp_point *p)
 {
-	/* rr points keep their own cells (trans/s in HTML, "-" in text) */
-	if (p->headline && !strcmp(p->headline, NB_M_RX_PACKETS_PER_S))
-		return p->headline;
-	return NB_M_THROUGHPUT_BPS;
+	return nb_rv_headline(p);
 }
 
 /* A headline figure: bit/s as the table always showed it, a packet rate in its unit. */

@@ -189,7 +189,7 @@ static void section_points(struct nb_html_page *pg)
 			fputs("<td data-v=\"-1\">absent</td>", out);
 		fprintf(out, "<td class=\"bnc\"><span class=\"bn bn-%s\">%s</span> ", nb_bn_code_name(bn.code), nb_bn_code_name(bn.code));
 		nb_html_esc(out, bn.sentence);
-		for (int k = 0, n = nb_render_point_notes(p, pg->in->extra ? nb_rv_series_of(pg->in->extra, p->id) : NULL,
+		for (int k = 0, n = nb_render_point_notes(p, nb_rv_point_extras(pg->in->extra, p->id),
 							   notes, NB_NOTE_LINES); k < n; k++) {
 			fputs("<br><span class=\"note\">", out);
 			nb_html_esc(out, notes[k]);

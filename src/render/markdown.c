@@ -20,7 +20,7 @@ static void md_point_notes(FILE *out, const struct nb_cmp_report *rep, const str
 
 	for (int i = 0; i < rep->n_points; i++) {
 		const struct nb_cmp_point *p = &rep->points[i];
-		int n = nb_render_point_notes(p, nb_rv_series_of(extra, p->id), notes, NB_NOTE_LINES);
+		int n = nb_render_point_notes(p, nb_rv_point_extras(extra, p->id), notes, NB_NOTE_LINES);
 
 		if (n && !head) {
 			fputs("\n### What the counters say\n\n", out);

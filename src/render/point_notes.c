@@ -142,6 +142,8 @@ int nb_render_point_notes(const struct nb_cmp_point *p, const struct nb_rv_serie
 	struct notes nt = { .line = lines, .max = max };
 	char *l;
 
+	if (x && x->mtu && (l = next_line(&nt)))
+		snprintf(l, NB_NOTE_LINE_MAX, "%s", x->mtu);
 	irq_line(&nt, p);
 	placement_line(&nt, p);
 	page_pool_line(&nt, p);

@@ -408,7 +408,7 @@ static void text_points(FILE *out, const struct nb_cmp_report *rep, const struct
 		fprintf(out, "%-*s  %12s  %28s  %6s  %12s  %-13s  %s\n", idw, p->id, tput, range, busy, eff,
 			nb_bn_code_name(bn.code), nb_cmp_status_name(p->status));
 		fprintf(out, "%-*s    %s\n", idw, "", bn.sentence);
-		for (int k = 0, n = nb_render_point_notes(p, nb_rv_series_of(extra, p->id), notes, NB_NOTE_LINES); k < n; k++)
+		for (int k = 0, n = nb_render_point_notes(p, nb_rv_point_extras(extra, p->id), notes, NB_NOTE_LINES); k < n; k++)
 			fprintf(out, "%-*s    %s\n", idw, "", notes[k]);
 	}
 }

@@ -215,6 +215,35 @@ static int load_kernel_log(const json_t *point, struct nb_rv_series *s)
 	return 0;
 }
 
+/* "MTU 9000 on both ends (the peer's labtap1 through nicbench serve); here: carrier back after 2.03 s" */
+static int load_mtu(const json_t *point, struct nb_rv_series *s)
+{
+	const json_t *m = json_object_get(point, "mtu");
+	const json_t *dut = json_object_get(m, "dut"), *peer = json_object_get(m, "peer");
+	const char *how = json_string_value(json_object_get(m, "peer_how"));
+	const char *iface = json_string_value(json_object_get(m, "peer_iface"));
+	const char *dut_note = json_string_value(json_object_get(m, "dut_note"));
+	const char *peer_note = json_string_value(json_object_get(m, "peer_note"));
+	char buf[600];
+	int n;
+
+	if (!json_is_integer(dut))
+		return 0;
+	if (json_is_integer(peer) && json_integer_value(peer) == json_integer_value(dut))
+		n = snprintf(buf, sizeof(buf), "MTU %lld on both ends (the peer's %s through %s)",
+			     (long long)json_integer_value(dut), iface ? iface : "interface", how ? how : "?");
+	else if (json_is_integer(peer))
+		n = snprintf(buf, sizeof(buf), "MTU %lld here, %lld on the peer", (long long)json_integer_value(dut),
+			     (long long)json_integer_value(peer));
+	else
+		n = snprintf(buf, sizeof(buf), "MTU %lld here only, the peer not set%s%s", (long long)json_integer_value(dut),
+			     peer_note ? ": " : "", peer_note ? peer_note : "");
+	if (dut_note && *dut_note && n > 0 && (size_t)n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - (size_t)n, "; here: %s", dut_note);
+	s->mtu = strdup(buf);
+	return s->mtu ? 0 : -ENOMEM;
+}
+
 static int load_series(const json_t *point, struct nb_rv_series *s)
 {
 	const json_t *runs = json_object_get(point, "runs");
@@ -244,7 +273,7 @@ static int load_series(const json_t *point, struct nb_rv_series *s)
 		s->run = (int)i + 1;
 		break;
 	}
-	if (load_driver_counters(runs, s) < 0 || load_kernel_log(point, s) < 0)
+	if (load_driver_counters(runs, s) < 0 || load_kernel_log(point, s) < 0 || load_mtu(point, s) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -293,6 +322,7 @@ void nb_rv_extra_free(struct nb_rv_extra *x)
 			free(x->series[i].col[c]);
 		free(x->series[i].driver_counters);
 		free(x->series[i].kernel_log_first);
+		free(x->series[i].mtu);
 	}
 	free(x->series);
 	memset(x, 0, sizeof(*x));
@@ -303,6 +333,14 @@ const struct nb_rv_series *nb_rv_series_of(const struct nb_rv_extra *x, const ch
 	for (int i = 0; x && i < x->n_series; i++)
 		if (x->series[i].point_id && !strcmp(x->series[i].point_id, point_id))
 			return x->series[i].n > 1 ? &x->series[i] : NULL;
+	return NULL;
+}
+
+const struct nb_rv_series *nb_rv_point_extras(const struct nb_rv_extra *x, const char *point_id)
+{
+	for (int i = 0; x && i < x->n_series; i++)
+		if (x->series[i].point_id && !strcmp(x->series[i].point_id, point_id))
+			return &x->series[i];
 	return NULL;
 }
 
@@ -412,9 +450,18 @@ bool nb_rv_gated(const struct nb_cmp_options *opt, const char *test, const char 
 
 /* ---- which setting to choose ---- */
 
+const char *nb_rv_headline(const struct nb_cmp_point *p)
+{
+	/* rr points keep their own cells (trans/s in HTML, "-" in text) */
+	if (p->headline && !strcmp(p->headline, NB_M_RX_PACKETS_PER_S))
+		return p->headline;
+	return NB_M_THROUGHPUT_BPS;
+}
+
+/* The point's headline rate: throughput, or a flood's received packets per second. */
 static bool tput_of(const struct nb_cmp_point *p, double *v)
 {
-	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, NB_M_THROUGHPUT_BPS);
+	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, nb_rv_headline(p));
 
 	if (!s || s->n <= 0 || p->status != NB_CMP_STATUS_OK)
 		return false;
@@ -586,7 +633,9 @@ const char *nb_rv_front_figures(char *buf, size_t len, const struct nb_cmp_point
 	double bps;
 	int n = 0;
 
-	if (tput_of(p, &bps))
+	if (tput_of(p, &bps) && strcmp(nb_rv_headline(p), NB_M_THROUGHPUT_BPS))
+		n = snprintf(buf, len, "%.1f kpps", bps / 1e3);
+	else if (tput_of(p, &bps))
 		nb_rv_bps(buf, len, bps), n = (int)strlen(buf);
 	else if (tps && tps->n > 0 && p->status == NB_CMP_STATUS_OK)
 		n = snprintf(buf, len, "%.0f trans/s", tps->median);

@@ -35,6 +35,7 @@ struct nb_rv_series {
 	int counters_run;       /* that run, 1-based */
 	int kernel_log_lines;   /* lines the kernel logged during the point */
 	char *kernel_log_first; /* the first of them; owned or NULL */
+	char *mtu;              /* the mtu knob's record as a sentence (both ends, how); owned or NULL */
 };
 
 extern const char *const nb_rv_series_cols[NB_RV_SERIES_COLS];
@@ -50,8 +51,13 @@ struct nb_rv_extra {
 int nb_rv_extra_load(const char *path, struct nb_rv_extra *out, struct nb_err *err);
 void nb_rv_extra_free(struct nb_rv_extra *x);
 const struct nb_rv_series *nb_rv_series_of(const struct nb_rv_extra *x, const char *point_id);
+/* The point's extras whether or not it has a series (its counters: render/point_notes.h); NULL: none. */
+const struct nb_rv_series *nb_rv_point_extras(const struct nb_rv_extra *x, const char *point_id);
 
 /* ---- derived per point ---- */
+
+/* The metric a point's row shows: a flood's rx_packets_per_s, else throughput_bps. */
+const char *nb_rv_headline(const struct nb_cmp_point *p);
 
 /* The bottleneck of a loaded point (rules of bottleneck.c over its medians). */
 void nb_rv_bottleneck(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, struct nb_bottleneck *out);

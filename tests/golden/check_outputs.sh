@@ -21,6 +21,12 @@ cases() {
 			echo "report-$f-$fmt report $fx/report/$f.json --format $fmt"
 		done
 	done
+	# lab reports of two seed recipes: the counters under each row (IRQs by role and CPU, MTU, ethtool -S, kernel log)
+	for f in lab-lantiq-irq-split lab-lan743x-mtu; do
+		for fmt in text markdown html; do
+			echo "report-$f-$fmt report $fx/report/$f.json --format $fmt"
+		done
+	done
 	echo "report-seed-base-text report --base $fx/report/seed-udptx-base.json $fx/report/seed-udptx-new.json"
 	echo "report-g2ul-base-html report -b $fx/compare/g2ul-base.json $fx/compare/g2ul-new.json --format html"
 	for fmt in text json junit markdown html kcidb; do
