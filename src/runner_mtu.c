@@ -100,24 +100,22 @@ void nb_runner_udp_length(struct runner *rn, const struct nb_point *p, struct nb
 {
 	const struct nb_config *cfg = rn->o->cfg;
 	int overhead = strchr(cfg->peer_host, ':') ? NB_MTU_UDP6_OVERHEAD : NB_MTU_UDP4_OVERHEAD;
-	char rel[64], path[512], text[32];
-	long mtu;
+	int mtu;
 
 	if (p->test->length != NB_UDP_LENGTH_MTU || pr->status != NB_POINT_OK)
 		return;
 	/* the interface's MTU now, after the point's knobs: with the mtu knob, what the driver took */
-	snprintf(rel, sizeof(rel), "class/net/%s/mtu", cfg->iface);
-	if (nb_path_join(path, sizeof(path), rn->o->paths->sys, rel) < 0 || nb_read_file(path, text, sizeof(text)) < 0 ||
-	    (mtu = strtol(text, NULL, 10)) <= overhead) {
+	mtu = nb_mtu_read(rn->o->paths, cfg->iface);
+	if (mtu <= overhead) {
 		pr->status = NB_POINT_FAILED;
-		snprintf(pr->error, sizeof(pr->error), "--length mtu: cannot read a usable MTU of %s from %.400s",
-			 cfg->iface, path);
+		snprintf(pr->error, sizeof(pr->error), "--length mtu: cannot read a usable MTU of %s (%s/class/net/%s/mtu: %s)",
+			 cfg->iface, rn->o->paths->sys, cfg->iface, mtu < 0 ? strerror(-mtu) : "too small");
 		return;
 	}
 	/* a peer that kept a smaller MTU would fragment what fills our frame */
 	if (pr->mtu.present && pr->mtu.peer > overhead && pr->mtu.peer < mtu)
 		mtu = pr->mtu.peer;
-	pr->udp_length = (int)mtu - overhead;
+	pr->udp_length = mtu - overhead;
 	if (pr->udp_length > NB_UDP_MAX_LENGTH)
 		pr->udp_length = NB_UDP_MAX_LENGTH;
 }

@@ -48,6 +48,5 @@ bed_flags() {
 # bed_withheld COMPARE_JSON: how many gated metrics compare withheld as disturbed (foreign load or
 # host steal: the reason of an exit 3), 0 when none
 bed_withheld() {
-	jq '[.points[]? | .metrics // {} | to_entries[] | select(.value.gated and .value.verdict == "inconclusive"
-		and ((.value.reason // "") | startswith("disturbed") or startswith("host steal")))] | length' "$1"
+	jq -f "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/withheld.jq" "$1"
 }

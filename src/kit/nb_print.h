@@ -88,6 +88,10 @@ void nb_print_null(struct nb_print *p, enum nb_print_to to, const char *key, con
 /* JSON only: a value that is JSON text already (made by jansson), embedded as it is. */
 void nb_print_json_text(struct nb_print *p, const char *key, const char *json);
 
+/* Append a formatted piece to the NUL-terminated text in buf (a sentence being built); a full
+ * buffer keeps what fits. */
+void nb_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Bytes of the valid UTF-8 sequence at s (1..4), or 0 when s starts an invalid one. s[0] != 0. */
 size_t nb_utf8_seq_len(const unsigned char *s);
 

@@ -74,6 +74,19 @@ static int admin_up(const struct nb_mtu_ctx *ctx, const char *iface)
 	return (strtoul(buf, NULL, 16) & IFF_UP) ? 1 : 0;
 }
 
+int nb_mtu_read(const struct nb_paths *paths, const char *iface)
+{
+	char path[PATH_MAX], buf[16];
+	long n;
+
+	snprintf(path, sizeof(path), "%s/class/net/%s/mtu", paths->sys, iface);
+	n = nb_read_file(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	n = strtol(buf, NULL, 10);
+	return n > 0 && n <= INT_MAX ? (int)n : -EINVAL;
+}
+
 /* The link is back when the carrier reads 1 and operstate is up (or unknown: drivers that do
  * not report operstate, as tun without a reader would not pass the carrier test anyway). */
 static bool link_back(const struct nb_mtu_ctx *ctx, const char *iface, char *state, size_t len)

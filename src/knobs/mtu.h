@@ -39,6 +39,9 @@ struct nb_mtu_outcome {
 	double carrier_s;        /* how long the carrier took to come back */
 };
 
+/* The interface's MTU now (<sys>/class/net/IFACE/mtu), or -errno. */
+int nb_mtu_read(const struct nb_paths *paths, const char *iface);
+
 /* Pure: does this answer of a running MTU write mean "take it down and try again"? */
 bool nb_mtu_refusal_needs_down_up(int rc);
 

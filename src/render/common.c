@@ -382,11 +382,6 @@ static void put_text(FILE *out, const char *s, bool md)
 		fputs(s, out);
 }
 
-const char *nb_render_headline(const struct nb_cmp_point *p)
-{
-	return nb_rv_headline(p);
-}
-
 /* A headline figure: bit/s as the table always showed it, a packet rate in its unit. */
 static void headline_value(char *buf, size_t len, const char *metric, double v)
 {
@@ -398,7 +393,7 @@ static void headline_value(char *buf, size_t len, const char *metric, double v)
 
 void nb_render_tput(char *buf, size_t len, const struct nb_cmp_point *p)
 {
-	const char *metric = nb_render_headline(p);
+	const char *metric = nb_rv_headline(p);
 	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, metric);
 
 	if (!s || s->n <= 0)
@@ -409,7 +404,7 @@ void nb_render_tput(char *buf, size_t len, const struct nb_cmp_point *p)
 
 void nb_render_range(char *buf, size_t len, const struct nb_cmp_point *p)
 {
-	const char *metric = nb_render_headline(p);
+	const char *metric = nb_rv_headline(p);
 	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, metric);
 	double lo, hi;
 	char a[24], b[24];

@@ -34,9 +34,6 @@ const char *nb_render_or_dash(const char *s);
 void nb_render_md_text(FILE *out, const char *s);
 void nb_render_md_cell(FILE *out, const char *s);
 /* A point's throughput median, its min .. max, a metric's median, its bits per CPU-second; "-" when absent. */
-/* The metric a point's table row shows: its headline when that is a packet rate (a flood point,
- * kit/headline.h), else throughput_bps. */
-const char *nb_render_headline(const struct nb_cmp_point *p);
 void nb_render_tput(char *buf, size_t len, const struct nb_cmp_point *p);
 void nb_render_range(char *buf, size_t len, const struct nb_cmp_point *p);
 void nb_render_median(char *buf, size_t len, const struct nb_cmp_point *p, const char *name);

@@ -150,7 +150,7 @@ static void section_points(struct nb_html_page *pg)
 	      out);
 	for (int i = 0; i < rep->n_points; i++) {
 		const struct nb_cmp_point *p = &rep->points[i];
-		const char *headline = nb_render_headline(p);
+		const char *headline = nb_rv_headline(p);
 		const struct nb_cmp_samples *t = nb_cmp_point_metric(p, headline);
 		/* a latency point moves transactions, not bits: its headline is their rate */
 		const struct nb_cmp_samples *tps = t ? NULL : nb_cmp_point_metric(p, NB_M_RR_TRANSACTIONS_PER_S);

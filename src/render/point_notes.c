@@ -5,10 +5,11 @@
 #include "render/point_notes.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kit/nb_print.h"
 
 struct notes {
 	char (*line)[NB_NOTE_LINE_MAX];
@@ -37,39 +38,35 @@ static const char *count_text(char *buf, size_t len, double v)
 	return buf;
 }
 
-static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void appendf(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
-static char *next_line(struct notes *nt)
+/* The next free line, empty, or NULL when all are taken; done_line keeps it unless it stayed empty. */
+static char *open_line(struct notes *nt)
 {
 	if (nt->n == nt->max)
 		return NULL;
 	nt->line[nt->n][0] = '\0';
-	return nt->line[nt->n++];
+	return nt->line[nt->n];
+}
+
+static void done_line(struct notes *nt)
+{
+	if (nt->line[nt->n][0])
+		nt->n++;
 }
 
 /* "IRQs/s: rx 12.1k, tx 3.2k; by CPU: cpu0 12.1k, cpu1 3.2k" */
 static void irq_line(struct notes *nt, const struct nb_cmp_point *p)
 {
 	static const char *const roles[] = { "rx", "tx", "txrx", "misc" };
-	char buf[NB_NOTE_LINE_MAX] = "", num[24], name[40];
+	char *buf = open_line(nt), num[24], name[40];
 	double v;
 	int cpus = 0;
 
+	if (!buf)
+		return;
 	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++) {
 		snprintf(name, sizeof(name), "irq_%s_per_s", roles[r]);
 		if (median_of(p, name, &v))
-			appendf(buf, sizeof(buf), "%s%s %s", buf[0] ? ", " : "NIC IRQs/s by role: ", roles[r],
+			nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%s %s", buf[0] ? ", " : "NIC IRQs/s by role: ", roles[r],
 				count_text(num, sizeof(num), v));
 	}
 	for (int i = 0; i < p->n_metrics; i++) {
@@ -79,32 +76,32 @@ static void irq_line(struct notes *nt, const struct nb_cmp_point *p)
 
 		if (sscanf(m, "cpu%u_interrupts_per_s%n", &cpu, &end) != 1 || m[end] != '\0' || p->metrics[i].n <= 0)
 			continue;
-		appendf(buf, sizeof(buf), "%s cpu%u %s", cpus++ ? "," : buf[0] ? "; by CPU:" : "NIC IRQs/s by CPU:", cpu,
-			count_text(num, sizeof(num), p->metrics[i].median));
+		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s cpu%u %s", cpus++ ? "," : buf[0] ? "; by CPU:" : "NIC IRQs/s by CPU:",
+			   cpu, count_text(num, sizeof(num), p->metrics[i].median));
 	}
-	if (buf[0] && next_line(nt))
-		snprintf(nt->line[nt->n - 1], NB_NOTE_LINE_MAX, "%s", buf);
+	done_line(nt);
 }
 
 /* "traffic process on CPU 1; irqbalance ran; 2 IRQs moved during the window" */
 static void placement_line(struct notes *nt, const struct nb_cmp_point *p)
 {
-	char buf[NB_NOTE_LINE_MAX] = "";
+	char *buf = open_line(nt);
 	double open, close, v;
 
+	if (!buf)
+		return;
 	if (median_of(p, "traffic_cpu_open", &open) && median_of(p, "traffic_cpu_close", &close)) {
 		if (open == close)
-			appendf(buf, sizeof(buf), "traffic process on CPU %.0f", open);
+			nb_appendf(buf, NB_NOTE_LINE_MAX, "traffic process on CPU %.0f", open);
 		else
-			appendf(buf, sizeof(buf), "traffic process on CPU %.0f at the start, %.0f at the end", open, close);
+			nb_appendf(buf, NB_NOTE_LINE_MAX, "traffic process on CPU %.0f at the start, %.0f at the end", open, close);
 	}
 	if (median_of(p, "irqbalance_running", &v) && v > 0)
-		appendf(buf, sizeof(buf), "%sirqbalance ran (it may move the IRQs)", buf[0] ? "; " : "");
+		nb_appendf(buf, NB_NOTE_LINE_MAX, "%sirqbalance ran (it may move the IRQs)", buf[0] ? "; " : "");
 	if (median_of(p, "irq_affinity_moved", &v) && v > 0)
-		appendf(buf, sizeof(buf), "%s%.0f IRQ%s moved during the window, not by nicbench", buf[0] ? "; " : "", v,
-			v == 1 ? "" : "s");
-	if (buf[0] && next_line(nt))
-		snprintf(nt->line[nt->n - 1], NB_NOTE_LINE_MAX, "%s", buf);
+		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%.0f IRQ%s moved during the window, not by nicbench",
+			   buf[0] ? "; " : "", v, v == 1 ? "" : "s");
+	done_line(nt);
 }
 
 /* "page_pool a run: recycled 98.5%; alloc fast 1.2M, slow 120; recycle cached 1.1M, ring 90.0k" */
@@ -116,24 +113,25 @@ static void page_pool_line(struct notes *nt, const struct nb_cmp_point *p)
 		{ "pp_recycle_ring", "recycled ring" },   { "pp_recycle_ring_full", "ring full" },
 		{ "pp_recycle_released_refcnt", "released" },
 	};
-	char buf[NB_NOTE_LINE_MAX] = "", num[24];
+	char *buf = open_line(nt), num[24];
 	double v;
 	bool any = false;
 
+	if (!buf)
+		return;
 	if (median_of(p, "pp_recycle_pct", &v))
-		appendf(buf, sizeof(buf), "page_pool (median a run): recycled %.1f%%", v), any = true;
+		nb_appendf(buf, NB_NOTE_LINE_MAX, "page_pool (median a run): recycled %.1f%%", v), any = true;
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
 		if (!median_of(p, shown[i].metric, &v))
 			continue;
-		appendf(buf, sizeof(buf), "%s%s %s", any ? ", " : "page_pool (median a run): ", shown[i].label,
+		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%s %s", any ? ", " : "page_pool (median a run): ", shown[i].label,
 			count_text(num, sizeof(num), v));
 		any = true;
 	}
 	if (median_of(p, "pp_inflight_pages", &v))
-		appendf(buf, sizeof(buf), "%s%s pages in flight at the end", any ? ", " : "page_pool: ",
+		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%s pages in flight at the end", any ? ", " : "page_pool: ",
 			count_text(num, sizeof(num), v));
-	if (buf[0] && next_line(nt))
-		snprintf(nt->line[nt->n - 1], NB_NOTE_LINE_MAX, "%s", buf);
+	done_line(nt);
 }
 
 int nb_render_point_notes(const struct nb_cmp_point *p, const struct nb_rv_series *x,
@@ -142,16 +140,22 @@ int nb_render_point_notes(const struct nb_cmp_point *p, const struct nb_rv_serie
 	struct notes nt = { .line = lines, .max = max };
 	char *l;
 
-	if (x && x->mtu && (l = next_line(&nt)))
+	if (x && x->mtu && (l = open_line(&nt))) {
 		snprintf(l, NB_NOTE_LINE_MAX, "%s", x->mtu);
+		done_line(&nt);
+	}
 	irq_line(&nt, p);
 	placement_line(&nt, p);
 	page_pool_line(&nt, p);
-	if (x && x->driver_counters && (l = next_line(&nt)))
+	if (x && x->driver_counters && (l = open_line(&nt))) {
 		snprintf(l, NB_NOTE_LINE_MAX, "driver counters that moved (ethtool -S, run %d): %s", x->counters_run,
 			 x->driver_counters);
-	if (x && x->kernel_log_lines > 0 && (l = next_line(&nt)))
+		done_line(&nt);
+	}
+	if (x && x->kernel_log_lines > 0 && (l = open_line(&nt))) {
 		snprintf(l, NB_NOTE_LINE_MAX, "kernel log: %d line%s during the point, first: %s", x->kernel_log_lines,
 			 x->kernel_log_lines == 1 ? "" : "s", x->kernel_log_first ? x->kernel_log_first : "");
+		done_line(&nt);
+	}
 	return nt.n;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kit/metric_table.h"
+#include "kit/nb_print.h"
 #include "kit/stats.h"
 
 const char *const nb_rv_series_cols[NB_RV_SERIES_COLS] = {
@@ -171,7 +172,8 @@ static int load_driver_counters(const json_t *runs, struct nb_rv_series *s)
 		struct moved_counter *mc;
 		const char *key;
 		json_t *v;
-		size_t n = 0, len = 0;
+		char line[512];
+		size_t n = 0;
 
 		if (!json_is_object(changed) || json_object_size(changed) == 0)
 			continue;
@@ -183,19 +185,16 @@ static int load_driver_counters(const json_t *runs, struct nb_rv_series *s)
 				mc[n++] = (struct moved_counter){ key, json_integer_value(v) };
 		}
 		qsort(mc, n, sizeof(*mc), trouble_first);
-		s->driver_counters = malloc(512);
-		if (!s->driver_counters) {
-			free(mc);
-			return -ENOMEM;
-		}
-		s->driver_counters[0] = '\0';
+		line[0] = '\0';
 		for (size_t k = 0; k < n && k < SHOWN; k++)
-			len += (size_t)snprintf(s->driver_counters + len, len < 512 ? 512 - len : 0, "%s%s %+lld",
-						k ? ", " : "", mc[k].name, (long long)mc[k].delta);
-		if (n > SHOWN && len < 512)
-			snprintf(s->driver_counters + len, 512 - len, " (%zu more)", n - SHOWN);
-		s->counters_run = (int)i + 1;
+			nb_appendf(line, sizeof(line), "%s%s %+lld", k ? ", " : "", mc[k].name, (long long)mc[k].delta);
+		if (n > SHOWN)
+			nb_appendf(line, sizeof(line), " (%zu more)", n - SHOWN);
 		free(mc);
+		s->driver_counters = strdup(line);
+		if (!s->driver_counters)
+			return -ENOMEM;
+		s->counters_run = (int)i + 1;
 		return 0;
 	}
 	return 0;

@@ -56,7 +56,8 @@ const struct nb_rv_series *nb_rv_point_extras(const struct nb_rv_extra *x, const
 
 /* ---- derived per point ---- */
 
-/* The metric a point's row shows: a flood's rx_packets_per_s, else throughput_bps. */
+/* The metric a point's table row shows: its headline when that is a packet rate (a flood point,
+ * kit/headline.h), else throughput_bps. */
 const char *nb_rv_headline(const struct nb_cmp_point *p);
 
 /* The bottleneck of a loaded point (rules of bottleneck.c over its medians). */

@@ -3,10 +3,10 @@
 #include "result/bottleneck.h"
 
 #include "kit/metric_table.h"
+#include "kit/nb_print.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,20 +51,6 @@ static void figure(struct nb_bottleneck *out, const char *name, double v)
 	out->figures[out->n_figures++].value = v;
 }
 
-static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Append to a sentence; a full buffer keeps what fits. */
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- one CPU saturated ---- */
 
@@ -189,21 +175,21 @@ static void cpu_sentence(const struct cpu_view *v, struct nb_bottleneck *out)
 	memcpy(c, v->c, sizeof(c));
 	qsort(c, (size_t)n, sizeof(c[0]), by_share);
 	if (v->cpu >= 0)
-		say(out->sentence, sizeof(out->sentence), "CPU%d saturated (%.0f%% busy)", v->cpu, v->busy);
+		nb_appendf(out->sentence, sizeof(out->sentence), "CPU%d saturated (%.0f%% busy)", v->cpu, v->busy);
 	else
-		say(out->sentence, sizeof(out->sentence), "every CPU saturated (%.0f%% busy)", v->busy);
+		nb_appendf(out->sentence, sizeof(out->sentence), "every CPU saturated (%.0f%% busy)", v->busy);
 	if (n > 0 && c[0].pct >= NB_BN_OWNER_PCT) {
 		snprintf(out->owner, sizeof(out->owner), "%s", c[0].label);
-		say(out->sentence, sizeof(out->sentence), " by %s %.0f%%", c[0].label, c[0].pct);
+		nb_appendf(out->sentence, sizeof(out->sentence), " by %s %.0f%%", c[0].label, c[0].pct);
 	} else if (n > 1 && c[1].pct >= NB_BN_SHARE_PCT) {
 		snprintf(out->owner, sizeof(out->owner), "%s + %s", c[0].label, c[1].label);
-		say(out->sentence, sizeof(out->sentence), ", shared by %s %.0f%% and %s %.0f%%", c[0].label, c[0].pct,
+		nb_appendf(out->sentence, sizeof(out->sentence), ", shared by %s %.0f%% and %s %.0f%%", c[0].label, c[0].pct,
 		    c[1].label, c[1].pct);
 	} else if (n > 0) {
-		say(out->sentence, sizeof(out->sentence), ", no single owner (largest: %s %.0f%%)", c[0].label,
+		nb_appendf(out->sentence, sizeof(out->sentence), ", no single owner (largest: %s %.0f%%)", c[0].label,
 		    c[0].pct);
 	} else {
-		say(out->sentence, sizeof(out->sentence), ", by whom not measured");
+		nb_appendf(out->sentence, sizeof(out->sentence), ", by whom not measured");
 	}
 }
 
@@ -312,7 +298,7 @@ static void found(struct nb_bottleneck *out, enum nb_bn_code code, const char *w
 		out->sentence[0] = out->sentence[0] >= 'a' && out->sentence[0] <= 'z' ? (char)(out->sentence[0] - 32)
 									       : out->sentence[0];
 	} else {
-		say(out->sentence, sizeof(out->sentence), "; also %s", words);
+		nb_appendf(out->sentence, sizeof(out->sentence), "; also %s", words);
 	}
 }
 

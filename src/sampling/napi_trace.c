@@ -93,7 +93,7 @@ static int int_cmp(const void *a, const void *b)
 int nb_trace_irq_filter(const struct nb_paths *paths, const char *iface, const char *irq_names, char *filter,
 			size_t len, struct nb_err *err)
 {
-	static struct nb_irq found[256];  /* the profile's setup runs once, in one thread */
+	struct nb_irq found[256];
 	int irqs[256], n;
 	size_t used = 0;
 

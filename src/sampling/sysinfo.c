@@ -16,6 +16,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "knobs/mtu.h"
+
 /* FNV-1a is enough to tell two kernel configs apart; it is not a security hash. */
 static int hash_file(const char *path, char *out, size_t len)
 {
@@ -113,9 +115,9 @@ int nb_iface_info_read(const struct nb_paths *paths, const char *iface, struct n
 		return nb_err_set(err, -ENODEV, "interface %s: not found in this network namespace (%s/class/net/%s)",
 				  iface, paths->sys, iface);
 	snprintf(info->name, sizeof(info->name), "%s", iface);
-	snprintf(path, sizeof(path), "%s/class/net/%s/mtu", paths->sys, iface);
-	if (nb_read_file(path, buf, sizeof(buf)) > 0)
-		info->mtu = atoi(buf);
+	info->mtu = nb_mtu_read(paths, iface);
+	if (info->mtu < 0)
+		info->mtu = -1;
 	/* speed reads EINVAL while the link is down and -1 on virtual links: both mean unknown */
 	snprintf(path, sizeof(path), "%s/class/net/%s/speed", paths->sys, iface);
 	if (nb_read_file(path, buf, sizeof(buf)) > 0 && atol(buf) > 0)

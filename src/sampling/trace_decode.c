@@ -246,14 +246,11 @@ void nb_trace_acc_metrics(const struct nb_trace_acc *acc, double seconds, double
 
 /* ---- perf records ---- */
 
-int nb_trace_sample_decode(const void *body, size_t len, struct nb_trace_sample *s)
+/* The fields every sample starts with: IDENTIFIER, IP, TID (pid, tid), TIME, CPU (cpu, res). */
+static void decode_head(const unsigned char *p, struct nb_trace_sample *s)
 {
-	const unsigned char *p = body;
 	uint32_t pair[2];
 
-	/* IDENTIFIER, IP, TID (pid, tid), TIME, CPU (cpu, res), RAW (size + data) */
-	if (len < 5 * 8 + 4)
-		return -EINVAL;
 	memcpy(&s->id, p, 8);
 	memcpy(&s->ip, p + 8, 8);
 	memcpy(pair, p + 16, 8);
@@ -262,6 +259,16 @@ int nb_trace_sample_decode(const void *body, size_t len, struct nb_trace_sample 
 	memcpy(&s->time_ns, p + 24, 8);
 	memcpy(pair, p + 32, 8);
 	s->cpu = pair[0];
+}
+
+int nb_trace_sample_decode(const void *body, size_t len, struct nb_trace_sample *s)
+{
+	const unsigned char *p = body;
+
+	/* IDENTIFIER, IP, TID (pid, tid), TIME, CPU (cpu, res), RAW (size + data) */
+	if (len < 5 * 8 + 4)
+		return -EINVAL;
+	decode_head(p, s);
 	memcpy(&s->raw_len, p + 40, 4);
 	if ((size_t)s->raw_len > len - 44)
 		return -EINVAL;
@@ -274,7 +281,6 @@ int nb_trace_sample_decode(const void *body, size_t len, struct nb_trace_sample 
 int nb_trace_sample_decode_chain(const void *body, size_t len, struct nb_trace_sample *s)
 {
 	const unsigned char *p = body;
-	uint32_t pair[2];
 	uint64_t nr;
 	size_t raw_at;
 
@@ -285,14 +291,7 @@ int nb_trace_sample_decode_chain(const void *body, size_t len, struct nb_trace_s
 	if (nr > (len - 48) / 8)
 		return -EINVAL;
 	raw_at = 48 + (size_t)nr * 8;
-	memcpy(&s->id, p, 8);
-	memcpy(&s->ip, p + 8, 8);
-	memcpy(pair, p + 16, 8);
-	s->pid = pair[0];
-	s->tid = pair[1];
-	memcpy(&s->time_ns, p + 24, 8);
-	memcpy(pair, p + 32, 8);
-	s->cpu = pair[0];
+	decode_head(p, s);
 	s->chain = p + 48;
 	s->chain_n = (uint32_t)nr;
 	s->raw = NULL;

@@ -263,14 +263,11 @@ static int iface_of_address(const char *address, char *iface, size_t len)
 
 static int read_mtu(const char *iface, int *mtu)
 {
-	char path[PATH_MAX], buf[16];
-	long n;
+	int n = nb_mtu_read(&nb_paths_live, iface);
 
-	snprintf(path, sizeof(path), "%s/class/net/%s/mtu", nb_paths_live.sys, iface);
-	n = nb_read_file(path, buf, sizeof(buf));
 	if (n < 0)
-		return (int)n;
-	*mtu = atoi(buf);
+		return n;
+	*mtu = n;
 	return 0;
 }
 
