@@ -24,6 +24,21 @@ lab_require() {
 	done
 }
 
+# lab_require_arch ARCH QEMU K...: lab_require, then the guest architecture's qemu and its kernels K (skips as
+# lab_require does: no qemu or no kernel to be had is a missing tool, a fetch that fails otherwise is a failure).
+lab_require_arch() {
+	local arch=$1 qemu=$2 k rc
+	shift 2
+	lab_require
+	command -v "$qemu" >/dev/null || skip "$qemu not installed (scripts/install-deps --boards)"
+	for k in "$@"; do
+		"$NB_SRC/scripts/lab" fetch --arch "$arch" "$k" >/dev/null 2>"$tmp/fetch.log"
+		rc=$?
+		[ $rc -eq 4 ] && { cat "$tmp/fetch.log"; skip "$arch kernel $k could not be fetched"; }
+		[ $rc -eq 0 ] || { cat "$tmp/fetch.log"; echo "FAIL: scripts/lab fetch --arch $arch $k exited $rc"; exit 1; }
+	done
+}
+
 failures=0
 pass() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }

@@ -10,14 +10,7 @@ tmp=$(mktemp -d /tmp/nb-lab-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lab/lib.sh
 . "$NB_SRC/tests/lab/lib.sh"
-lab_require
-command -v qemu-system-aarch64 >/dev/null || { echo "SKIP: qemu-system-aarch64 not installed (scripts/install-deps)"; exit 77; }
-for k in 6.1 6.12; do
-	"$NB_SRC/scripts/lab" fetch --arch arm64 "$k" >/dev/null 2>"$tmp/fetch.log"
-	rc=$?
-	[ $rc -eq 4 ] && { cat "$tmp/fetch.log"; echo "SKIP: arm64 kernel $k could not be fetched"; exit 77; }
-	[ $rc -eq 0 ] || { cat "$tmp/fetch.log"; echo "FAIL: scripts/lab fetch --arch arm64 $k exited $rc"; exit 1; }
-done
+lab_require_arch arm64 qemu-system-aarch64 6.1 6.12
 
 echo 'echo 7777 >/sys/class/net/eth0/gro_flush_timeout && cat /sys/class/net/eth0/gro_flush_timeout' >"$tmp/setup.sh"
 for k in 6.1 6.12; do

@@ -12,12 +12,7 @@ tmp=$(mktemp -d /tmp/nb-lab-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lab/lib.sh
 . "$NB_SRC/tests/lab/lib.sh"
-lab_require
-command -v qemu-system-aarch64 >/dev/null || { echo "SKIP: qemu-system-aarch64 not installed (scripts/install-deps)"; exit 77; }
-"$NB_SRC/scripts/lab" fetch --arch arm64 backports >/dev/null 2>"$tmp/fetch.log"
-rc=$?
-[ $rc -eq 4 ] && { cat "$tmp/fetch.log"; echo "SKIP: arm64 backports kernel could not be fetched"; exit 77; }
-[ $rc -eq 0 ] || { cat "$tmp/fetch.log"; echo "FAIL: scripts/lab fetch --arch arm64 backports exited $rc"; exit 1; }
+lab_require_arch arm64 qemu-system-aarch64 backports
 
 bin=${NB_AARCH64_BIN:-$NB_SRC/build-aarch64/nicbench}
 tool=${NB_AARCH64_NAPI_TOOL:-$NB_SRC/build-aarch64/tests/nb_napi_tool}

@@ -10,13 +10,8 @@ tmp=$(mktemp -d /tmp/nb-lab-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lab/lib.sh
 . "$NB_SRC/tests/lab/lib.sh"
-lab_require
-command -v qemu-system-arm >/dev/null || { echo "SKIP: qemu-system-arm not installed (scripts/install-deps)"; exit 77; }
 k=6.1
-"$NB_SRC/scripts/lab" fetch --arch armhf "$k" >/dev/null 2>"$tmp/fetch.log"
-rc=$?
-[ $rc -eq 4 ] && { cat "$tmp/fetch.log"; echo "SKIP: armhf kernel $k could not be fetched"; exit 77; }
-[ $rc -eq 0 ] || { cat "$tmp/fetch.log"; echo "FAIL: scripts/lab fetch --arch armhf $k exited $rc"; exit 1; }
+lab_require_arch armhf qemu-system-arm "$k"
 
 echo "== armhf kernel $k, virtio-net, 2 vCPUs"
 report=$tmp/report.json art=$tmp/art

@@ -10,13 +10,8 @@ tmp=$(mktemp -d /tmp/nb-lab-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lab/lib.sh
 . "$NB_SRC/tests/lab/lib.sh"
-lab_require
-command -v qemu-system-mipsel >/dev/null || { echo "SKIP: qemu-system-mipsel not installed (scripts/install-deps --boards)"; exit 77; }
 k=6.1
-"$NB_SRC/scripts/lab" fetch --arch mipsel "$k" >/dev/null 2>"$tmp/fetch.log"
-rc=$?
-[ $rc -eq 4 ] && { cat "$tmp/fetch.log"; echo "SKIP: mipsel kernel $k could not be fetched"; exit 77; }
-[ $rc -eq 0 ] || { cat "$tmp/fetch.log"; echo "FAIL: scripts/lab fetch --arch mipsel $k exited $rc"; exit 1; }
+lab_require_arch mipsel qemu-system-mipsel "$k"
 k_of() { jq -r ".knobs[\"$2\"].value" "$3/knobs-$1.json"; }
 
 echo "== mipsel kernel $k, e1000, 1 vCPU: threaded 0 and 1"
