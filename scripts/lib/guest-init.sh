@@ -5,7 +5,8 @@
 # then by /etc/lab/mode either run nicbench and hand the results back on the result disk (run, the lab's own
 # guests) or give a root shell on the serial console (shell: the LAVA guest of scripts/lava-local, whose job
 # runs nicbench through that shell). scripts/lab fills /etc/lab: mode, guest-ip and host-ip (10.211.0.2/1),
-# modules (to insmod, in order), args (the run's nicbench arguments), and netem and setup when asked for.
+# modules (to insmod, in order), args (the run's nicbench arguments), netem and setup when asked for, and
+# handback-console on a machine with no result disk.
 /bin/busybox --install -s /bin
 export PATH=/bin:/sbin
 mount -t proc proc /proc
@@ -35,6 +36,18 @@ hand_back() {
 	cat /proc/interrupts >$out/interrupts-after.txt 2>&1
 	dmesg >$out/dmesg.txt 2>&1
 	cut -d' ' -f1 /proc/uptime >$out/alive
+	if [ -f /etc/lab/handback-console ]; then
+		# A machine without a disk the guest can write (the i.MX6's SABRE Lite): the tar, gzipped, as base64
+		# lines between two markers on the console, which the host cuts out of its log. The kernel's own
+		# messages are kept off the console meanwhile.
+		echo 1 >/proc/sys/kernel/printk
+		echo "$tag: result begin"
+		tar -cf - -C $out . | gzip -c | base64
+		echo "$tag: result end"
+		# i.MX6 has no power-off: the reset through its watchdog (imx2_wdt) ends QEMU (-no-reboot)
+		echo "$tag: rebooting"
+		reboot -f
+	fi
 	disk=""
 	for _ in $(seq 50); do
 		[ -b /dev/vda ] && disk=/dev/vda && break

@@ -135,6 +135,10 @@ boot_virt() {
 	# -bios default: Debian's OpenSBI (package opensbi), which qemu-system-misc links to.
 	riscv64) machine=(-machine virt -cpu rv64 -bios default) ;;
 	esac
+	if [ "$nic" = fec ]; then
+		boot_sabrelite
+		return
+	fi
 	: >"$work/console.log"
 	truncate -s 0 "$work/result.img"
 	truncate -s 512M "$work/result.img"
@@ -155,4 +159,51 @@ boot_virt() {
 	qemu_pid=$!
 	disown "$qemu_pid"
 	boot_wait tcg "$virt_boot_deadline"
+}
+
+# --- armhf --nic fec: QEMU's SABRE Lite (i.MX6Q) ----------------------------------------------------------------
+# The i.MX6's FEC sits on the SoC, not on a bus virt could plug it into, so --nic fec boots QEMU's i.MX6Q board
+# instead: Cortex-A9, 1 to 4 cores, the FEC with the SMSC PHY QEMU models at address 6 (100 Mbit/s), Debian's
+# armmp kernel with its imx6q-sabrelite.dtb. fec receives into a page_pool (from 6.0) and lists the pool's
+# counters with its ethtool -S ones (rx_pp_*, from 6.2 with CONFIG_PAGE_POOL_STATS, which Debian's armmp has).
+# The board has no disk QEMU can give it here (no PCIe link, no SD slot it attaches), so the guest hands its
+# results back on the console (guest-init.sh's handback-console) and ends with a reset through its watchdog.
+
+# The modules fec needs that nothing names as a dependency: the GPIO and OCOTP (the MAC address's nvmem cell)
+# suppliers its device waits for, the anatop regulators, the PHY's driver, and imx2_wdt for the reset that ends
+# the guest.
+sabrelite_modules=(imx2_wdt gpio_mxc nvmem_imx_ocotp anatop_regulator smsc)
+
+# sabrelite_dtb: the board's device tree from the kernel package.
+sabrelite_dtb() {
+	find "$kdir" -name imx6q-sabrelite.dtb 2>/dev/null | head -n 1
+}
+
+# boot_sabrelite: boot_virt() for --nic fec. The first UART is not wired (serial null): Linux's console is
+# UART2, ttymxc1.
+boot_sabrelite() {
+	local dtb
+	dtb=$(sabrelite_dtb)
+	[ -n "$dtb" ] || die 4 "--nic fec: kernel $kernel_label has no imx6q-sabrelite.dtb"
+	: >"$work/console.log"
+	boot_start=$(date +%s.%N)
+	ip netns exec "$ns" qemu-system-arm -machine sabrelite -accel tcg -smp "$cpus" -m "$mem" \
+		-kernel "$kernel_image" -dtb "$dtb" -initrd "$work/initramfs.cpio" \
+		-append "console=ttymxc1 quiet loglevel=4 panic=-1 net.ifnames=0 mitigations=off $hang_append" \
+		-nic "tap,ifname=$tap,script=no,downscript=no,mac=52:54:00:4c:41:42" \
+		-display none -monitor "unix:$work/monitor.sock,server=on,wait=off" \
+		-serial null -serial "file:$work/console.log" -no-reboot \
+		</dev/null >"$work/qemu.log" 2>&1 &
+	qemu_pid=$!
+	disown "$qemu_pid"
+	boot_wait tcg "$virt_boot_deadline"
+}
+
+# console_result: the tar a console hand-back left between its markers, into $work/result.img (whatever the
+# guest printed around it left out). 0 when there was one.
+console_result() {
+	grep -q '^lab-guest: result end' "$work/console.log" || return 1
+	tr -d '\r' <"$work/console.log" |
+		sed -n '/^lab-guest: result begin$/,/^lab-guest: result end$/{/^[A-Za-z0-9+\/=]*$/p}' |
+		base64 -d | gzip -dc >"$work/result.img"
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* `nicbench knobs`: show an interface's knobs, or put them back from a restore journal. */
+/* `nicbench knobs`: show an interface's knobs (and the counters a run reads on it), or put them
+ * back from a restore journal. */
 #include <errno.h>
+#include <net/if.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -17,12 +19,13 @@
 #include "kit/options.h"
 #include "report.h"
 #include "kit/nb_paths.h"
+#include "sampling/run_counters.h"
 
 /* `knobs show --json` says what it is: the shape below may grow keys, never change them. */
 #define NB_KNOBS_SCHEMA "nicbench-knobs/1"
 
 struct knobs_options {
-	const char *action;   /* "show" or "restore" */
+	const char *action;   /* "show", "counters" or "restore" */
 	const char *iface;
 	const char *journal;
 	const char *config;   /* show: a run config, for its interface and board.irq_names */
@@ -55,9 +58,13 @@ static void print_help(FILE *out)
 	nb_journal_default_path("IFACE", jpath, sizeof(jpath));
 	fprintf(out,
 		"usage: nicbench knobs show -i IFACE [--config FILE] [--json]\n"
+		"       nicbench knobs counters -i IFACE\n"
 		"       nicbench knobs restore (-i IFACE | --journal PATH)\n"
 		"\n"
 		"show     every knob nicbench sweeps with its value on IFACE, or why it is unsupported\n"
+		"counters the counters a run takes deltas of on IFACE, now: the driver's ethtool -S\n"
+		"         ones (\"name value\" lines) and its page_pool statistics (netdev netlink,\n"
+		"         else the driver's rx_pp_* ethtool -S ones), or why there are none\n"
 		"restore  put back what a killed `nicbench run` left in its journal (%s),\n"
 		"         and write that run's report from its record\n"
 		"\n"
@@ -102,7 +109,7 @@ static int parse_options(int argc, char **argv, struct knobs_options *o, struct 
 	if (rc)
 		return rc;
 	if (first >= argc)
-		return nb_err_set(err, -EINVAL, "which action: show or restore? (try 'nicbench knobs --help')");
+		return nb_err_set(err, -EINVAL, "which action: show, counters or restore? (try 'nicbench knobs --help')");
 	o->action = argv[first];
 	if (first + 1 < argc)
 		return nb_err_set(err, -EINVAL, "unexpected argument '%s' (try 'nicbench knobs --help')", argv[first + 1]);
@@ -411,6 +418,72 @@ static int knobs_restore(const struct knobs_options *o)
 	return NB_EXIT_OK;
 }
 
+/* `knobs counters`: one snapshot of what nb_counters_begin/end read, as text. The ethtool -S
+ * lines are "name value", so a capture of a real driver's serves as a test fixture as it is. */
+static int knobs_counters(const struct knobs_options *o)
+{
+	struct nb_eth_stats_snap eth = { 0 };
+	struct nb_pp_snap *pp;
+	struct nb_pp_delta *from_eth;
+	unsigned int ifindex;
+	int rc = NB_EXIT_OK;
+
+	if (!o->iface)
+		return usage_error("%s", "counters needs -i IFACE");
+	if (check_iface(o->iface, "counters"))
+		return NB_EXIT_USAGE;
+	pp = calloc(1, sizeof(*pp));
+	from_eth = calloc(1, sizeof(*from_eth));
+	if (!pp || !from_eth) {
+		free(pp);
+		free(from_eth);
+		fprintf(stderr, "nicbench knobs: counters %s: out of memory\n", o->iface);
+		return NB_EXIT_FAIL;
+	}
+	nb_eth_stats_snapshot(o->iface, NULL, &eth);
+	if (eth.present) {
+		printf("# ethtool -S %s: %d counters\n", o->iface, eth.n);
+		for (int i = 0; i < eth.n; i++)
+			printf("%.*s %llu\n", NB_ETH_NAME_LEN, eth.names[i], (unsigned long long)eth.v[i]);
+	} else {
+		printf("# ethtool -S %s: none: %s\n", o->iface, eth.why);
+	}
+	ifindex = if_nametoindex(o->iface);
+	nb_pp_snapshot(o->iface, ifindex, NULL, pp);
+	if (pp->present) {
+		printf("# page_pool of %s over netdev netlink: %d pool%s%s%s\n", o->iface, pp->n, pp->n == 1 ? "" : "s",
+		       pp->stats ? "" : "; no counters: ", pp->stats ? "" : pp->stats_why);
+		for (int i = 0; i < pp->n; i++) {
+			const struct nb_page_pool *p = &pp->pool[i];
+
+			printf("#   pool %llu", (unsigned long long)p->id);
+			if (p->has_napi)
+				printf(" napi %llu", (unsigned long long)p->napi_id);
+			if (p->has_inflight)
+				printf(" inflight %llu", (unsigned long long)p->inflight);
+			for (int c = 0; c < NB_PP_COUNTERS; c++) {
+				if (p->present & (1u << c))
+					printf(" %s %llu", nb_pp_counter_names[c], (unsigned long long)p->v[c]);
+			}
+			printf("\n");
+		}
+	} else if (eth.present && nb_pp_delta_from_ethtool(&eth, &eth, pp->why, from_eth)) {
+		/* (a snapshot against itself: only whether the driver lists them matters here) */
+		printf("# page_pool of %s: its ethtool -S rx_pp_* counters above (netdev netlink: %s)\n", o->iface,
+		       pp->why);
+	} else {
+		printf("# page_pool of %s: none: %s\n", o->iface, pp->why);
+	}
+	if (fflush(stdout)) {
+		fprintf(stderr, "nicbench knobs: counters %s: write the output: %s\n", o->iface, strerror(errno));
+		rc = NB_EXIT_FAIL;
+	}
+	nb_eth_stats_snap_release(&eth);
+	free(pp);
+	free(from_eth);
+	return rc;
+}
+
 int cmd_knobs(int argc, char **argv)
 {
 	struct knobs_options o;
@@ -421,7 +494,9 @@ int cmd_knobs(int argc, char **argv)
 		return rc;
 	if (!strcmp(o.action, "show"))
 		return knobs_show(&o);
+	if (!strcmp(o.action, "counters"))
+		return knobs_counters(&o);
 	if (!strcmp(o.action, "restore"))
 		return knobs_restore(&o);
-	return usage_error("unknown action '%s' (show or restore)", o.action);
+	return usage_error("unknown action '%s' (show, counters or restore)", o.action);
 }

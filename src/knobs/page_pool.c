@@ -250,10 +250,25 @@ void nb_pp_snapshot(const char *iface, uint32_t ifindex, const struct nb_pp_snap
 
 /* ---- pure delta ---- */
 
-void nb_pp_delta(const struct nb_pp_snap *a, const struct nb_pp_snap *b, struct nb_pp_delta *d)
+/* ynl's page-pool view: recycled pages over the pages handed out */
+static void recycle_share(struct nb_pp_delta *d)
 {
+	const uint32_t need = 1u << NB_PP_ALLOC_FAST | 1u << NB_PP_ALLOC_SLOW | 1u << NB_PP_ALLOC_REFILL |
+			      1u << NB_PP_RECYCLE_RING | 1u << NB_PP_RECYCLE_CACHED;
 	uint64_t allocs, recycled;
 
+	if ((d->total.present & need) != need)
+		return;
+	allocs = d->total.v[NB_PP_ALLOC_FAST] + d->total.v[NB_PP_ALLOC_SLOW] + d->total.v[NB_PP_ALLOC_REFILL];
+	recycled = d->total.v[NB_PP_RECYCLE_RING] + d->total.v[NB_PP_RECYCLE_CACHED];
+	if (allocs > 0) {
+		d->has_recycle_pct = true;
+		d->recycle_pct = 100.0 * (double)recycled / (double)allocs;
+	}
+}
+
+void nb_pp_delta(const struct nb_pp_snap *a, const struct nb_pp_snap *b, struct nb_pp_delta *d)
+{
 	memset(d, 0, sizeof(*d));
 	if (!a->present || !b->present) {
 		snprintf(d->why, sizeof(d->why), "%s", !a->present ? a->why : b->why);
@@ -304,17 +319,19 @@ void nb_pp_delta(const struct nb_pp_snap *a, const struct nb_pp_snap *b, struct 
 			d->total.v[c] += p->v[c];
 		}
 	}
-	/* ynl's page-pool view: recycled pages over the pages handed out */
-	const uint32_t need = 1u << NB_PP_ALLOC_FAST | 1u << NB_PP_ALLOC_SLOW | 1u << NB_PP_ALLOC_REFILL |
-			      1u << NB_PP_RECYCLE_RING | 1u << NB_PP_RECYCLE_CACHED;
-	if ((d->total.present & need) != need)
-		return;
-	allocs = d->total.v[NB_PP_ALLOC_FAST] + d->total.v[NB_PP_ALLOC_SLOW] + d->total.v[NB_PP_ALLOC_REFILL];
-	recycled = d->total.v[NB_PP_RECYCLE_RING] + d->total.v[NB_PP_RECYCLE_CACHED];
-	if (allocs > 0) {
-		d->has_recycle_pct = true;
-		d->recycle_pct = 100.0 * (double)recycled / (double)allocs;
-	}
+	recycle_share(d);
+}
+
+void nb_pp_delta_from_totals(struct nb_pp_delta *d, uint32_t present, const uint64_t v[NB_PP_COUNTERS],
+			     const char *netlink_why)
+{
+	memset(d, 0, sizeof(*d));
+	d->present = d->stats = d->from_ethtool = true;
+	snprintf(d->netlink_why, sizeof(d->netlink_why), "%s", netlink_why);
+	d->total.present = present;
+	for (int c = 0; c < NB_PP_COUNTERS; c++)
+		d->total.v[c] = present & (1u << c) ? v[c] : 0;
+	recycle_share(d);
 }
 
 void nb_pp_metrics(const struct nb_pp_delta *d, struct nb_metric_set *m)

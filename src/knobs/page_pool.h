@@ -68,6 +68,10 @@ struct nb_pp_delta {
 	struct nb_page_pool total;              /* counters: sum over pools; inflight: at the end */
 	bool has_recycle_pct;
 	double recycle_pct;
+	/* The totals came from the driver's ethtool -S (rx_pp_*: its own sum over its pools), as
+	 * netlink listed none: netlink_why says why. No pools, no pages in flight then. */
+	bool from_ethtool;
+	char netlink_why[192];
 };
 
 /* Pure parsers of one answer's attributes (after the genl header). Return 0 or -EINVAL. */
@@ -82,6 +86,12 @@ void nb_pp_snapshot(const char *iface, uint32_t ifindex, const struct nb_pp_snap
 /* Pure: b - a per pool (matched by id). A pool created between the edges counts from 0 (its
  * counters started there); a counter that went backwards is absent for that pool. */
 void nb_pp_delta(const struct nb_pp_snap *a, const struct nb_pp_snap *b, struct nb_pp_delta *d);
+
+/* Pure: a delta whose counters are already totals over the driver's pools (present: bit i for
+ * counter i), as a driver lists them with its ethtool -S counters; netlink_why says why netdev
+ * netlink did not give them. */
+void nb_pp_delta_from_totals(struct nb_pp_delta *d, uint32_t present, const uint64_t v[NB_PP_COUNTERS],
+			     const char *netlink_why);
 
 /* pp_<counter> totals, pp_inflight_pages and pp_recycle_pct, only those present. */
 void nb_pp_metrics(const struct nb_pp_delta *d, struct nb_metric_set *m);

@@ -21,6 +21,15 @@ static json_t *page_pool_json(const struct nb_pp_delta *d)
 		json_object_set_new(o, "unavailable", json_string(d->why));
 		return o;
 	}
+	if (d->from_ethtool) {
+		total = pp_counters_json(&d->total);
+		if (d->has_recycle_pct)
+			json_object_set_new(total, "recycle_pct", json_real(d->recycle_pct));
+		json_object_set_new(o, "source", json_string("ethtool -S"));
+		json_object_set_new(o, "total", total);
+		json_object_set_new(o, "netlink_unavailable", json_string(d->netlink_why));
+		return o;
+	}
 	pools = json_array();
 	for (int i = 0; i < d->n; i++) {
 		const struct nb_page_pool *p = &d->pool[i];

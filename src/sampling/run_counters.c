@@ -107,9 +107,55 @@ void nb_counters_end(struct nb_counters *c, struct nb_run_counters **out, struct
 	if (!rc)
 		return;
 	nb_pp_delta(&c->pp_a, &c->pp_b, &rc->pp);
+	if (!rc->pp.present || !rc->pp.stats || rc->pp.n == 0) {
+		const char *why = !rc->pp.present ? rc->pp.why : rc->pp.n == 0 ? "no pool listed" : rc->pp.stats_why;
+		char netlink_why[192];
+
+		snprintf(netlink_why, sizeof(netlink_why), "%s", why);
+		nb_pp_delta_from_ethtool(&c->eth_a, &c->eth_b, netlink_why, &rc->pp);
+	}
 	nb_eth_stats_delta(&c->eth_a, &c->eth_b, &rc->eth);
 	nb_pp_metrics(&rc->pp, m);
 	nb_eth_stats_metrics(&rc->eth, m);
+}
+
+/* page_pool_ethtool_stats_get_strings()'s names, in the order of the page-pool-stats counters */
+static const char *const eth_pp_names[NB_PP_COUNTERS] = {
+	"rx_pp_alloc_fast", "rx_pp_alloc_slow", "rx_pp_alloc_slow_ho", "rx_pp_alloc_empty", "rx_pp_alloc_refill",
+	"rx_pp_alloc_waive", "rx_pp_recycle_cached", "rx_pp_recycle_cache_full", "rx_pp_recycle_ring",
+	"rx_pp_recycle_ring_full", "rx_pp_recycle_released_ref",
+};
+
+static int eth_find(const struct nb_eth_stats_snap *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++) {
+		if (!strncmp(s->names[i], name, NB_ETH_NAME_LEN))
+			return i;
+	}
+	return -1;
+}
+
+bool nb_pp_delta_from_ethtool(const struct nb_eth_stats_snap *a, const struct nb_eth_stats_snap *b,
+			      const char *netlink_why, struct nb_pp_delta *d)
+{
+	uint64_t v[NB_PP_COUNTERS] = { 0 };
+	uint32_t present = 0;
+
+	if (!a->present || !b->present)
+		return false;
+	for (int c = 0; c < NB_PP_COUNTERS; c++) {
+		int ia = eth_find(a, eth_pp_names[c]), ib = eth_find(b, eth_pp_names[c]);
+
+		/* went backwards (the driver remade its pools and their counts): absent, as over netlink */
+		if (ia < 0 || ib < 0 || b->v[ib] < a->v[ia])
+			continue;
+		present |= 1u << c;
+		v[c] = b->v[ib] - a->v[ia];
+	}
+	if (!present)
+		return false;
+	nb_pp_delta_from_totals(d, present, v, netlink_why);
+	return true;
 }
 
 void nb_run_counters_free(struct nb_run_counters *rc)

@@ -32,6 +32,13 @@ void nb_counters_begin(struct nb_counters *c);
 void nb_counters_end(struct nb_counters *c, struct nb_run_counters **out, struct nb_metric_set *m);
 void nb_run_counters_free(struct nb_run_counters *rc);
 
+/* Pure: the page_pool counters a driver lists among its ethtool -S ones (rx_pp_alloc_fast ..., the
+ * kernel's page_pool_ethtool_stats_get names: its sum over its pools) as the delta b - a, for the
+ * drivers whose pools netdev netlink does not list (fec, mvneta, stmmac, veth: no .netdev in their
+ * page_pool_params). netlink_why: what netlink said. false (d untouched) when a or b lists none. */
+bool nb_pp_delta_from_ethtool(const struct nb_eth_stats_snap *a, const struct nb_eth_stats_snap *b,
+			      const char *netlink_why, struct nb_pp_delta *d);
+
 /* Kernel log: skip what came before a point, collect into the point's log (allocated on the
  * first call) after each piece of its work. */
 void nb_counters_log_skip(struct nb_counters *c);

@@ -35,7 +35,10 @@ expect 2 "--arch 'sparc': x86_64, arm64, armhf, mipsel or riscv64" "$lab" fetch 
 expect 2 'Debian 12 is the last release with mipsel' "$lab" fetch --arch mipsel 6.12
 expect 2 'Debian 12 is the last release with mipsel' "$lab" fetch --arch mipsel backports
 expect 2 "--arch armhf --kernel 6.6: an armhf guest boots Debian's kernels only" "$lab" fetch --arch armhf 6.6
-expect 2 '--nic .*e1000e, virtio-net or e1000' "$lab" fetch --arch mipsel --nic pcnet 6.1
+expect 2 '--nic .*e1000e, virtio-net, e1000 or fec' "$lab" fetch --arch mipsel --nic pcnet 6.1
+# fec is the i.MX6's own Ethernet: only the armhf SABRE Lite has it
+expect 2 '--nic fec: .*needs --arch armhf' "$lab" fetch --arch arm64 --nic fec 6.12
+expect 2 '--nic fec --cpus 6: the i.MX6Q has 4 cores' "$lab" fetch --arch armhf --nic fec --cpus 6 6.12
 
 # --guest-bin: the ISA and the byte order are checked (readelf), a compiler of each kind permitting
 x86=$(type -P ls)

@@ -225,6 +225,52 @@ static void test_eth_virtio(void)
 	nb_eth_stats_snap_release(&b);
 }
 
+/* fec (i.MX6, the lab's SABRE Lite, Debian's 6.12 armmp) lists its page_pool's counters among its
+ * ethtool -S ones; netlink does not list its pool (no .netdev). Two real snapshots around 300
+ * pings of 1400 bytes. */
+static void test_pp_from_ethtool_fec(void)
+{
+	struct nb_eth_stats_snap a = { 0 }, b = { 0 }, v = { 0 };
+	static struct nb_pp_delta d;
+	struct nb_metric_set m = { 0 };
+	double x;
+
+	CHECK(load_eth("counters/ethtool-S-fec-6.12-a.txt", &a) == 0 && a.n == 71);
+	CHECK(load_eth("counters/ethtool-S-fec-6.12-b.txt", &b) == 0 && b.n == 71);
+	CHECK(nb_pp_delta_from_ethtool(&a, &b, "page-pool-get lists no pool of eth0", &d));
+	CHECK(d.present && d.stats && d.from_ethtool && d.n == 0 && !d.total.has_inflight);
+	CHECK(strstr(d.netlink_why, "no pool of eth0") != NULL);
+	/* all eleven are listed, the ones that did not move as 0: present, not absent */
+	CHECK(d.total.present == (1u << NB_PP_COUNTERS) - 1);
+	CHECK(d.total.v[NB_PP_ALLOC_FAST] == 297 && d.total.v[NB_PP_ALLOC_REFILL] == 4);
+	CHECK(d.total.v[NB_PP_RECYCLE_RING] == 301 && d.total.v[NB_PP_ALLOC_SLOW] == 0);
+	/* every page handed out came back through the ring */
+	CHECK(d.has_recycle_pct && d.recycle_pct > 99.99 && d.recycle_pct < 100.01);
+	nb_pp_metrics(&d, &m);
+	CHECK(nb_metrics_get(&m, "pp_alloc_fast", &x) && x == 297);
+	CHECK(nb_metrics_get(&m, "pp_recycle_pct", &x) && !nb_metrics_get(&m, "pp_inflight_pages", &x));
+
+	/* a counter that went down (the driver remade its pool) is absent, the rest stay */
+	for (int i = 0; i < b.n; i++) {
+		if (!strncmp(b.names[i], "rx_pp_recycle_ring", NB_ETH_NAME_LEN))
+			b.v[i] = 1;
+	}
+	CHECK(nb_pp_delta_from_ethtool(&a, &b, "none", &d));
+	CHECK(!(d.total.present & (1u << NB_PP_RECYCLE_RING)) && !d.has_recycle_pct);
+	CHECK(d.total.v[NB_PP_ALLOC_FAST] == 297);
+
+	/* virtio_net has no page_pool: nothing, d untouched */
+	CHECK(load_eth("counters/ethtool-S-virtio_net-6.18-a.txt", &v) == 0);
+	memset(&d, 0, sizeof(d));
+	CHECK(!nb_pp_delta_from_ethtool(&v, &v, "none", &d) && !d.present);
+	/* an absent snapshot: nothing */
+	a.present = false;
+	CHECK(!nb_pp_delta_from_ethtool(&a, &b, "none", &d));
+	nb_eth_stats_snap_release(&a);
+	nb_eth_stats_snap_release(&b);
+	nb_eth_stats_snap_release(&v);
+}
+
 /* Names from real drivers' string tables (e1000e and ravb, Linux 6.1 sources), values made
  * up: the drop counters reach rx_missed_errors / rx_fifo_errors whatever the driver calls them. */
 static void test_eth_drop_names(void)
@@ -395,6 +441,7 @@ int main(void)
 	test_pp_parse();
 	test_pp_delta();
 	test_eth_virtio();
+	test_pp_from_ethtool_fec();
 	test_eth_drop_names();
 	test_kmsg();
 	return nb_test_done("run_counters");
