@@ -21,8 +21,9 @@ cases() {
 			echo "report-$f-$fmt report $fx/report/$f.json --format $fmt"
 		done
 	done
-	# lab reports of two seed recipes: the counters under each row (IRQs by role and CPU, MTU, ethtool -S, kernel log)
-	for f in lab-lantiq-irq-split lab-lan743x-mtu; do
+	# lab reports of seed recipes: the counters under each row (IRQs by role and CPU, MTU, ethtool -S, kernel log;
+	# the fec's page_pool)
+	for f in lab-lantiq-irq-split lab-lan743x-mtu lab-fec-cpsw-flood; do
 		for fmt in text markdown html; do
 			echo "report-$f-$fmt report $fx/report/$f.json --format $fmt"
 		done

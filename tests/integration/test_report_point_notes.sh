@@ -4,7 +4,7 @@
 # of the seeds' recipes (tests/fixtures/report/README.md): the IRQ split the lantiq engineer set by hand is visible
 # (rx:0,tx:1 puts the rx IRQ's interrupts on CPU0 and the tx IRQ's on CPU1; rx:0,tx:0 leaves CPU1 none), the MTU
 # of both ends and the carrier wait, the kernel log line the change caused, the driver's counters that moved, and
-# Markdown and HTML carry the same lines. No root, no traffic.
+# Markdown and HTML carry the same lines; on the i.MX6 guest's flood, the page_pool line. No root, no traffic.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 : "${NB_BIN:?NB_BIN must point at the nicbench binary}"
@@ -54,6 +54,19 @@ notes_of "$work/mtu.txt" tcp-rx/mtu=9000 | grep -q "kernel log: 1 line during th
 echo "ok: the kernel log"
 [ "$(notes_of "$work/mtu.txt" tcp-tx/mtu=9000 | grep -c 'kernel log')" = 0 ] || fail "a kernel log line where the point logged none"
 echo "ok: no kernel log line where none was logged"
+
+# the cpsw flood on the lab's i.MX6 (fec): the page_pool line is the report's own medians, read from the driver's
+# ethtool -S counters, as each run's page_pool says
+fec=$fx/lab-fec-cpsw-flood.json
+"$NB_BIN" report "$fec" >"$work/fec.txt"
+[ "$(jq '[.results[].runs[].page_pool.source == "ethtool -S"] | all' "$fec")" = true ] ||
+	fail "the fec report's page_pool should come from ethtool -S"
+line=$(notes_of "$work/fec.txt" udp-rx | grep '^ *page_pool')
+for m in pp_alloc_fast:"alloc fast" pp_recycle_ring:"recycled ring"; do
+	expect "udp-rx: ${m#*:}" "$(grep -o "${m#*:} [0-9.k]*" <<<"$line")" "${m#*:} $(median "$fec" udp-rx "${m%%:*}")"
+done
+expect "udp-rx: recycled" "$(grep -o 'recycled [0-9.]*%' <<<"$line")" \
+	"recycled $(jq -r '[.results[] | select(.id == "udp-rx") | .runs[] | .metrics.pp_recycle_pct] | sort | (.[0] + .[1]) / 2 * 10 | round / 10 | tostring | if test("\\.") then . else . + ".0" end' "$fec")%"
 
 # the same lines in Markdown and HTML
 "$NB_BIN" report "$mtu" --format markdown >"$work/mtu.md"
