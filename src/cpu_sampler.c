@@ -239,17 +239,33 @@ static void sample_irqs(struct nb_sampler *s, struct nb_snapshot *snap)
 		struct nb_irq_match m = { .iface = s->iface, .device = s->device[0] ? s->device : NULL,
 					  .names = &s->irq_patterns };
 
+		struct nb_irq each[NB_MAX_IRQS];
+		int n;
+
 		if (!s->irq_patterns_ok || read_interrupts(s) < 0)
 			return;
-		snap->irqs_present = nb_irq_counts_parse(s->interrupts_buf, &m, snap->irq_count, NB_MAX_CPUS, NULL,
-							 snap->irq_role_count, NULL) > 0;
+		n = nb_irq_counts_parse(s->interrupts_buf, &m, snap->irq_count, NB_MAX_CPUS, NULL, snap->irq_role_count,
+					each, NB_MAX_IRQS, NULL);
+		snap->irqs_present = n > 0;
+		snap->nirq_each = n < 0 ? 0 : n < NB_MAX_IRQS ? n : NB_MAX_IRQS;
+		for (int i = 0; i < snap->nirq_each; i++) {
+			snap->irq_each[i] = each[i].irq;
+			snap->irq_each_count[i] = each[i].count;
+		}
 		return;
 	}
+	snap->nirq_each = 0;
 	for (int i = 0; i < s->nirqs; i++) {
+		uint64_t total;
+
 		if (read_whole(s->irq_fd[i], s->scratch, sizeof(s->scratch)) < 0 ||
 		    nb_parse_per_cpu_count(s->scratch, snap->irq_count, NB_MAX_CPUS) < 0)
 			return;
-		snap->irq_role_count[s->irq_role[i]] += per_cpu_total(s->scratch);
+		total = per_cpu_total(s->scratch);
+		snap->irq_role_count[s->irq_role[i]] += total;
+		snap->irq_each[i] = s->irqs[i];
+		snap->irq_each_count[i] = total;
+		snap->nirq_each = i + 1;
 	}
 	snap->irqs_present = true;
 }

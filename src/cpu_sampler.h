@@ -15,8 +15,6 @@
 #include "sampling/foreign_load.h"
 #include "sampling/snapshot.h"
 
-#define NB_MAX_IRQS 64
-
 struct nb_sampler_target {
 	const struct nb_paths *paths;
 	const char *iface;

@@ -123,6 +123,8 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	  "interrupts of the NIC's other IRQs (link, errors)" },
 	{ "cpu{N}_interrupts_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler",
 	  "interrupts of the NIC's IRQs that CPU N took" },
+	{ "irq{N}_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler",
+	  "interrupts of the NIC's IRQ N (one by one: a role's several queue IRQs apart)" },
 	/* what moved the IRQs or the traffic: the run's circumstances, not the driver's cost */
 	{ "irqbalance_running", "0/1", NEUTRAL, FLOOR_PLACEMENT, false, "runner",
 	  "1 when irqbalance ran at either edge of the measured window" },

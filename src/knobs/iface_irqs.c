@@ -294,15 +294,18 @@ static void scan_line(struct irq_scan *s, const char *line, size_t len, const in
 		out->irq = (int)irq;
 		out->role = (enum nb_irq_role)(r - 1);
 		snprintf(out->name, sizeof(out->name), "%.47s", name);
+		out->count = 0;
 	}
-	s->found++;
 	for (int c = 0; c < col; c++) {
 		parse_u64(&tok[1 + c], &count);
 		if (s->per_cpu && cpu_of_col[c] < s->max_cpus)
 			s->per_cpu[cpu_of_col[c]] += count;
 		if (s->per_role)
 			s->per_role[r - 1] += count;
+		if (s->irqs && s->found < s->max_irqs)
+			s->irqs[s->found].count += count;
 	}
+	s->found++;
 }
 
 static int scan_interrupts(const char *text, struct irq_scan *s, struct nb_err *err)
@@ -336,9 +339,11 @@ int nb_irqs_parse(const char *text, const struct nb_irq_match *m, struct nb_irq 
 }
 
 int nb_irq_counts_parse(const char *text, const struct nb_irq_match *m, uint64_t *per_cpu, int max_cpus,
-			int *ncpus, uint64_t per_role[NB_IRQ_ROLES], struct nb_err *err)
+			int *ncpus, uint64_t per_role[NB_IRQ_ROLES], struct nb_irq *each, int max_each,
+			struct nb_err *err)
 {
-	struct irq_scan s = { .m = m, .per_cpu = per_cpu, .max_cpus = max_cpus, .per_role = per_role };
+	struct irq_scan s = { .m = m, .per_cpu = per_cpu, .max_cpus = max_cpus, .per_role = per_role,
+			      .irqs = each, .max_irqs = each ? max_each : 0 };
 	int ret;
 
 	memset(per_cpu, 0, sizeof(*per_cpu) * (size_t)max_cpus);
@@ -377,7 +382,7 @@ int nb_iface_irq_counts_parse_dev(const char *text, const char *iface, const cha
 {
 	struct nb_irq_match m = { .iface = iface, .device = device };
 
-	return nb_irq_counts_parse(text, &m, per_cpu, max_cpus, ncpus, NULL, err);
+	return nb_irq_counts_parse(text, &m, per_cpu, max_cpus, ncpus, NULL, NULL, 0, err);
 }
 
 int nb_iface_irq_counts_parse(const char *text, const char *iface, uint64_t *per_cpu,

@@ -53,7 +53,7 @@ static void done_line(struct notes *nt)
 		nt->n++;
 }
 
-/* "IRQs/s: rx 12.1k, tx 3.2k; by CPU: cpu0 12.1k, cpu1 3.2k" */
+/* "NIC IRQs/s by role: rx 12.1k, tx 3.2k; by CPU: cpu0 12.1k, cpu1 3.2k; by IRQ: 24 12.1k, 25 3.2k" */
 static void irq_line(struct notes *nt, const struct nb_cmp_point *p)
 {
 	static const char *const roles[] = { "rx", "tx", "txrx", "misc" };
@@ -78,6 +78,16 @@ static void irq_line(struct notes *nt, const struct nb_cmp_point *p)
 			continue;
 		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s cpu%u %s", cpus++ ? "," : buf[0] ? "; by CPU:" : "NIC IRQs/s by CPU:",
 			   cpu, count_text(num, sizeof(num), p->metrics[i].median));
+	}
+	for (int i = 0, irqs = 0; i < p->n_metrics; i++) {
+		const char *m = p->metrics[i].name;
+		unsigned irq;
+		int end = 0;
+
+		if (sscanf(m, "irq%u_per_s%n", &irq, &end) != 1 || m[end] != '\0' || p->metrics[i].n <= 0)
+			continue;
+		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s %u %s", irqs++ ? "," : buf[0] ? "; by IRQ:" : "NIC IRQs/s by IRQ:",
+			   irq, count_text(num, sizeof(num), p->metrics[i].median));
 	}
 	done_line(nt);
 }

@@ -202,6 +202,18 @@ static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_sna
 			snprintf(name, sizeof(name), "irq_%s_per_s", nb_irq_role_name((enum nb_irq_role)r));
 			put_rate(out, name, a->irq_role_count[r], b->irq_role_count[r], dt);
 		}
+		/* one by one: the IRQs of a role with several (a queue each) are not told apart above */
+		for (int i = 0; i < b->nirq_each; i++) {
+			char name[NB_METRIC_NAME_MAX];
+
+			for (int j = 0; j < a->nirq_each; j++) {
+				if (a->irq_each[j] != b->irq_each[i])
+					continue;
+				snprintf(name, sizeof(name), "irq%d_per_s", b->irq_each[i]);
+				put_rate(out, name, a->irq_each_count[j], b->irq_each_count[i], dt);
+				break;
+			}
+		}
 	}
 	if (a->softnet_present && b->softnet_present) {
 		put_rate(out, "softnet_processed_per_s", a->softnet_processed, b->softnet_processed, dt);

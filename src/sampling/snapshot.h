@@ -12,6 +12,7 @@
 #include "knobs/iface_irqs.h"
 
 #define NB_MAX_CPUS 256
+#define NB_MAX_IRQS 64  /* the NIC's IRQs the sampler follows one by one */
 
 struct nb_cpu_ticks {
 	/* /proc/stat columns in USER_HZ ticks, in kernel order */
@@ -35,6 +36,9 @@ struct nb_snapshot {
 	uint64_t irq_count[NB_MAX_CPUS];                    /* summed over the interface's IRQs */
 	bool irq_role_present[NB_IRQ_ROLES];                /* the interface has IRQs of that role */
 	uint64_t irq_role_count[NB_IRQ_ROLES];              /* each role's IRQs summed over CPUs */
+	int nirq_each;                                      /* the NIC's IRQs one by one, up to NB_MAX_IRQS: */
+	int irq_each[NB_MAX_IRQS];                          /* their numbers */
+	uint64_t irq_each_count[NB_MAX_IRQS];               /* and counts summed over CPUs */
 	bool softnet_present;
 	uint64_t softnet_processed, softnet_dropped, softnet_time_squeeze; /* summed over CPUs */
 	bool udp_present;

@@ -41,6 +41,11 @@ check "pp_alloc_fast is a metric of each point" \
 	test "$(j '[.results[] | .metrics.pp_alloc_fast.median > 0] | all')" = true
 check "udp-rx received packets ($(j '.results[] | select(.test.name == "udp-rx") | .metrics.rx_packets_per_s.median | round') /s)" \
 	test "$(j '[.results[] | select(.test.name == "udp-rx") | .metrics.rx_packets_per_s.median > 0] | all')" = true
+# fec's two IRQs (its queues' and its other events', both named after the device) one by one: in every run their
+# own rates add up to the interface's
+check "per-IRQ rates add up to interrupts_per_s in every run ($(j '[.results[0].runs[0].metrics | to_entries[] | select(.key | test("^irq[0-9]+_per_s$")) | "\(.key) \(.value | round)"] | join(", ")'))" \
+	test "$(j "$runs | map(.metrics | ([to_entries[] | select(.key | test(\"^irq[0-9]+_per_s\$\")) | .value]) as \$each
+		| (\$each | length) >= 1 and ((\$each | add) - .interrupts_per_s | fabs) <= 1e-6 * (.interrupts_per_s + 1)) | all")" = true
 k_of() { jq -r ".knobs[\"$2\"].value" "$art/knobs-$1.json"; }
 for knob in irq_affinity threaded gro_flush_timeout napi_defer_hard_irqs; do
 	check "$knob left as found ($(k_of before "$knob") -> $(k_of after "$knob"))" \

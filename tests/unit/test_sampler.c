@@ -213,6 +213,19 @@ static void test_interrupts_fallback(void)
 	nb_snapshot_delta(&a, &b, &m);
 	CHECK(nb_metrics_get(&m, "interrupts_per_s", &v));
 	CHECK_NEAR(v, 4210 / 0.5, 1e-9);
+	/* one by one: the IRQs' own rates add up to the interface's */
+	CHECK(a.nirq_each > 0 && a.nirq_each == b.nirq_each);
+	{
+		double sum = 0, x = 0;
+		char name[32];
+
+		for (int i = 0; i < b.nirq_each; i++) {
+			snprintf(name, sizeof(name), "irq%d_per_s", b.irq_each[i]);
+			CHECK(nb_metrics_get(&m, name, &x));
+			sum += x;
+		}
+		CHECK_NEAR(sum, 4210 / 0.5, 1e-9);
+	}
 	CHECK(!nb_metrics_get(&m, "traffic_proc_pct", NULL));
 	unlink(link_path);
 	rmdir(root);
