@@ -46,6 +46,7 @@ check "udp-rx received packets ($(j '.results[] | select(.test.name == "udp-rx")
 check "per-IRQ rates add up to interrupts_per_s in every run ($(j '[.results[0].runs[0].metrics | to_entries[] | select(.key | test("^irq[0-9]+_per_s$")) | "\(.key) \(.value | round)"] | join(", ")'))" \
 	test "$(j "$runs | map(.metrics | ([to_entries[] | select(.key | test(\"^irq[0-9]+_per_s\$\")) | .value]) as \$each
 		| (\$each | length) >= 1 and ((\$each | add) - .interrupts_per_s | fabs) <= 1e-6 * (.interrupts_per_s + 1)) | all")" = true
+check "the NIC took interrupts in some run" test "$(j "$runs | map(.metrics.interrupts_per_s > 0) | any")" = true
 k_of() { jq -r ".knobs[\"$2\"].value" "$art/knobs-$1.json"; }
 for knob in irq_affinity threaded gro_flush_timeout napi_defer_hard_irqs; do
 	check "$knob left as found ($(k_of before "$knob") -> $(k_of after "$knob"))" \

@@ -54,6 +54,13 @@ for a in "rx:0,tx:1" 0; do
 	check "point $a: traffic_cpu_close recorded ($(p $a .metrics.traffic_cpu_close.median))" \
 		test "$(p $a '.metrics.traffic_cpu_close.median != null')" = true
 done
+# One by one: each role has one vector here, so each vector's own rate (irqN_per_s) is its role's.
+irq_of() { awk -v n="$1" '$NF == n { sub(":", "", $1); print $1 }' "$art/interrupts-before.txt"; }
+rxn=$(irq_of eth0-rx-0) txn=$(irq_of eth0-tx-0)
+for a in "rx:0,tx:1" 0; do
+	check "point $a: irq${rxn}_per_s is irq_rx_per_s, irq${txn}_per_s is irq_tx_per_s" \
+		test "$(p $a ".metrics | .\"irq${rxn}_per_s\".median == .irq_rx_per_s.median and .\"irq${txn}_per_s\".median == .irq_tx_per_s.median")" = true
+done
 # Per CPU: with tx on CPU 1 its interrupts land there; with both on CPU 0 CPU 1 takes none of the NIC's.
 c1=$(p "rx:0,tx:1" .metrics.cpu1_interrupts_per_s.median) tx=$(p "rx:0,tx:1" .metrics.irq_tx_per_s.median)
 c0=$(p "rx:0,tx:1" .metrics.cpu0_interrupts_per_s.median) rx=$(p "rx:0,tx:1" .metrics.irq_rx_per_s.median)
