@@ -2,8 +2,11 @@
 /* The counters that explain a run: page_pool parsers and delta, ethtool -S deltas on real
  * drivers' string sets, and the kernel log's record parser and filter on real records. */
 #include <errno.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
+#include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +88,96 @@ static void test_pp_parse(void)
 	CHECK(p.id == 17 && p.ifindex == 3 && p.present == (1u << NB_PP_COUNTERS) - 1);
 	CHECK(p.v[NB_PP_ALLOC_FAST] == 5000000000ull && p.v[NB_PP_RECYCLE_RELEASED_REFCNT] == 7);
 	nlmsg_free(m);
+}
+
+/* The real thing: a 6.12 kernel's answers (CONFIG_PAGE_POOL_STATS, netdevsim's one pool), as
+ * nlmon saw them while `nicbench knobs counters` ran three times in a lab guest: first as made,
+ * then with netdevsim's pp_hold holding a page, then with it given back. Each capture is a
+ * cooked header (16 bytes) and the skb's netlink messages; the answers to page-pool-get (cmd 5)
+ * and page-pool-stats-get (cmd 9) are the ones without NLM_F_REQUEST. */
+#define SLL_LEN 16
+#define ARPHRD_NETLINK_TYPE 824
+
+static int load_capture(const char *rel, struct nb_pp_snap *snaps, int max)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_t *pc = pcap_open_offline(nb_test_fixture(rel), errbuf);
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	int n = -1;
+
+	if (!pc)
+		return -1;
+	while (pcap_next_ex(pc, &h, &data) == 1) {
+		if (h->caplen < SLL_LEN || ((data[2] << 8) | data[3]) != ARPHRD_NETLINK_TYPE ||
+		    ((data[14] << 8) | data[15]) != NETLINK_GENERIC)
+			continue;
+		for (uint32_t off = SLL_LEN; off + NLMSG_HDRLEN <= h->caplen;) {
+			struct nlmsghdr nh;
+			struct genlmsghdr gh;
+			const u_char *attrs;
+			int alen;
+
+			memcpy(&nh, data + off, sizeof(nh));
+			if (nh.nlmsg_len < NLMSG_HDRLEN || off + nh.nlmsg_len > h->caplen)
+				break;
+			off += NLMSG_ALIGN(nh.nlmsg_len);
+			/* the netdev family's answers: not the controller's, not errors or DONE */
+			if (nh.nlmsg_type == GENL_ID_CTRL || nh.nlmsg_type < NLMSG_MIN_TYPE ||
+			    (nh.nlmsg_flags & NLM_F_REQUEST) || nh.nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+				continue;
+			memcpy(&gh, data + off - NLMSG_ALIGN(nh.nlmsg_len) + NLMSG_HDRLEN, sizeof(gh));
+			attrs = data + off - NLMSG_ALIGN(nh.nlmsg_len) + NLMSG_HDRLEN + GENL_HDRLEN;
+			alen = (int)nh.nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+			if (gh.cmd == NB_NETDEV_CMD_PAGE_POOL_GET && n + 1 < max) {
+				/* a listing starts the next snapshot */
+				n++;
+				memset(&snaps[n], 0, sizeof(snaps[n]));
+				snaps[n].present = true;
+				CHECK(nb_pp_parse_pool(attrs, alen, &snaps[n].pool[snaps[n].n++]) == 0);
+			} else if (gh.cmd == NB_NETDEV_CMD_PAGE_POOL_STATS_GET && n >= 0) {
+				struct nb_page_pool st;
+
+				CHECK(nb_pp_parse_stats(attrs, alen, &st) == 0);
+				for (int i = 0; i < snaps[n].n; i++) {
+					if (snaps[n].pool[i].id == st.id) {
+						snaps[n].pool[i].present = st.present;
+						memcpy(snaps[n].pool[i].v, st.v, sizeof(st.v));
+						snaps[n].stats = true;
+					}
+				}
+			}
+		}
+	}
+	pcap_close(pc);
+	return n + 1;
+}
+
+static void test_pp_real_answers(void)
+{
+	static struct nb_pp_snap s[4];
+	static struct nb_pp_delta d;
+	const struct nb_page_pool *p;
+
+	CHECK(load_capture("netlink/page-pool-netdevsim-6.12.pcap", s, 4) == 3);
+	for (int i = 0; i < 3; i++) {
+		p = &s[i].pool[0];
+		CHECK(s[i].n == 1 && s[i].stats);
+		/* netdevsim port eth1 (ifindex 3), its rx queue's NAPI; every counter answered */
+		CHECK(p->id == 3 && p->has_ifindex && p->ifindex == 3 && p->has_napi && p->napi_id == 66);
+		CHECK(p->present == (1u << NB_PP_COUNTERS) - 1 && !p->detached);
+		CHECK(p->has_inflight && p->has_inflight_mem && p->inflight_mem == p->inflight * 4096);
+	}
+	/* as made: nothing handed out */
+	CHECK(s[0].pool[0].inflight == 0 && s[0].pool[0].v[NB_PP_ALLOC_SLOW] == 0);
+	/* pp_hold took a page: the empty cache went to the slow path, which filled it (64 pages out) */
+	nb_pp_delta(&s[0], &s[1], &d);
+	CHECK(d.present && d.stats && d.n == 1 && !d.created[0] && d.gone == 0);
+	CHECK(d.total.v[NB_PP_ALLOC_SLOW] == 1 && d.total.v[NB_PP_ALLOC_EMPTY] == 1 && d.total.v[NB_PP_ALLOC_FAST] == 0);
+	CHECK(d.total.has_inflight && d.total.inflight == 64);
+	/* given back: into the ring */
+	nb_pp_delta(&s[1], &s[2], &d);
+	CHECK(d.total.v[NB_PP_RECYCLE_RING] == 1 && d.total.v[NB_PP_ALLOC_SLOW] == 0);
 }
 
 static void snap_add(struct nb_pp_snap *s, uint64_t id, uint64_t inflight, const uint64_t *v)
@@ -439,6 +532,7 @@ int main(void)
 {
 	test_glue_fixture_tree();
 	test_pp_parse();
+	test_pp_real_answers();
 	test_pp_delta();
 	test_eth_virtio();
 	test_pp_from_ethtool_fec();
