@@ -37,7 +37,7 @@ expect_usage "no such bzImage '/nonexistent/bzImage'" run --kernel /nonexistent/
 expect_usage "-o is not taken" ab 6.1 6.12 -- -o x.json
 expect_usage "--netem 'delay 1ms; reboot'" run --netem 'delay 1ms; reboot' -- --tests tcp-rr
 expect_usage "--netem ''" run --netem '' -- --tests tcp-rr
-expect_usage "--nic 'rtl8139': e1000e, virtio-net or e1000" run --nic rtl8139
+expect_usage "--nic 'rtl8139': e1000e, virtio-net, e1000 or fec" run --nic rtl8139
 expect_usage "--guest-bin '/nonexistent/tool': no such file" run --guest-bin /nonexistent/tool
 expect_usage "--setup '/nonexistent.sh': cannot read it" run --setup /nonexistent.sh
 NB_LAB_TCG_THREAD=many expect_usage "NB_LAB_TCG_THREAD 'many': single" run -- --tests tcp-rx
