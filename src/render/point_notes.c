@@ -4,6 +4,7 @@
  * there only when the report measured it, so older reports read as before. */
 #include "render/point_notes.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,13 +54,39 @@ static void done_line(struct notes *nt)
 		nt->n++;
 }
 
+/* The metrics named PREFIX<N>SUFFIX, in the report's order: "; by WHAT: LABEL<N> value, ..." */
+static void by_number(char *buf, const struct nb_cmp_point *p, const char *prefix, const char *suffix,
+		      const char *what, const char *label)
+{
+	size_t plen = strlen(prefix);
+	char num[24];
+	int n = 0;
+
+	for (int i = 0; i < p->n_metrics; i++) {
+		const char *m = p->metrics[i].name;
+		char *end;
+		unsigned long number;
+
+		if (strncmp(m, prefix, plen) || !isdigit((unsigned char)m[plen]) || p->metrics[i].n <= 0)
+			continue;
+		number = strtoul(m + plen, &end, 10);
+		if (strcmp(end, suffix))
+			continue;
+		if (n++ == 0)
+			nb_appendf(buf, NB_NOTE_LINE_MAX, "%sby %s:", buf[0] ? "; " : "NIC IRQs/s ", what);
+		else
+			nb_appendf(buf, NB_NOTE_LINE_MAX, ",");
+		nb_appendf(buf, NB_NOTE_LINE_MAX, " %s%lu %s", label, number,
+			   count_text(num, sizeof(num), p->metrics[i].median));
+	}
+}
+
 /* "NIC IRQs/s by role: rx 12.1k, tx 3.2k; by CPU: cpu0 12.1k, cpu1 3.2k; by IRQ: 24 12.1k, 25 3.2k" */
 static void irq_line(struct notes *nt, const struct nb_cmp_point *p)
 {
 	static const char *const roles[] = { "rx", "tx", "txrx", "misc" };
 	char *buf = open_line(nt), num[24], name[40];
 	double v;
-	int cpus = 0;
 
 	if (!buf)
 		return;
@@ -69,26 +96,8 @@ static void irq_line(struct notes *nt, const struct nb_cmp_point *p)
 			nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%s %s", buf[0] ? ", " : "NIC IRQs/s by role: ", roles[r],
 				count_text(num, sizeof(num), v));
 	}
-	for (int i = 0; i < p->n_metrics; i++) {
-		const char *m = p->metrics[i].name;
-		unsigned cpu;
-		int end = 0;
-
-		if (sscanf(m, "cpu%u_interrupts_per_s%n", &cpu, &end) != 1 || m[end] != '\0' || p->metrics[i].n <= 0)
-			continue;
-		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s cpu%u %s", cpus++ ? "," : buf[0] ? "; by CPU:" : "NIC IRQs/s by CPU:",
-			   cpu, count_text(num, sizeof(num), p->metrics[i].median));
-	}
-	for (int i = 0, irqs = 0; i < p->n_metrics; i++) {
-		const char *m = p->metrics[i].name;
-		unsigned irq;
-		int end = 0;
-
-		if (sscanf(m, "irq%u_per_s%n", &irq, &end) != 1 || m[end] != '\0' || p->metrics[i].n <= 0)
-			continue;
-		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s %u %s", irqs++ ? "," : buf[0] ? "; by IRQ:" : "NIC IRQs/s by IRQ:",
-			   irq, count_text(num, sizeof(num), p->metrics[i].median));
-	}
+	by_number(buf, p, "cpu", "_interrupts_per_s", "CPU", "cpu");
+	by_number(buf, p, "irq", "_per_s", "IRQ", "");
 	done_line(nt);
 }
 
