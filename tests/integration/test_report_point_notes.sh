@@ -21,7 +21,8 @@ notes_of() { awk -v id="$2" '$1 == id { on = 1; next } on && /^[^ ]/ { exit } on
 median() {
 	jq -r --arg id "$2" --arg m "$3" '.results[] | select(.id == $id) | [.runs[] | select(.status == "ok") | .metrics[$m]]
 		| sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end
-		| if . >= 10000 then "\(. / 100 | round / 10)k" else "\(round)" end' "$1"
+		| if . >= 10000 then "\(. / 100 | round / 10 | tostring | if test("\\.") then . else . + ".0" end)k"
+		  else "\(round)" end' "$1"
 }
 for id in tcp-rx/irq_affinity=rx0-tx1 tcp-tx/irq_affinity=rx0-tx1; do
 	line=$(notes_of "$work/lantiq.txt" "$id" | grep 'NIC IRQs/s by role')
@@ -65,6 +66,13 @@ line=$(notes_of "$work/fec.txt" udp-rx | grep '^ *page_pool')
 for m in pp_alloc_fast:"alloc fast" pp_recycle_ring:"recycled ring"; do
 	expect "udp-rx: ${m#*:}" "$(grep -o "${m#*:} [0-9.k]*" <<<"$line")" "${m#*:} $(median "$fec" udp-rx "${m%%:*}")"
 done
+# fec's IRQs one by one (271 carries its queues), each the report's own median
+line=$(notes_of "$work/fec.txt" tcp-tx | grep 'NIC IRQs/s')
+for irq in 271 272; do
+	expect "tcp-tx: IRQ $irq" "$(grep -o "by IRQ:.*" <<<"$line" | grep -o " $irq [0-9.k]*" | sed 's/^ //')" \
+		"$irq $(median "$fec" tcp-tx "irq${irq}_per_s")"
+done
+line=$(notes_of "$work/fec.txt" udp-rx | grep '^ *page_pool')
 expect "udp-rx: recycled" "$(grep -o 'recycled [0-9.]*%' <<<"$line")" \
 	"recycled $(jq -r '[.results[] | select(.id == "udp-rx") | .runs[] | .metrics.pp_recycle_pct] | sort | (.[0] + .[1]) / 2 * 10 | round / 10 | tostring | if test("\\.") then . else . + ".0" end' "$fec")%"
 
