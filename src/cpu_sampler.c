@@ -238,20 +238,14 @@ static void sample_irqs(struct nb_sampler *s, struct nb_snapshot *snap)
 	if (s->irqs_from_interrupts) {
 		struct nb_irq_match m = { .iface = s->iface, .device = s->device[0] ? s->device : NULL,
 					  .names = &s->irq_patterns };
-
-		struct nb_irq each[NB_MAX_IRQS];
 		int n;
 
 		if (!s->irq_patterns_ok || read_interrupts(s) < 0)
 			return;
 		n = nb_irq_counts_parse(s->interrupts_buf, &m, snap->irq_count, NB_MAX_CPUS, NULL, snap->irq_role_count,
-					each, NB_MAX_IRQS, NULL);
+					snap->irq_each, snap->irq_each_count, NB_MAX_IRQS, NULL);
 		snap->irqs_present = n > 0;
 		snap->nirq_each = n < 0 ? 0 : n < NB_MAX_IRQS ? n : NB_MAX_IRQS;
-		for (int i = 0; i < snap->nirq_each; i++) {
-			snap->irq_each[i] = each[i].irq;
-			snap->irq_each_count[i] = each[i].count;
-		}
 		return;
 	}
 	snap->nirq_each = 0;

@@ -424,7 +424,6 @@ static int knobs_counters(const struct knobs_options *o)
 {
 	struct nb_eth_stats_snap eth = { 0 };
 	struct nb_pp_snap *pp;
-	struct nb_pp_delta *from_eth;
 	unsigned int ifindex;
 	int rc = NB_EXIT_OK;
 
@@ -433,10 +432,7 @@ static int knobs_counters(const struct knobs_options *o)
 	if (check_iface(o->iface, "counters"))
 		return NB_EXIT_USAGE;
 	pp = calloc(1, sizeof(*pp));
-	from_eth = calloc(1, sizeof(*from_eth));
-	if (!pp || !from_eth) {
-		free(pp);
-		free(from_eth);
+	if (!pp) {
 		fprintf(stderr, "nicbench knobs: counters %s: out of memory\n", o->iface);
 		return NB_EXIT_FAIL;
 	}
@@ -467,8 +463,7 @@ static int knobs_counters(const struct knobs_options *o)
 			}
 			printf("\n");
 		}
-	} else if (eth.present && nb_pp_delta_from_ethtool(&eth, &eth, pp->why, from_eth)) {
-		/* (a snapshot against itself: only whether the driver lists them matters here) */
+	} else if (eth.present && nb_eth_lists_page_pool(&eth)) {
 		printf("# page_pool of %s: its ethtool -S rx_pp_* counters above (netdev netlink: %s)\n", o->iface,
 		       pp->why);
 	} else {
@@ -480,7 +475,6 @@ static int knobs_counters(const struct knobs_options *o)
 	}
 	nb_eth_stats_snap_release(&eth);
 	free(pp);
-	free(from_eth);
 	return rc;
 }
 

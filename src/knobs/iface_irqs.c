@@ -264,6 +264,9 @@ struct irq_scan {
 	uint64_t *per_cpu;
 	int max_cpus;
 	uint64_t *per_role;
+	int *each_irq;          /* the counts parser's IRQs one by one (or NULL) */
+	uint64_t *each_count;
+	int max_each;
 	int ncpus;
 	int found;
 };
@@ -294,7 +297,10 @@ static void scan_line(struct irq_scan *s, const char *line, size_t len, const in
 		out->irq = (int)irq;
 		out->role = (enum nb_irq_role)(r - 1);
 		snprintf(out->name, sizeof(out->name), "%.47s", name);
-		out->count = 0;
+	}
+	if (s->each_irq && s->found < s->max_each) {
+		s->each_irq[s->found] = (int)irq;
+		s->each_count[s->found] = 0;
 	}
 	for (int c = 0; c < col; c++) {
 		parse_u64(&tok[1 + c], &count);
@@ -302,8 +308,8 @@ static void scan_line(struct irq_scan *s, const char *line, size_t len, const in
 			s->per_cpu[cpu_of_col[c]] += count;
 		if (s->per_role)
 			s->per_role[r - 1] += count;
-		if (s->irqs && s->found < s->max_irqs)
-			s->irqs[s->found].count += count;
+		if (s->each_irq && s->found < s->max_each)
+			s->each_count[s->found] += count;
 	}
 	s->found++;
 }
@@ -339,11 +345,11 @@ int nb_irqs_parse(const char *text, const struct nb_irq_match *m, struct nb_irq 
 }
 
 int nb_irq_counts_parse(const char *text, const struct nb_irq_match *m, uint64_t *per_cpu, int max_cpus,
-			int *ncpus, uint64_t per_role[NB_IRQ_ROLES], struct nb_irq *each, int max_each,
+			int *ncpus, uint64_t per_role[NB_IRQ_ROLES], int *each_irq, uint64_t *each_count, int max_each,
 			struct nb_err *err)
 {
 	struct irq_scan s = { .m = m, .per_cpu = per_cpu, .max_cpus = max_cpus, .per_role = per_role,
-			      .irqs = each, .max_irqs = each ? max_each : 0 };
+			      .each_irq = each_irq, .each_count = each_count, .max_each = each_irq ? max_each : 0 };
 	int ret;
 
 	memset(per_cpu, 0, sizeof(*per_cpu) * (size_t)max_cpus);
@@ -382,7 +388,7 @@ int nb_iface_irq_counts_parse_dev(const char *text, const char *iface, const cha
 {
 	struct nb_irq_match m = { .iface = iface, .device = device };
 
-	return nb_irq_counts_parse(text, &m, per_cpu, max_cpus, ncpus, NULL, NULL, 0, err);
+	return nb_irq_counts_parse(text, &m, per_cpu, max_cpus, ncpus, NULL, NULL, NULL, 0, err);
 }
 
 int nb_iface_irq_counts_parse(const char *text, const char *iface, uint64_t *per_cpu,

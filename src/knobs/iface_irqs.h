@@ -85,7 +85,6 @@ struct nb_irq {
 	int irq;
 	enum nb_irq_role role;
 	char name[48];   /* the action that matched (cut to fit) */
-	uint64_t count;  /* its interrupts summed over CPUs (the counts parsers only) */
 };
 
 /* Which IRQs are the NIC's: by the board's patterns when names has any, else by the
@@ -100,10 +99,11 @@ struct nb_irq_match {
  * may exceed max). */
 int nb_irqs_parse(const char *text, const struct nb_irq_match *m, struct nb_irq *out, int max, struct nb_err *err);
 /* Pure: per-CPU counts summed over the matching IRQs (as nb_iface_irq_counts_parse) and, when
- * per_role is not NULL, each role's count summed over CPUs (zeroed first); when each is not NULL,
- * the matching IRQs with their counts (up to max_each, as nb_irqs_parse). */
+ * per_role is not NULL, each role's count summed over CPUs (zeroed first); when each_irq is not
+ * NULL, the matching IRQs' numbers and their counts summed over CPUs, in file order (up to
+ * max_each). No names are copied: the sampler calls this while traffic flows. */
 int nb_irq_counts_parse(const char *text, const struct nb_irq_match *m, uint64_t *per_cpu, int max_cpus,
-			int *ncpus, uint64_t per_role[NB_IRQ_ROLES], struct nb_irq *each, int max_each,
+			int *ncpus, uint64_t per_role[NB_IRQ_ROLES], int *each_irq, uint64_t *each_count, int max_each,
 			struct nb_err *err);
 /* The NIC's IRQs now: irq_names is the board's spec (NULL or "": by name). */
 int nb_irqs_find(const struct nb_paths *paths, const char *iface, const char *irq_names, struct nb_irq *out,

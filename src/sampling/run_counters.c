@@ -135,6 +135,15 @@ static int eth_find(const struct nb_eth_stats_snap *s, const char *name)
 	return -1;
 }
 
+bool nb_eth_lists_page_pool(const struct nb_eth_stats_snap *s)
+{
+	for (int c = 0; c < NB_PP_COUNTERS; c++) {
+		if (eth_find(s, eth_pp_names[c]) >= 0)
+			return true;
+	}
+	return false;
+}
+
 bool nb_pp_delta_from_ethtool(const struct nb_eth_stats_snap *a, const struct nb_eth_stats_snap *b,
 			      const char *netlink_why, struct nb_pp_delta *d)
 {

@@ -39,6 +39,9 @@ void nb_run_counters_free(struct nb_run_counters *rc);
 bool nb_pp_delta_from_ethtool(const struct nb_eth_stats_snap *a, const struct nb_eth_stats_snap *b,
 			      const char *netlink_why, struct nb_pp_delta *d);
 
+/* Whether the driver lists its page_pool's counters among its ethtool -S ones. */
+bool nb_eth_lists_page_pool(const struct nb_eth_stats_snap *s);
+
 /* Kernel log: skip what came before a point, collect into the point's log (allocated on the
  * first call) after each piece of its work. */
 void nb_counters_log_skip(struct nb_counters *c);

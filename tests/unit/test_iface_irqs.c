@@ -238,7 +238,8 @@ static void test_board_patterns(void)
 	char *tree = load_fixture("knobs/tree/proc");
 	struct nb_irq_names names;
 	struct nb_irq irqs[8];
-	uint64_t per_cpu[4], per_role[NB_IRQ_ROLES];
+	int each[8];
+	uint64_t per_cpu[4], per_role[NB_IRQ_ROLES], each_n[8];
 	int ncpus;
 	struct nb_irq_match by_name = { .iface = "eth0" }, board = { .iface = "eth0", .names = &names };
 
@@ -251,11 +252,11 @@ static void test_board_patterns(void)
 	CHECK(irqs[0].irq == 72 && irqs[0].role == NB_IRQ_RX);
 	CHECK_STR(irqs[0].name, "vrx200_rx");
 	CHECK(irqs[1].irq == 73 && irqs[1].role == NB_IRQ_TX);
-	CHECK(nb_irq_counts_parse(lantiq, &board, per_cpu, 4, &ncpus, per_role, irqs, 8, NULL) == 2);
+	CHECK(nb_irq_counts_parse(lantiq, &board, per_cpu, 4, &ncpus, per_role, each, each_n, 8, NULL) == 2);
 	CHECK(ncpus == 2 && per_cpu[0] == 812344 && per_cpu[1] == 403327);
 	CHECK(per_role[NB_IRQ_RX] == 812344 && per_role[NB_IRQ_TX] == 403327 && per_role[NB_IRQ_MISC] == 0);
 	/* one by one: each IRQ's own count, summed over CPUs */
-	CHECK(irqs[0].irq == 72 && irqs[0].count == 812344 && irqs[1].irq == 73 && irqs[1].count == 403327);
+	CHECK(each[0] == 72 && each_n[0] == 812344 && each[1] == 73 && each_n[1] == 403327);
 	/* guessed roles: the name's words, not the pattern's */
 	CHECK(nb_irq_names_parse("vrx200_*", &names, NULL) == 0);
 	CHECK(nb_irqs_parse(lantiq, &board, irqs, 8, NULL) == 2);
@@ -271,12 +272,12 @@ static void test_board_patterns(void)
 	CHECK(nb_irq_names_parse("rx:eth0-rx-* tx:eth0-tx-*", &names, NULL) == 0);
 	CHECK(nb_irqs_parse(tree, &board, irqs, 8, NULL) == 2);
 	CHECK(irqs[0].irq == 24 && irqs[1].irq == 25);
-	CHECK(nb_irq_counts_parse(tree, &board, per_cpu, 4, &ncpus, per_role, NULL, 0, NULL) == 2);
+	CHECK(nb_irq_counts_parse(tree, &board, per_cpu, 4, &ncpus, per_role, NULL, NULL, 0, NULL) == 2);
 	CHECK(per_role[NB_IRQ_RX] == 300 && per_role[NB_IRQ_TX] == 700);
 	CHECK(per_cpu[0] == 400 && per_cpu[2] == 600);
 	/* at most max_each are kept; all are counted */
-	CHECK(nb_irq_counts_parse(tree, &by_name, per_cpu, 4, &ncpus, per_role, irqs, 2, NULL) == 4);
-	CHECK(irqs[0].irq == 16 && irqs[1].irq == 24 && irqs[1].count == 300);
+	CHECK(nb_irq_counts_parse(tree, &by_name, per_cpu, 4, &ncpus, per_role, each, each_n, 2, NULL) == 4);
+	CHECK(each[0] == 16 && each[1] == 24 && each_n[1] == 300);
 out:
 	free(lantiq);
 	free(tree);
