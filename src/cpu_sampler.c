@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "knobs/iface_irqs.h"
+#include "nic/iface_irqs.h"
 #include "kit/nb_time.h"
 #include "sampling/proc_parse.h"
 

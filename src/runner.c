@@ -4,7 +4,7 @@
  * repetitions (repetition.c), diagnostics and record, and the restore on every path out. */
 #include "runner.h"
 #include "kit/metric_table.h"
-#include "runner_internal.h"
+#include "run/sweep_state.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,57 +15,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "adaptive.h"
+#include "result/adaptive.h"
 #include "sampling/capture.h"
 #include "cpu_sampler.h"
 #include "knobs/journal.h"
 #include "napi_knobs.h"
 #include "sampling/napi_trace.h"
 #include "kit/nb_time.h"
-#include "knobs/qstats.h"
+#include "nic/qstats.h"
 #include "sampling/run_counters.h"
-#include "rounds.h"
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-void nb_runner_install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: poll() and sleeps must return so the loop sees the flag */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
-int nb_runner_stop_signal(void)
-{
-	return stop_signal;
-}
-
-/* Sleep that a stop signal cuts short. Returns false when stopped. */
-static bool sleep_unless_stopped(double seconds)
-{
-	double until = nb_monotonic_s() + seconds;
-
-	while (!stop_signal) {
-		double left = until - nb_monotonic_s();
-
-		if (left <= 0)
-			return true;
-		poll(NULL, 0, (int)(left * 1000) + 1);
-	}
-	return false;
-}
+#include "run/rounds.h"
 
 
 /* ---- knobs ---- */
@@ -204,10 +163,10 @@ static int run_diagnostics(struct runner *rn, const struct nb_point *p, struct n
 
 	if (!rn->trace || nb_trace_unavailable_reason(rn->trace))
 		return 0;
-	if (!sleep_unless_stopped(rn->o->cfg->settle_s))
+	if (!nb_sleep_unless_stopped(rn->o->cfg->settle_s))
 		return 0;
 	nb_repetition_run(rn, p, &diag, pr, false, true);
-	if (stop_signal) {
+	if (nb_runner_stop_signal()) {
 		nb_run_record_release(&diag);
 		return 0;
 	}
@@ -416,14 +375,14 @@ static int point_repetition(struct runner *rn, struct point_state *st, int index
 	if (nb_sampler_rescan(rn->sampler, &err) < 0)
 		nb_point_result_note(pr, "napi thread metrics missing: %s", err.msg);
 	/* settle: let the previous test's server clean up and the knobs take hold */
-	if (!sleep_unless_stopped(rn->o->cfg->settle_s))
+	if (!nb_sleep_unless_stopped(rn->o->cfg->settle_s))
 		return 0;
 	nb_repetition_run(rn, p, &pr->runs[rep], pr, rep == 0 && pr->capture_file[0], false);
 	pr->runs[rep].round = round;
 	pr->nruns++;
 	nb_counters_log_collect(rn->counters, &pr->kernel_log);
 	/* the repetition a signal cut short is not a measurement: it is not recorded */
-	if (stop_signal)
+	if (nb_runner_stop_signal())
 		return 0;
 	ps->done = point_is_done(rn->o->cfg, pr);
 	progress(rn, p, rep, &pr->runs[rep], remaining_estimate(rn, st));
@@ -443,7 +402,7 @@ static int end_point(struct runner *rn, struct point_state *ps, bool knobs_curre
 
 	if (!pr)
 		return 0;  /* it never started (out of memory, said already) */
-	if (pr->status != NB_POINT_UNSUPPORTED && pr->status != NB_POINT_FAILED && pr->nruns > 0 && !stop_signal) {
+	if (pr->status != NB_POINT_UNSUPPORTED && pr->status != NB_POINT_FAILED && pr->nruns > 0 && !nb_runner_stop_signal()) {
 		if (!knobs_current && rn->trace && !nb_trace_unavailable_reason(rn->trace)) {
 			reapply_point_knobs(rn, pr->point, pr);
 			nb_sampler_rescan(rn->sampler, &(struct nb_err){ 0 });
@@ -455,7 +414,7 @@ static int end_point(struct runner *rn, struct point_state *ps, bool knobs_curre
 	nb_counters_log_collect(rn->counters, &pr->kernel_log);
 	/* a point a signal cut short keeps its finished runs in the record: the report
 	 * shows it as incomplete */
-	ends = !stop_signal || (end_done_if_stopped && ps->done);
+	ends = !nb_runner_stop_signal() || (end_done_if_stopped && ps->done);
 	if (rc == 0 && ends)
 		rc = nb_report_add_point(rn->report, pr, rerr);
 	ps->ended = rc == 0 && ends;
@@ -467,9 +426,9 @@ static int run_sequential(struct runner *rn, struct point_state *st, struct nb_e
 	double knob_s = 0;
 	int rc = 0;
 
-	for (int i = 0; rc == 0 && i < rn->o->plan->npoints && !stop_signal; i++) {
+	for (int i = 0; rc == 0 && i < rn->o->plan->npoints && !nb_runner_stop_signal(); i++) {
 		if (start_point(rn, &rn->o->plan->points[i], &st[i], &knob_s, err, &rc))
-			while (rc == 0 && !st[i].done && !stop_signal)
+			while (rc == 0 && !st[i].done && !nb_runner_stop_signal())
 				rc = point_repetition(rn, st, i, 0, err);
 		if (rc == 0)
 			rc = end_point(rn, &st[i], true, false, err);
@@ -499,13 +458,13 @@ static int run_interleaved(struct runner *rn, struct point_state *st, struct nb_
 		return nb_err_set(err, -ENOMEM, "plan %d interleaved points: out of memory", npoints);
 	}
 	nb_rounds_init(&rounds, cfg->shuffle, cfg->shuffle_seed);
-	for (int round = 0; rc == 0 && round < cfg->repetitions && !stop_signal; round++) {
+	for (int round = 0; rc == 0 && round < cfg->repetitions && !nb_runner_stop_signal(); round++) {
 		struct nb_round_info ri = { .round = round + 1, .order = visited };
 		double round_start = nb_monotonic_s();
 		bool any = false;
 
 		nb_rounds_next_order(&rounds, npoints, order);
-		for (int k = 0; rc == 0 && k < npoints && !stop_signal; k++) {
+		for (int k = 0; rc == 0 && k < npoints && !nb_runner_stop_signal(); k++) {
 			int i = order[k];
 			struct point_state *ps = &st[i];
 			double t0;
@@ -699,8 +658,8 @@ int nb_runner_run(const struct nb_runner_opts *o, struct nb_report *report, stru
 	if (!restored) {
 		*err = restore_err;
 		rc = restore_err.code;
-	} else if (rc == 0 && stop_signal) {
-		rc = nb_err_set(err, -EINTR, "stopped by signal %d; knobs restored", (int)stop_signal);
+	} else if (rc == 0 && nb_runner_stop_signal()) {
+		rc = nb_err_set(err, -EINTR, "stopped by signal %d; knobs restored", (int)nb_runner_stop_signal());
 	}
 	/* Once, at the end (knobs first): rewriting the report after every point would make the
 	 * bytes written per point grow with the sweep. Until here the record holds the runs. */

@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "config.h"
+#include "config/config.h"
 #include "knobs/journal.h"
 #include "napi_knobs.h"
 #include "kit/nb_print.h"
 #include "kit/options.h"
-#include "report.h"
+#include "report/report.h"
 #include "kit/nb_paths.h"
 #include "sampling/run_counters.h"
 

@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "config.h"
+#include "config/config.h"
 #include "napi_knobs.h"
 #include "kit/nb_paths.h"
 #include "kit/nb_time.h"
-#include "plan.h"
+#include "config/plan.h"
 #include "run_options.h"
 
 /* What applying every point's knobs once costs, in seconds: the plan writes nothing, so it times

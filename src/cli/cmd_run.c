@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "config.h"
+#include "config/config.h"
 #include "knobs/journal.h"
-#include "plan.h"
-#include "report.h"
+#include "config/plan.h"
+#include "report/report.h"
 #include "run_options.h"
 #include "runner.h"
 #include "sampling/sysinfo.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "knobs/nb_genl.h"
+#include "nic/nb_genl.h"
 
 struct nb_command {
 	const char *name;

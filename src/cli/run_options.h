@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* Parse argv (argv[0] is the subcommand). Returns 0, 1 when --help was printed, or
  * -EINVAL with the message in err. */

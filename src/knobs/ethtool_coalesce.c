@@ -16,8 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "knobs/knob_types.h"
-#include "knobs/nb_genl.h"
+#include "nic/knob_types.h"
+#include "nic/nb_genl.h"
 
 /* The ethtool ioctl works on any socket; an AF_INET datagram socket is the cheapest one
  * that exists in every network namespace, and it resolves iface in the caller's netns. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "knobs/iface_irqs.h"
+#include "nic/iface_irqs.h"
 #include "knobs/knob_row.h"
 
 /* More IRQs than this and irq_affinity refuses rather than silently skipping some. */

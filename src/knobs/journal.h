@@ -5,7 +5,7 @@
 #ifndef NB_JOURNAL_H
 #define NB_JOURNAL_H
 
-#include "knobs/knob_types.h"
+#include "nic/knob_types.h"
 #include "kit/nb_error.h"
 
 struct nb_journal;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* The knob table's entry points that the journal restores through, declared below the table so
- * that src/knobs/ never includes src/napi_knobs.h; src/napi_knobs.c defines them and
- * src/napi_knobs.h includes this. */
+/* The knob table's entry points (src/knobs/knob_table.c): the knobs' names and help, finding a row,
+ * checking a value, reading and writing through a chosen path (what the journal restores
+ * through). src/napi_knobs.h includes this. */
 #ifndef NB_KNOB_ACCESS_H
 #define NB_KNOB_ACCESS_H
 
@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "kit/nb_error.h"
-#include "knobs/knob_types.h"
+#include "nic/knob_types.h"
 
 /* Index of a knob by name (an @napiID/@queueN suffix allowed on the NAPI knobs), or -1
  * when nicbench does not know it. */
@@ -24,5 +24,35 @@ int nb_knob_read_via(const struct nb_knob_target *t, const char *name, bool ever
  * with the reason when that path is gone. *via (may be NULL) gets the path taken. */
 int nb_knob_write_via(const struct nb_knob_target *t, const char *name, const char *value, enum nb_knob_via want,
 		      enum nb_knob_via *via, struct nb_err *err);
+
+/* Names: threaded, gro_flush_timeout, napi_defer_hard_irqs, irq_suspend_timeout, rx-usecs,
+ * rx-frames, tx-usecs, tx-frames, adaptive-rx, adaptive-tx, irq_affinity, mtu.
+ * The four NAPI knobs may address one NAPI or the NAPI of one RX queue:
+ * "gro_flush_timeout@napi282" (NAPI id 282), "napi_defer_hard_irqs@queue0" (RX queue 0's NAPI). */
+int nb_knob_count(void);
+const char *nb_knob_name(int index);
+/* One line for --help: what the knob is and which values it takes. */
+const char *nb_knob_help(int index);
+
+/* How a report writes a knob's value: true, with *number, for an integer knob's plain decimal
+ * value ("threaded": 1); false for text: irq_affinity's CPU lists and the "282=7777 283=0" of
+ * NAPIs that differ. Pure. */
+bool nb_knob_value_number(const char *name, const char *value, unsigned long long *number);
+
+/* Pure: a value as a point id shows it: irq_affinity's "rx:0,tx:1" is "rx0-tx1", other values
+ * are copied. 0 or -ENAMETOOLONG. */
+int nb_knob_value_label(const char *name, const char *value, char *buf, size_t len);
+
+/* Pure check of a value's syntax for a knob (config validation); no I/O. */
+int nb_knob_validate(const char *name, const char *value, struct nb_err *err);
+
+
+/* Check that t->iface is a valid name and exists under <sys>/class/net: -EINVAL for a bad
+ * name, -ENODEV when there is no such interface (in this network namespace). */
+int nb_knob_iface_check(const struct nb_knob_target *t, struct nb_err *err);
+
+/* True for the codes nb_knob_read uses when the device does not offer a knob
+ * (-EOPNOTSUPP, -ENOENT): a report records "unsupported", not a failure. */
+int nb_knob_unsupported(int code);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Private to the knob table and its row files: what a row is, one call's extras, and the
- * helpers the rows share. Nothing outside src/napi_knobs.c and src/knobs/ includes this. */
+ * helpers the rows share. Nothing outside src/knobs/ includes this. */
 #ifndef NB_KNOB_ROW_H
 #define NB_KNOB_ROW_H
 
@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "kit/nb_error.h"
-#include "knobs/knob_types.h"
+#include "nic/knob_types.h"
 
 struct knob_row;
 
@@ -53,7 +53,7 @@ int nb_knob_attr_path(const struct nb_knob_target *t, const char *attr, char *bu
 int nb_knob_error(struct nb_err *err, int code, const char *what, const struct knob_row *row,
 		  const struct nb_knob_target *t, const char *where);
 
-/* sysfs rows (napi_knobs.c); the NAPI rows fall back to them. */
+/* sysfs rows (knob_table.c); the NAPI rows fall back to them. */
 int nb_knob_sysfs_read(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,
 		       char *value, size_t len, struct nb_err *err);
 int nb_knob_sysfs_write(const struct knob_row *row, const struct nb_knob_target *t, struct knob_call *c,

@@ -11,7 +11,7 @@
 
 #include "knobs/knob_row.h"
 #include "knobs/napi_rows.h"
-#include "knobs/netdev_nl.h"
+#include "nic/netdev_nl.h"
 
 
 /* Threaded busy-poll (threaded=2) came in 6.19; older kernels refuse the value (6.18: napi-set

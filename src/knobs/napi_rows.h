@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "kit/nb_error.h"
-#include "knobs/knob_types.h"
-#include "knobs/netdev_nl.h"
+#include "nic/knob_types.h"
+#include "nic/netdev_nl.h"
 
 #define NB_NAPI_MAX 64
 #define NB_NAPI_QUEUES 8

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "config/plan.h"
 #include "kit/metric_table.h"
 #include "render/common.h"
 #include "render/point_notes.h"

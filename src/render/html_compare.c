@@ -9,7 +9,7 @@
 
 #include "compare/compare_rounds.h"
 #include "kit/metric_table.h"
-#include "plan.h"
+#include "config/plan.h"
 #include "render/flamegraph.h"
 #include "render/html.h"
 #include "sampling/kprofile.h"

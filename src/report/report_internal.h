@@ -12,7 +12,7 @@
 #include "kit/nb_error.h"
 #include "report/report_precision.h"
 #include "report/report_types.h"
-#include "result.h"
+#include "result/result.h"
 #include "run_record.h"
 
 /* What the table shows of a point: a few figures of its summary, so memory stays flat however

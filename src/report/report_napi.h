@@ -6,8 +6,8 @@
 #include <jansson.h>
 
 #include "napi_knobs.h"
-#include "knobs/qstats.h"
-#include "result.h"
+#include "nic/qstats.h"
+#include "result/result.h"
 
 /* {"queues": [{"type", "id", counters...}], "total": {counters...}} or {"unavailable": why}. */
 json_t *nb_report_qstats_json(const struct nb_qstats_delta *d);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
+#include "config/config.h"
 
 void nb_report_rule_from_config(const json_t *config, struct nb_adaptive_rule *rule, bool *is_auto)
 {

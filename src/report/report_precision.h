@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The report's "precision" of a point: how many runs it took, the 90% interval its watched
- * medians reached (src/adaptive.h) and whether the precision asked for was met. */
+ * medians reached (src/result/adaptive.h) and whether the precision asked for was met. */
 #ifndef NB_REPORT_PRECISION_H
 #define NB_REPORT_PRECISION_H
 
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "adaptive.h"
+#include "result/adaptive.h"
 
 /* The repetition rule of a report's "config": "repetitions" N or "auto:MIN-MAX", "precision". */
 void nb_report_rule_from_config(const json_t *config, struct nb_adaptive_rule *rule, bool *is_auto);

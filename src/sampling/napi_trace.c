@@ -3,7 +3,7 @@
  * perf events on tracepoints (so the global tracefs state is never touched). */
 #include "sampling/napi_trace.h"
 
-#include "knobs/iface_irqs.h"
+#include "nic/iface_irqs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 
 #include "kit/metrics.h"
 #include "kit/nb_paths.h"
-#include "knobs/page_pool.h"
+#include "nic/page_pool.h"
 #include "sampling/ethtool_stats.h"
 #include "sampling/kmsg.h"
 

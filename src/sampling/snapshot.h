@@ -9,7 +9,7 @@
 #include <sys/types.h>
 
 #include "kit/metrics.h"
-#include "knobs/iface_irqs.h"
+#include "nic/iface_irqs.h"
 
 #define NB_MAX_CPUS 256
 #define NB_MAX_IRQS 64  /* the NIC's IRQs the sampler follows one by one */

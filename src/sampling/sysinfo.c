@@ -16,7 +16,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "knobs/mtu.h"
+#include "nic/mtu.h"
 
 /* FNV-1a is enough to tell two kernel configs apart; it is not a security hash. */
 static int hash_file(const char *path, char *out, size_t len)

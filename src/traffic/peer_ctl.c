@@ -19,7 +19,7 @@
 
 #include "kit/nb_paths.h"
 #include "kit/nb_time.h"
-#include "knobs/mtu.h"
+#include "nic/mtu.h"
 
 #define NB_CTL_MAX_CHANGES 4
 

@@ -1,41 +1,42 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Keeps the house of src/ (README, "Layout"): include arrows run down the pipeline, headers form no
-# cycle, and no source file grows past 900 lines. Fails with one line per offence,
-# "file -> header: why it's wrong", so a new back-arrow is caught by the unit tests.
+# Keeps the house of src/ (README, "Layout"): every file sits in a room, the rooms stand in one
+# order, and both its #includes and its calls run down that order. Headers form no cycle and no
+# source file grows past 900 lines. Fails with one line per offence, "file -> target: why".
 #
-# Which way is "down":
-#   kit/                      the bottom: includes nothing but kit/.
-#   sampling/ knobs/ traffic/ the measurement stages' helpers: kit/, their own folder and each other
-#                             (sampling/ finds an interface's IRQs through knobs/), never a spine
-#                             header at src/ (*.h there: config.h, cpu_sampler.h, ...) and never a
-#                             later stage's folder. A type they share lives in the folder that owns it.
-#   result/                   the result step's helpers (the bottleneck rules): like the measurement
-#                             folders, kit/ and itself only below it, no spine header, no later stage.
-#   report/ compare/          after the run: they read what the earlier stages left (config.h, plan.h,
-#                             result.h, run_record.h, the knob table, ...), but not report.h, the
-#                             spine of report/ itself, nor runner.h, which drives the run and
-#                             includes report.h; never cli/.
-#   render/                   the same rules, one step later: it shows what report/ and compare/
-#                             make, so they never include it.
-#   the spine at src/         any measurement folder and kit/; report/ and compare/ only from
-#                             report.* and runner.* (result.h once took its bottleneck type from
-#                             report/: a point's result comes before its report); never cli/.
-#   cli/                      free to include anything; only the cycle and size rules apply.
-# usage: tests/docs/check_includes.sh [SOURCE_DIR]
+# The rooms, bottom first (a room may include and call its own files and any lower room's, never
+# a higher room's, and never another room of the same rank):
+#   0 kit/        errors, paths, printing, time, statistics, the metric table
+#   1 nic/        the NIC's own interfaces: generic netlink, IRQ discovery, MTU, qstats, page_pool
+#   2 knobs/ sampling/ traffic/     each stage's helpers
+#   3 napi_knobs.c cpu_sampler.c iperf_driver.c   each stage's front door, above its folder
+#   4 config/     settings, config files, the plan of points
+#   5 result/     a point's result and its pure summary, the bottleneck rules, adaptive precision
+#   6 report/     the report, its record and its JSON
+#   7 run/        the sweep's parts: repetitions, rounds, MTU points, the stop flag
+#   8 runner.c    the run's front door
+#   9 compare/ submit/     verdicts over reports; sending a report out
+#  10 render/     every output format
+#  11 experiment/ history/  experiments that run and judge (ab, bisect); the series of reports
+#  12 cli/        the commands
+# Calls are read from the objects (nm): with OBJECT_DIR, every symbol an object leaves undefined
+# and another object of nicbench_core defines is an arrow like an include, so a call up that no
+# header shows (a prototype copied into a lower file) fails too.
+# usage: tests/docs/check_includes.sh [SOURCE_DIR [OBJECT_DIR]]
+#   OBJECT_DIR: nicbench_core's objects (BUILD/CMakeFiles/nicbench_core.dir); without it, includes only
 set -u
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+objdir=${2:-}
 src=$root/src
 [ -d "$src" ] || { echo "FAIL: no $src"; exit 1; }
 
-# Arrows that break the rule today, each with who removes it. Drop a line when its arrow is gone
-# (the check then says so).
+# Arrows that break the rule today, each with who removes it: "file -> target". Empty.
 allowed_arrows() {
 	cat <<'EOF'
 EOF
 }
 
-# Files over the line limit today, each being split. Drop a line when its file is under the limit.
+# Files over the line limit today, each being split. Empty.
 max_lines=900
 allowed_big() {
 	cat <<'EOF'
@@ -43,8 +44,81 @@ EOF
 }
 
 declare -A allowed_arrow allowed_big_file seen_arrow
-while IFS= read -r entry; do allowed_arrow[$entry]=1; done < <(allowed_arrows | grep -v '^#')
-while IFS= read -r entry; do allowed_big_file[$entry]=1; done < <(allowed_big | grep -v '^#')
+while IFS= read -r entry; do [ -n "$entry" ] && allowed_arrow[$entry]=1; done < <(allowed_arrows | grep -v '^#')
+while IFS= read -r entry; do [ -n "$entry" ] && allowed_big_file[$entry]=1; done < <(allowed_big | grep -v '^#')
+
+# room_of PATH (src/...): sets room and rank; room empty for a file in no known room.
+room_of() {
+	local rel=${1#src/}
+	room= rank=
+	case $rel in
+	napi_knobs.[ch]) room=knobs-door rank=3 ;;
+	cpu_sampler.[ch]) room=sampling-door rank=3 ;;
+	iperf_driver.[ch]) room=traffic-door rank=3 ;;
+	runner.[ch]) room=run-door rank=8 ;;
+	*/*)
+		room=${rel%%/*}
+		case $room in
+		kit) rank=0 ;;
+		nic) rank=1 ;;
+		knobs | sampling | traffic) rank=2 ;;
+		config) rank=4 ;;
+		result) rank=5 ;;
+		report) rank=6 ;;
+		run) rank=7 ;;
+		compare | submit) rank=9 ;;
+		render) rank=10 ;;
+		experiment | history) rank=11 ;;
+		cli) rank=12 ;;
+		*) room= ;;
+		esac
+		;;
+	esac
+}
+
+# why_wrong FROM TO KIND: sets why, empty when FROM may include or call TO.
+why_wrong() {
+	local from_room from_rank
+	room_of "$1"
+	from_room=$room from_rank=$rank
+	room_of "$2"
+	why=
+	[ "$from_room" = "$room" ] && return
+	if [ "$rank" -gt "$from_rank" ]; then
+		case $from_room in
+		*-door) why="$3 up: ${room} (rank $rank) is above the front door ${1#src/} (rank $from_rank), which only calls down into its folder" ;;
+		*) why="$3 up: $room/ (rank $rank) is above $from_room/ (rank $from_rank); what both need belongs in the lower room" ;;
+		esac
+		case $room in
+		*-door) why="$3 up into the front door ${2#src/} from $from_room/: a front door calls down into its folder, nothing calls back up to it" ;;
+		esac
+	elif [ "$rank" -eq "$from_rank" ]; then
+		why="$3 across: $from_room and $room stand side by side (rank $rank); move what both need into a lower room"
+	fi
+}
+
+failures=0 notes=0 arrows=0 calls=0
+fail() {
+	echo "$1"
+	failures=$((failures + 1))
+}
+# judge FROM TO KIND DETAIL
+judge() {
+	why_wrong "$1" "$2" "$3"
+	[ -n "$why" ] || return 0
+	if [ -n "${allowed_arrow["$1 -> $2"]:-}" ]; then
+		seen_arrow["$1 -> $2"]=1
+		return 0
+	fi
+	fail "$1 -> ${2#src/}${4:+ ($4)}: $why"
+}
+
+mapfile -t files < <(cd "$root" && find src -name '*.[ch]' | LC_ALL=C sort)
+[ "${#files[@]}" -gt 0 ] || { echo "FAIL: no sources under $src"; exit 1; }
+for f in "${files[@]}"; do
+	room_of "$f"
+	[ -n "$room" ] || fail "$f: in no room of the house: put it in a stage's folder, or add its folder to the room table of $0"
+done
 
 # What `#include "name"` in file means: the file's own directory first, then src/ (the include
 # path of nicbench_core). Sets target, empty when neither holds it (a test's or a generated header).
@@ -58,71 +132,6 @@ resolve() {
 	fi
 }
 
-# The stage folder of a path under src/ (kit, sampling, ...), or "spine" for a file directly in src/.
-folder_of() {
-	local rel=${1#src/}
-	case $rel in
-	*/*) folder=${rel%%/*} ;;
-	*) folder=spine ;;
-	esac
-}
-
-# Why FILE (a path under src/) must not include TARGET; sets why, empty when it may.
-why_wrong() {
-	local from to base=${2##*/}
-	folder_of "$1"
-	from=$folder
-	folder_of "$2"
-	to=$folder
-	why=
-	case $from in
-	kit)
-		[ "$to" = kit ] || why="kit/ is the bottom of the tree: it includes nothing above kit/"
-		;;
-	sampling | knobs | traffic | result)
-		case $to in
-		spine) why="$base is the spine above the stage folders: the type $from/ needs belongs in the folder that owns it (here, or kit/), and $base includes that" ;;
-		report | compare | render | cli) why="$to/ comes after $from/ in the pipeline: a measurement helper knows nothing of what reads its results" ;;
-		esac
-		;;
-	report | compare | render)
-		case $to in
-		cli) why="cli/ is the top: the commands include the stages, not the other way" ;;
-		render) [ "$from" = render ] || why="render/ shows what $from/ makes: $from/ knows nothing of how it is shown" ;;
-		spine)
-			case $base in
-			report.h) why="report.h is the spine of report/: what its helpers share belongs in report/, and report.h includes it" ;;
-			runner.h) why="runner.h drives the run and includes report.h: report/ and compare/ read the run's record (result.h, run_record.h), not its driver" ;;
-			esac
-			;;
-		esac
-		;;
-	spine)
-		local stem=${1##*/}
-		stem=${stem%.*}
-		case $to in
-		cli) why="cli/ is the top: the commands include the stages, not the other way" ;;
-		report | compare | render)
-			case $stem in
-			report | runner) ;;
-			*) why="$to/ reads what $stem.${1##*.} makes, later in the pipeline: what both need belongs on $stem's side" ;;
-			esac
-			;;
-		esac
-		;;
-	esac
-}
-
-failures=0 notes=0 arrows=0
-fail() {
-	echo "$1"
-	failures=$((failures + 1))
-}
-
-mapfile -t files < <(cd "$root" && find src -name '*.[ch]' | LC_ALL=C sort)
-[ "${#files[@]}" -gt 0 ] || { echo "FAIL: no sources under $src"; exit 1; }
-
-# every quoted include of every file, one grep: "file:#include \"name\""
 declare -A edges
 while IFS= read -r hit; do
 	f=${hit%%:*}
@@ -132,14 +141,39 @@ while IFS= read -r hit; do
 	[ -n "$target" ] || continue
 	arrows=$((arrows + 1))
 	case $f in *.h) edges[$f]+="$target " ;; esac
-	why_wrong "$f" "$target"
-	[ -n "$why" ] || continue
-	if [ -n "${allowed_arrow["$f -> $target"]:-}" ]; then
-		seen_arrow["$f -> $target"]=1
-		continue
-	fi
-	fail "$f -> ${target#src/}: $why"
+	judge "$f" "$target" include ""
 done < <(cd "$root" && grep -H -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "${files[@]}")
+
+# Calls: OBJECT_DIR/src/x/y.c.o for src/x/y.c. One nm over all objects: "file: symbol type".
+if [ -n "$objdir" ]; then
+	[ -d "$objdir/src" ] || { echo "FAIL: no objects under $objdir/src (build nicbench_core first)"; exit 1; }
+	declare -A defined_in
+	declare -A undef_of
+	# nm -A: "OBJ.o:ADDR T sym" for a definition, "OBJ.o:    U sym" for what OBJ needs
+	while read -r obj type sym; do
+		obj=${obj#"$objdir"/}
+		obj=${obj%.o}
+		[ -f "$root/$obj" ] || continue # an object left from a file since moved or removed
+		case $type in
+		U) undef_of[$obj]+="$sym " ;;
+		[TDBRC]) defined_in[$sym]=$obj ;;
+		esac
+	done < <(find "$objdir/src" -name '*.o' -print0 | LC_ALL=C sort -z | xargs -0 nm -A 2>/dev/null |
+		awk '{ split($1, f, ":"); print f[1], $(NF - 1), $NF }')
+	declare -A seen_call
+	for obj in "${!undef_of[@]}"; do
+		for sym in ${undef_of[$obj]}; do
+			def=${defined_in[$sym]:-}
+			[ -n "$def" ] && [ "$def" != "$obj" ] || continue
+			calls=$((calls + 1))
+			[ -n "${seen_call["$obj -> $def"]:-}" ] && continue
+			why_wrong "$obj" "$def" call
+			[ -n "$why" ] || continue
+			seen_call["$obj -> $def"]=1
+			judge "$obj" "$def" call "$sym"
+		done
+	done
+fi
 
 # An include cycle among headers: the guard hides it until one of them needs the other's type
 # and the order of includes decides whether it compiles. Reported at the include that closes it.
@@ -185,5 +219,5 @@ for entry in "${!allowed_arrow[@]}"; do
 	notes=$((notes + 1))
 done
 
-echo "${#files[@]} files, $arrows include arrows, $failures wrong, $notes notes"
+echo "${#files[@]} files, $arrows include arrows, $calls calls, $failures wrong, $notes notes"
 [ "$failures" -eq 0 ]

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "compare/compare.h"
-#include "config.h"
+#include "config/config.h"
 #include "fuzz_targets.h"
-#include "knobs/iface_irqs.h"
+#include "nic/iface_irqs.h"
 #include "iperf_driver.h"
 #include "knobs/journal.h"
 #include "sampling/kprofile.h"

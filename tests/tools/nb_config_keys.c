@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Prints configs/README.md's key table from the settings rows (src/config_table.c):
+/* Prints configs/README.md's key table from the settings rows (src/config/config_table.c):
  * `build/nb_config_keys` after a change to the rows, pasted between the README's markers. */
 #include <stdio.h>
 
-#include "config.h"
+#include "config/config.h"
 
 int main(void)
 {

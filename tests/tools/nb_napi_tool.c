@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "knobs/netdev_nl.h"
+#include "nic/netdev_nl.h"
 
 /* An attribute the kernel did not send prints as "-" (6.12 lists NAPIs without values). */
 static void field(bool has, unsigned long long v)

@@ -10,14 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "adaptive.h"
+#include "result/adaptive.h"
 #include "kit/stats.h"
-#include "config.h"
+#include "config/config.h"
 #include "nb_test.h"
-#include "plan.h"
-#include "report.h"
+#include "config/plan.h"
+#include "report/report.h"
 #include "report/report_precision.h"
-#include "rounds.h"
+#include "run/rounds.h"
 
 static void test_median_ci(void)
 {

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "nb_test.h"
-#include "plan.h"
+#include "config/plan.h"
 #include "cli/run_options.h"
 
 static char *write_temp(const char *text)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/run_options.h"
-#include "config.h"
+#include "config/config.h"
 #include "nb_test.h"
 
 #define BEGIN_MARK "<!-- settings table: begin -->\n"
@@ -47,7 +47,7 @@ static void test_readme_matches_rows(void)
 	if (begin && end) {
 		begin += strlen(BEGIN_MARK);
 		CHECK_MSG((size_t)(end - begin) == want_len && !memcmp(begin, want, want_len),
-			  "configs/README.md's key table differs from the rows in src/config_table.c: "
+			  "configs/README.md's key table differs from the rows in src/config/config_table.c: "
 			  "put the output of build/nb_config_keys between its markers.\n"
 			  "--- README ---\n%.*s--- rows ---\n%s", (int)(end - begin), begin, want);
 	}

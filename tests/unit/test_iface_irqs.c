@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "knobs/iface_irqs.h"
-#include "knobs/irq_watch.h"
+#include "nic/iface_irqs.h"
+#include "nic/irq_watch.h"
 #include "nb_test.h"
 
 static char *load_fixture(const char *rel)

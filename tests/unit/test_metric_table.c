@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "kit/metric_table.h"
-#include "knobs/netdev_nl.h"
-#include "knobs/page_pool.h"
+#include "nic/netdev_nl.h"
+#include "nic/page_pool.h"
 #include "nb_test.h"
 
 static void test_rows_complete(void)

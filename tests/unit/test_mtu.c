@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "knobs/mtu.h"
+#include "nic/mtu.h"
 #include "kit/nb_paths.h"
 #include "nb_test.h"
 

@@ -12,8 +12,8 @@
 
 #include "knobs/journal.h"
 #include "napi_knobs.h"
-#include "knobs/netdev_nl.h"
-#include "knobs/qstats.h"
+#include "nic/netdev_nl.h"
+#include "nic/qstats.h"
 #include "nb_test.h"
 
 static char tmp_root[128], proc_root[160], sys_root[160];

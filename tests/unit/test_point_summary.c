@@ -3,7 +3,7 @@
  * the metrics first appear, the flags, and the bottleneck, with the diagnostic repetition's
  * metrics as a fallback and an incomplete point judged on its finished runs. */
 #include "nb_test.h"
-#include "result.h"
+#include "result/result.h"
 
 static void put(struct nb_metric_set *m, const char *name, double v)
 {

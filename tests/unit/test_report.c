@@ -8,10 +8,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "nb_test.h"
-#include "plan.h"
-#include "report.h"
+#include "config/plan.h"
+#include "report/report.h"
 #include "kit/stats.h"
 
 static void test_stats(void)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Tests for the rr settings: test names, --rr-* flags, the config file's "rr" object, and the
  * effective config in the report. */
-#include "config.h"
-#include "plan.h"
+#include "config/config.h"
+#include "config/plan.h"
 #include "cli/run_options.h"
 
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "knobs/page_pool.h"
+#include "nic/page_pool.h"
 #include "result/bottleneck.h"
 #include "nb_test.h"
 #include "sampling/ethtool_stats.h"

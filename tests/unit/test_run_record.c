@@ -8,13 +8,13 @@
 #include <unistd.h>
 
 #include "compare/compare.h"
-#include "config.h"
+#include "config/config.h"
 #include "knobs/journal.h"
 #include "nb_test.h"
-#include "plan.h"
+#include "config/plan.h"
 #include "render/render.h"
-#include "report.h"
-#include "run_record.h"
+#include "report/report.h"
+#include "report/run_record.h"
 
 static void raw_append(const char *path, const char *bytes)
 {

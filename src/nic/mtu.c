@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The MTU knob's write: a running change where the driver takes one, down-set-up where it
  * answers EBUSY (some drivers cannot resize their RX rings while running), then the carrier. */
-#include "knobs/mtu.h"
+#include "nic/mtu.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Types every knob module shares (the target, the path a value took), below the knob table
- * so that src/knobs/ never includes src/napi_knobs.h for them. */
+/* The interface a knob or a reading is aimed at, and the path a knob value took: shared by the
+ * knob table, the NIC's own readers (qstats, IRQ watch) and the sampler, so it lives at nic/. */
 #ifndef NB_KNOB_TYPES_H
 #define NB_KNOB_TYPES_H
 

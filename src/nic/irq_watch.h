@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "kit/metrics.h"
-#include "knobs/knob_types.h"
+#include "nic/knob_types.h"
 
 #define NB_IRQ_WATCH_MAX 64
 

@@ -2,7 +2,7 @@
 /* One repetition: the traffic client in a watched child, the sampler (and tracepoints) at the
  * edges of the measured window and every interval inside it, the client's result joined to
  * the window's metrics. */
-#include "runner_internal.h"
+#include "run/sweep_state.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 
 #include "iperf_driver.h"
 #include "kit/nb_time.h"
-#include "knobs/qstats.h"
+#include "nic/qstats.h"
 #include "sampling/capture.h"
 #include "sampling/napi_trace.h"
 #include "sampling/run_counters.h"

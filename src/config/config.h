@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "napi_knobs.h"
-#include "knobs/iface_irqs.h"
+#include "nic/iface_irqs.h"
 #include "kit/nb_error.h"
 #include "kit/options.h"
 
@@ -97,7 +97,7 @@ struct nb_config {
 	struct nb_test_spec tests[NB_MAX_TESTS];
 	int repetitions;         /* with reps_auto: the most runs a point may take */
 	/* repetitions until the answer is known, and rounds (--repetitions auto, --interleave) */
-	bool reps_auto;          /* repeat until the median is known to +-precision_pct (src/adaptive.h) */
+	bool reps_auto;          /* repeat until the median is known to +-precision_pct (src/result/adaptive.h) */
 	int reps_min;            /* auto: clean runs before a point may stop */
 	double precision_pct;    /* auto: half width of the 90% interval of the median, % of it */
 	bool interleave;         /* rounds: one repetition of every unfinished point per round */

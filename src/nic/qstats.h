@@ -8,8 +8,8 @@
 #include <stdbool.h>
 
 #include "kit/metrics.h"
-#include "knobs/knob_types.h"
-#include "knobs/netdev_nl.h"
+#include "nic/knob_types.h"
+#include "nic/netdev_nl.h"
 
 #define NB_QSTATS_QUEUES 128
 

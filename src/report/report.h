@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The report (schema nicbench-report/1): a point's results (result.h) in, each finished repetition
- * appended to a run record (src/run_record.h) as it ends, the JSON file assembled from that
+ * appended to a run record (src/report/run_record.h) as it ends, the JSON file assembled from that
  * record and written atomically, and a table for a person. jansson stays inside report*.c. */
 #ifndef NB_REPORT_H
 #define NB_REPORT_H
@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "kit/nb_error.h"
 #include "report/report_types.h"
-#include "result.h"
+#include "result/result.h"
 #include "sampling/foreign_load.h"
 #include "sampling/peer_local.h"
 #include "sampling/sysinfo.h"

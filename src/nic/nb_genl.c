@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Generic-netlink request/answer loop over libnl-3, keeping the kernel's errno and extended-ack text. */
-#include "knobs/nb_genl.h"
+#include "nic/nb_genl.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "knobs/mtu.h"
-#include "runner_internal.h"
+#include "nic/mtu.h"
+#include "run/sweep_state.h"
 #include "traffic/peer_ctl.h"
 
 #define PEER_CTL_TIMEOUT_S 5.0

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* The netdev generic-netlink family: probe, napi-get/queue-get/qstats-get dumps and napi-set. */
-#include "knobs/netdev_nl.h"
+#include "nic/netdev_nl.h"
 
 #include <errno.h>
 #include <linux/genetlink.h>
 #include <string.h>
 
-#include "knobs/nb_genl.h"
+#include "nic/nb_genl.h"
 
 const char *const nb_qstat_names[NB_QSTAT_COUNT] = {
 	"rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "rx_alloc_fail", "rx_hw_drops",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Reads the NIC's IRQ affinities and looks for irqbalance, and compares two such readings. */
-#include "knobs/irq_watch.h"
+#include "nic/irq_watch.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "kit/nb_paths.h"
-#include "knobs/iface_irqs.h"
+#include "nic/iface_irqs.h"
 
 static void read_affinities(const struct nb_knob_target *t, struct nb_irq_watch *w)
 {

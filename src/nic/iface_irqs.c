@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Finds a network interface's IRQs by action name in /proc/interrupts. */
-#include "knobs/iface_irqs.h"
+#include "nic/iface_irqs.h"
 
 #include <ctype.h>
 #include <errno.h>

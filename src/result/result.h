@@ -7,12 +7,12 @@
 
 #include <stdbool.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "iperf_driver.h"
 #include "sampling/kprofile.h"
 #include "sampling/snapshot.h"
 #include "kit/metrics.h"
-#include "plan.h"
+#include "config/plan.h"
 #include "kit/stats.h"
 #include "result/bottleneck.h" /* the verdict a point's summary carries */
 

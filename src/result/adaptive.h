@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* The level of the interval the rule asks for: 90%, as compare's alpha. */
 #define NB_ADAPTIVE_ALPHA 0.10

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 /* What runner.c (the plan, point by point) shares with repetition.c (one run of traffic and
  * its measured window): the sweep's state. Not for other modules. */
-#ifndef NB_RUNNER_INTERNAL_H
-#define NB_RUNNER_INTERNAL_H
+#ifndef NB_SWEEP_STATE_H
+#define NB_SWEEP_STATE_H
 
 #include <stdbool.h>
 
 #include "cpu_sampler.h"
 #include "napi_knobs.h"
-#include "plan.h"
-#include "result.h"
-#include "runner.h"
-#include "knobs/irq_watch.h"
+#include "config/plan.h"
+#include "result/result.h"
+#include "report/report.h"
+#include "run/runner_opts.h"
+#include "run/stop_signal.h"
+#include "nic/irq_watch.h"
 #include "sampling/peer_local.h"
 
 struct nb_capture;

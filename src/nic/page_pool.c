@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* page-pool-get / page-pool-stats-get snapshots of one interface's pools and their deltas. */
-#include "knobs/page_pool.h"
+#include "nic/page_pool.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "knobs/nb_genl.h"
+#include "nic/nb_genl.h"
 
 const char *const nb_pp_counter_names[NB_PP_COUNTERS] = {
 	"alloc_fast", "alloc_slow", "alloc_slow_high_order", "alloc_empty", "alloc_refill", "alloc_waive",

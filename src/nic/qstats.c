@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* qstats-get snapshots around the measured window and their per-queue and total deltas. */
-#include "knobs/qstats.h"
+#include "nic/qstats.h"
 
 #include <errno.h>
 #include <limits.h>
