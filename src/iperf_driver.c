@@ -214,14 +214,6 @@ int nb_iperf_parse_json(const char *json, struct nb_iperf_result *res, struct nb
 	return 0;
 }
 
-void nb_iperf_result_release(struct nb_iperf_result *res)
-{
-	if (!res)
-		return;
-	free(res->raw_json);
-	res->raw_json = NULL;
-}
-
 const char *nb_iperf_version(void)
 {
 	return iperf_get_iperf_version();
@@ -573,7 +565,7 @@ static const struct nb_traffic_kind iperf_kind = {
 	.figures_foreign_load = true,
 };
 
-int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, struct nb_err *err)
+static int start_run(const struct nb_iperf_params *p, struct nb_iperf_run **out, struct nb_err *err)
 {
 	struct nb_iperf_run *r;
 	int rc;
@@ -609,33 +601,9 @@ int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, s
 int nb_iperf_start_traffic(const struct nb_iperf_params *p, struct nb_traffic_run **out, struct nb_err *err)
 {
 	struct nb_iperf_run *r;
-	int rc = nb_iperf_start(p, &r, err);
+	int rc = start_run(p, &r, err);
 
 	*out = rc == 0 ? &r->base : NULL;
-	return rc;
-}
-
-struct nb_child_link *nb_iperf_link(struct nb_iperf_run *r)
-{
-	return nb_traffic_link(&r->base);
-}
-
-int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct nb_err *err)
-{
-	struct nb_traffic_result tr;
-	int rc;
-
-	memset(res, 0, sizeof(*res));
-	res->status = NB_RUN_FAILED;
-	if (!r)
-		return nb_err_set(err, -EINVAL, "finish iperf3 run: no run");
-	rc = nb_traffic_finish(&r->base, &tr, err);
-	res->status = tr.status;
-	memcpy(res->error, tr.error, sizeof(res->error));
-	res->iperf_errno = tr.client_errno;
-	res->attempts = tr.attempts;
-	res->metrics = tr.metrics;
-	res->raw_json = tr.raw_json;
 	return rc;
 }
 

@@ -27,42 +27,26 @@ struct nb_iperf_params {
 	int grace_ms;          /* past duration + omit + grace the child is killed */
 };
 
+/* What iperf3's client JSON says of a test (nb_iperf_parse_json). */
 struct nb_iperf_result {
 	enum nb_run_status status;
 	char error[512];       /* why, when not ok: "connect to 10.0.0.2:5201: Connection refused" */
-	int iperf_errno;       /* libiperf i_errno, 0 when none */
-	int attempts;          /* runs tried (retries on busy/refused/reset) */
 	struct nb_metric_set metrics; /* throughput_bps, retransmits, lost_percent, jitter_ms,
 				       * lost_packets, packets, iperf_host_cpu_pct, iperf_remote_cpu_pct */
-	char *raw_json;        /* iperf's JSON output, malloc'd, NULL when none */
 };
 
-struct nb_iperf_run;
-struct nb_child_link;
-
-/* Fork the child and start the test. */
-int nb_iperf_start(const struct nb_iperf_params *p, struct nb_iperf_run **out, struct nb_err *err);
-/* The same run as the runner sees every traffic client (traffic/traffic_run.h): finish it
- * with nb_traffic_finish; the result's raw_json is iperf3's JSON, client_errno libiperf's i_errno. */
+/* Fork the child and start the test, as the runner sees every traffic client
+ * (traffic/traffic_run.h): nb_traffic_link's started_at is when the attempt now running began
+ * sending (< 0 before the child says so); nb_traffic_finish reaps it, and its result's raw_json
+ * is iperf3's JSON, client_errno libiperf's i_errno, attempts the runs tried (retries on
+ * busy/refused/reset). */
 int nb_iperf_start_traffic(const struct nb_iperf_params *p, struct nb_traffic_run **out, struct nb_err *err);
-/* The watched child behind the run (child_link.h): nb_child_link_wait for news and the
- * watchdog, its started_at for when the attempt now running began sending (< 0 before the
- * child says so), its pid, and nb_child_link_kill (nb_iperf_finish still has to be called). */
-struct nb_child_link *nb_iperf_link(struct nb_iperf_run *r);
-/* Reap the child, parse its JSON, fill res, free r. */
-int nb_iperf_finish(struct nb_iperf_run *r, struct nb_iperf_result *res, struct nb_err *err);
-void nb_iperf_result_release(struct nb_iperf_result *res);
 
 /* Defaults used when a field of nb_iperf_params is 0 (length for UDP only). */
 #define NB_IPERF_UDP_DEFAULT_LENGTH 1460
 #define NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS NB_TRAFFIC_DEFAULT_CONNECT_TIMEOUT_MS
 
-/* nb_iperf_finish returns 0 whenever res describes the run, whatever its status
- * (FAILED and TIMEOUT are results, with res->error saying why); a negative errno
- * only when no result could be formed (res->status is then FAILED too). */
-
-/* Read iperf3's client JSON into res->status, res->error and res->metrics (not
- * raw_json). A JSON with an "error" key gives FAILED with that text. Returns 0,
+/* Read iperf3's client JSON into res->status, res->error and res->metrics. A JSON with an "error" key gives FAILED with that text. Returns 0,
  * or -EBADMSG when json is not a JSON object (res->status FAILED). Pure: no I/O. */
 int nb_iperf_parse_json(const char *json, struct nb_iperf_result *res, struct nb_err *err);
 

@@ -186,11 +186,6 @@ const struct nb_mtu_outcome *nb_mtu_last_outcome(void)
 	return &last_outcome;
 }
 
-void nb_mtu_forget_outcome(void)
-{
-	memset(&last_outcome, 0, sizeof(last_outcome));
-}
-
 void nb_mtu_describe(const struct nb_mtu_outcome *o, char *buf, size_t len)
 {
 	int n = 0;

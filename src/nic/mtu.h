@@ -53,7 +53,6 @@ int nb_mtu_set(const struct nb_mtu_ctx *ctx, const char *iface, const char *valu
 
 /* The outcome of the last nb_mtu_set in this process (the knob table's writes go through it). */
 const struct nb_mtu_outcome *nb_mtu_last_outcome(void);
-void nb_mtu_forget_outcome(void);
 
 /* One sentence for the report: "set with the interface down and up: the driver refused a
  * running change (EBUSY); carrier back after 1.20 s". Empty for a plain change. */

@@ -5,11 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-void nb_hist_reset(struct nb_hist *h)
-{
-	memset(h, 0, sizeof(*h));
-}
-
 int nb_hist_bucket_of(uint64_t ns)
 {
 	int e, shift, idx;

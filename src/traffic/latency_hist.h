@@ -23,7 +23,6 @@ struct nb_hist {
 	uint64_t buckets[NB_HIST_BUCKETS];
 };
 
-void nb_hist_reset(struct nb_hist *h);
 void nb_hist_record(struct nb_hist *h, uint64_t ns);
 /* Add every count of src into dst (flows into one, repetitions into one). */
 void nb_hist_merge(struct nb_hist *dst, const struct nb_hist *src);

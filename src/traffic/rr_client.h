@@ -27,13 +27,6 @@ struct nb_rr_params {
 	int grace_ms;
 };
 
-struct nb_rr_result {
-	enum nb_run_status status;
-	char error[512];
-	struct nb_metric_set metrics;  /* rr_transactions_per_s, rr_latency_*_us, UDP lost/late ... */
-	struct nb_hist *hist;          /* the measured window, all flows merged; malloc'd, NULL when none */
-};
-
 /* The open-loop schedule: transaction k is due at start + k / rate and goes to flow k % flows.
  * Latency counts from the due time, not from when the send happened, so a client that
  * falls behind (or a server that stalls it) cannot hide the delay (no coordinated omission). */
@@ -49,20 +42,13 @@ uint64_t nb_rr_schedule_due_ns(const struct nb_rr_schedule *s, uint64_t k);
 /* Take the next transaction if it is due at now_ns: 1 with its flow and due time, 0 when not yet. */
 int nb_rr_schedule_take(struct nb_rr_schedule *s, uint64_t now_ns, int *flow, uint64_t *due_ns);
 
-struct nb_rr_run;
-struct nb_child_link;
-
-int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err);
-/* The same run as the runner sees every traffic client (traffic/traffic_run.h): finish it with
- * nb_traffic_finish; the result's hist is the latency histogram, and the kind's derive adds the
- * per-transaction figures (nb_rr_derive_metrics). */
+/* Start a tcp-rr or udp-rr run as the runner sees every traffic client (traffic/traffic_run.h):
+ * nb_traffic_link's started_at is when the flows were connected and the run began; finish it with
+ * nb_traffic_finish (0 whenever the result describes the run, FAILED/TIMEOUT included). The
+ * result's metrics are rr_transactions_per_s, rr_latency_*_us, UDP lost/late..., its hist the
+ * window's latency, all flows merged; the kind's derive adds the per-transaction figures
+ * (nb_rr_derive_metrics). */
 int nb_rr_start_traffic(const struct nb_rr_params *p, struct nb_traffic_run **out, struct nb_err *err);
-/* The watched child behind the run (child_link.h), as for nb_iperf_link; its started_at is
- * when the flows were connected and the run began. */
-struct nb_child_link *nb_rr_link(struct nb_rr_run *r);
-/* Reap, fill res, free r. 0 whenever res describes the run (FAILED/TIMEOUT included). */
-int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *err);
-void nb_rr_result_release(struct nb_rr_result *res);
 
 /* Metrics per transaction from the window's system metrics and rr_transactions_per_s:
  * cpu_us_per_transaction (busy CPU time of all CPUs, the cpuN_busy_pct sum), and

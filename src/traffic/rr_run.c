@@ -147,7 +147,7 @@ static const struct nb_traffic_kind rr_kind = {
 	.figures_foreign_load = false,
 };
 
-int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err)
+static int start_run(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_err *err)
 {
 	struct nb_rr_run *r;
 	const char *name;
@@ -187,39 +187,8 @@ int nb_rr_start(const struct nb_rr_params *p, struct nb_rr_run **out, struct nb_
 int nb_rr_start_traffic(const struct nb_rr_params *p, struct nb_traffic_run **out, struct nb_err *err)
 {
 	struct nb_rr_run *r;
-	int rc = nb_rr_start(p, &r, err);
+	int rc = start_run(p, &r, err);
 
 	*out = rc == 0 ? &r->base : NULL;
 	return rc;
-}
-
-struct nb_child_link *nb_rr_link(struct nb_rr_run *r)
-{
-	return nb_traffic_link(&r->base);
-}
-
-int nb_rr_finish(struct nb_rr_run *r, struct nb_rr_result *res, struct nb_err *err)
-{
-	struct nb_traffic_result tr;
-	int rc;
-
-	memset(res, 0, sizeof(*res));
-	res->status = NB_RUN_FAILED;
-	if (!r)
-		return nb_err_set(err, -EINVAL, "finish rr run: no run");
-	rc = nb_traffic_finish(&r->base, &tr, err);
-	res->status = tr.status;
-	memcpy(res->error, tr.error, sizeof(res->error));
-	res->metrics = tr.metrics;
-	res->hist = tr.hist;
-	free(tr.raw_json);
-	return rc;
-}
-
-void nb_rr_result_release(struct nb_rr_result *res)
-{
-	if (!res)
-		return;
-	free(res->hist);
-	res->hist = NULL;
 }

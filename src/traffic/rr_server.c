@@ -607,11 +607,6 @@ int nb_rr_server_start(const struct nb_rr_serve_params *p, struct nb_rr_server *
 	return 0;
 }
 
-pid_t nb_rr_server_pid(const struct nb_rr_server *s)
-{
-	return s->pid;
-}
-
 int nb_rr_server_fd(const struct nb_rr_server *s)
 {
 	return s->fd;

@@ -18,7 +18,6 @@ struct nb_rr_server;
 
 /* Fork the child; it listens on TCP and UDP and serves every client until stopped. */
 int nb_rr_server_start(const struct nb_rr_serve_params *p, struct nb_rr_server **out, struct nb_err *err);
-pid_t nb_rr_server_pid(const struct nb_rr_server *s);
 /* Readable when the child has a log line or has exited (for poll). */
 int nb_rr_server_fd(const struct nb_rr_server *s);
 /* Take the child's log lines (each handed to log_line) without blocking; 1 when the child

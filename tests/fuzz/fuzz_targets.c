@@ -191,7 +191,6 @@ static int fuzz_iperf_json(const uint8_t *data, size_t size)
 	char *text = input_text(data, size);
 
 	nb_iperf_parse_json(text, &res, &err);
-	nb_iperf_result_release(&res);
 	free(text);
 	return 0;
 }

@@ -300,32 +300,32 @@ static void test_live_case(const struct live_case *c)
 		.duration_s = 2, .omit_s = 0, .streams = 1, .rate_bps = c->rate_bps, .length = c->length,
 		.cpu = c->cpu, .connect_timeout_ms = c->connect_timeout_ms, .grace_ms = c->grace_ms,
 	};
-	struct nb_iperf_run *r = NULL;
-	struct nb_iperf_result res;
+	struct nb_traffic_run *r = NULL;
+	struct nb_traffic_result res;
 	struct nb_err err = { 0 };
 	double t0 = now_s(), started = -1, elapsed, v = 0;
 	bool frozen = false;
 	int rc;
 
-	rc = nb_iperf_start(&p, &r, &err);
+	rc = nb_iperf_start_traffic(&p, &r, &err);
 	CHECK_MSG(rc == 0, "%s: start: %s", c->name, err.msg);
 	if (rc < 0)
 		return;
-	CHECK_MSG(nb_iperf_link(r)->pid > 0, "%s: pid", c->name);
-	while (!nb_child_link_wait(nb_iperf_link(r), 100)) {
-		if (nb_iperf_link(r)->started_at >= 0)
-			started = nb_iperf_link(r)->started_at;
+	CHECK_MSG(nb_traffic_link(r)->pid > 0, "%s: pid", c->name);
+	while (!nb_child_link_wait(nb_traffic_link(r), 100)) {
+		if (nb_traffic_link(r)->started_at >= 0)
+			started = nb_traffic_link(r)->started_at;
 		if (c->kill_after_s > 0 && now_s() - t0 >= c->kill_after_s)
-			nb_child_link_kill(nb_iperf_link(r));
+			nb_child_link_kill(nb_traffic_link(r));
 		if (c->freeze_after_s > 0 && !frozen && started >= 0 && now_s() - started >= c->freeze_after_s)
 			frozen = kill(peer_pid[c->peer], SIGSTOP) == 0;
 		/* Whatever goes wrong, the watchdog must end the run: fail rather than hang. */
 		if (now_s() - t0 > 30) {
 			CHECK_MSG(false, "%s: still running after 30 s", c->name);
-			nb_child_link_kill(nb_iperf_link(r));
+			nb_child_link_kill(nb_traffic_link(r));
 		}
 	}
-	rc = nb_iperf_finish(r, &res, &err);
+	rc = nb_traffic_finish(r, &res, &err);
 	elapsed = now_s() - t0;
 	if (frozen)
 		kill(peer_pid[c->peer], SIGCONT);
@@ -347,18 +347,18 @@ static void test_live_case(const struct live_case *c)
 			  v);
 		CHECK_MSG(started >= t0 && started <= t0 + 1.0, "%s: started_at %.3f vs start %.3f", c->name,
 			  started, t0);
-		CHECK_MSG(res.attempts >= 1 && res.iperf_errno == 0, "%s: attempts %d, i_errno %d", c->name,
-			  res.attempts, res.iperf_errno);
+		CHECK_MSG(res.attempts >= 1 && res.client_errno == 0, "%s: attempts %d, i_errno %d", c->name,
+			  res.attempts, res.client_errno);
 	} else {
 		CHECK_MSG(res.metrics.n == 0, "%s: %d metrics on a failed run", c->name, res.metrics.n);
 	}
 	if (c->peer == PEER_DOWN)
-		CHECK_MSG(res.attempts >= 2 && res.iperf_errno == 103, "%s: attempts %d, i_errno %d", c->name,
-			  res.attempts, res.iperf_errno);
+		CHECK_MSG(res.attempts >= 2 && res.client_errno == 103, "%s: attempts %d, i_errno %d", c->name,
+			  res.attempts, res.client_errno);
 	printf("  %-24s %-7s %5.2f s  %s\n", c->name,
 	       res.status == NB_RUN_OK ? "ok" : res.status == NB_RUN_TIMEOUT ? "timeout" : "failed", elapsed,
 	       res.status == NB_RUN_OK ? "" : res.error);
-	nb_iperf_result_release(&res);
+	nb_traffic_result_release(&res);
 	CHECK(res.raw_json == NULL);
 }
 
@@ -369,31 +369,31 @@ static void test_busy_peer_is_retried(void)
 		.host = "127.0.0.1", .port = peer_port[PEER_SERVER], .duration_s = 2, .streams = 1, .cpu = -1,
 		.connect_timeout_ms = 5000, .grace_ms = 3000,
 	};
-	struct nb_iperf_run *first = NULL, *second = NULL;
-	struct nb_iperf_result res1, res2;
+	struct nb_traffic_run *first = NULL, *second = NULL;
+	struct nb_traffic_result res1, res2;
 	struct nb_err err = { 0 };
 
-	CHECK(nb_iperf_start(&p, &first, &err) == 0);
+	CHECK(nb_iperf_start_traffic(&p, &first, &err) == 0);
 	if (!first)
 		return;
 	/* Let the first one take the server before the second knocks. */
-	while (nb_iperf_link(first)->started_at < 0 && !nb_child_link_wait(nb_iperf_link(first), 50))
+	while (nb_traffic_link(first)->started_at < 0 && !nb_child_link_wait(nb_traffic_link(first), 50))
 		;
 	usleep(200 * 1000);
-	CHECK(nb_iperf_start(&p, &second, &err) == 0);
+	CHECK(nb_iperf_start_traffic(&p, &second, &err) == 0);
 	/* Finishing the first without a wait loop must not deadlock on its pipe either. */
-	CHECK(nb_iperf_finish(first, &res1, &err) == 0);
+	CHECK(nb_traffic_finish(first, &res1, &err) == 0);
 	if (second)
-		CHECK(nb_iperf_finish(second, &res2, &err) == 0);
+		CHECK(nb_traffic_finish(second, &res2, &err) == 0);
 	CHECK_MSG(res1.status == NB_RUN_OK, "first: %s", res1.error);
 	if (second) {
 		CHECK_MSG(res2.status == NB_RUN_OK, "second: %s", res2.error);
 		CHECK_MSG(res2.attempts >= 2, "second run: %d attempts (the server should have been busy)",
 			  res2.attempts);
 		printf("  %-24s %d attempts for the second run\n", "busy peer", res2.attempts);
-		nb_iperf_result_release(&res2);
+		nb_traffic_result_release(&res2);
 	}
-	nb_iperf_result_release(&res1);
+	nb_traffic_result_release(&res1);
 }
 
 /* Where to look for a port for our own server child: it binds only after the check, so two
@@ -413,9 +413,9 @@ static void test_server_serves_one_test(void)
 		.connect_timeout_ms = 5000, .grace_ms = 3000,
 	};
 	struct nb_iperf_server *s = NULL;
-	struct nb_iperf_run *r = NULL;
+	struct nb_traffic_run *r = NULL;
 	struct nb_iperf_serve_result sres;
-	struct nb_iperf_result res;
+	struct nb_traffic_result res;
 	struct nb_err err = { 0 };
 	double bps = 0;
 
@@ -424,9 +424,9 @@ static void test_server_serves_one_test(void)
 		return;
 	CHECK(nb_iperf_server_pid(s) > 0 && nb_iperf_server_fd(s) >= 0);
 	/* No probe connection here: it would be the one test this child serves. The client retries refused. */
-	CHECK_MSG(nb_iperf_start(&p, &r, &err) == 0, "client start: %s", err.msg);
+	CHECK_MSG(nb_iperf_start_traffic(&p, &r, &err) == 0, "client start: %s", err.msg);
 	if (r)
-		CHECK(nb_iperf_finish(r, &res, &err) == 0);
+		CHECK(nb_traffic_finish(r, &res, &err) == 0);
 	CHECK(nb_iperf_server_finish(s, &sres, &err) == 0);
 	CHECK_MSG(r && res.status == NB_RUN_OK, "client: %s", r ? res.error : err.msg);
 	CHECK_MSG(sres.status == NB_RUN_OK && sres.served, "server: %s", sres.error);
@@ -440,7 +440,7 @@ static void test_server_serves_one_test(void)
 	printf("  %-24s %s; %.2f s, CPU %.2f s, %.3g bit/s\n", "own server", sres.client, sres.test_s,
 	       sres.cpu_user_s + sres.cpu_sys_s, bps);
 	if (r)
-		nb_iperf_result_release(&res);
+		nb_traffic_result_release(&res);
 }
 
 /* A stop request reaches an idle server child and is reported as such, not as a served test. */
@@ -470,10 +470,10 @@ static void test_bad_params(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct nb_iperf_params p = { .host = "127.0.0.1", .port = bad[i].port, .duration_s = bad[i].duration,
 					     .streams = bad[i].streams, .cpu = -1 };
-		struct nb_iperf_run *r = (struct nb_iperf_run *)&p;
+		struct nb_traffic_run *r = (struct nb_traffic_run *)&p;
 		struct nb_err err = { 0 };
 
-		CHECK(nb_iperf_start(&p, &r, &err) == -EINVAL);
+		CHECK(nb_iperf_start_traffic(&p, &r, &err) == -EINVAL);
 		CHECK(r == NULL);
 		CHECK(err.msg[0] != '\0');
 	}

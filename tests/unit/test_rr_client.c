@@ -121,20 +121,20 @@ static int pick_port(int after)
 	return -1;
 }
 
-static void run(const struct nb_rr_params *p, struct nb_rr_result *res)
+static void run(const struct nb_rr_params *p, struct nb_traffic_result *res)
 {
-	struct nb_rr_run *r;
+	struct nb_traffic_run *r;
 	struct nb_err err = { 0 };
 
 	memset(res, 0, sizeof(*res));
-	if (nb_rr_start(p, &r, &err) < 0) {
+	if (nb_rr_start_traffic(p, &r, &err) < 0) {
 		res->status = NB_RUN_FAILED;
 		snprintf(res->error, sizeof(res->error), "%s", err.msg);
 		return;
 	}
-	while (!nb_child_link_wait(nb_rr_link(r), 100))
+	while (!nb_child_link_wait(nb_traffic_link(r), 100))
 		;
-	nb_rr_finish(r, res, &err);
+	nb_traffic_finish(r, res, &err);
 }
 
 static struct nb_rr_params params(int port, bool udp)
@@ -145,7 +145,7 @@ static struct nb_rr_params params(int port, bool udp)
 	return p;
 }
 
-static void check_ok(const char *what, const struct nb_rr_result *res, bool udp)
+static void check_ok(const char *what, const struct nb_traffic_result *res, bool udp)
 {
 	static const char *const names[] = { "rr_transactions_per_s", "rr_latency_p50_us", "rr_latency_p90_us",
 					      "rr_latency_p99_us", "rr_latency_p999_us", "rr_latency_max_us",
@@ -194,7 +194,7 @@ static void test_live(void)
 	int port = pick_port(PORT_FIRST - 1), down = pick_port(port), silent_port = pick_port(down);
 	struct nb_rr_server *s = serve(port, 0), *slow;
 	struct nb_rr_params p;
-	struct nb_rr_result res;
+	struct nb_traffic_result res;
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	int silent;
 	double v;
@@ -206,7 +206,7 @@ static void test_live(void)
 	p = params(port, false);
 	run(&p, &res);
 	check_ok("tcp-rr closed, 1 flow", &res, false);
-	nb_rr_result_release(&res);
+	nb_traffic_result_release(&res);
 
 	p = params(port, true);
 	p.flows = 3;
@@ -214,7 +214,7 @@ static void test_live(void)
 	p.response = 1000;
 	run(&p, &res);
 	check_ok("udp-rr closed, 3 flows, 200/1000 bytes", &res, true);
-	nb_rr_result_release(&res);
+	nb_traffic_result_release(&res);
 
 	/* open loop: the offered rate is what is done when the server keeps up */
 	p = params(port, true);
@@ -223,12 +223,12 @@ static void test_live(void)
 	run(&p, &res);
 	check_ok("udp-rr open loop 2000/s", &res, true);
 	CHECK(nb_metrics_get(&res.metrics, "rr_transactions_per_s", &v) && v >= 1900 && v <= 2001);
-	nb_rr_result_release(&res);
+	nb_traffic_result_release(&res);
 	p.udp = false;
 	run(&p, &res);
 	check_ok("tcp-rr open loop 2000/s", &res, false);
 	CHECK(nb_metrics_get(&res.metrics, "rr_transactions_per_s", &v) && v >= 1900 && v <= 2001);
-	nb_rr_result_release(&res);
+	nb_traffic_result_release(&res);
 	unserve(s);
 
 	/* a server that takes 3 ms per request: no answer can come sooner */
@@ -237,12 +237,12 @@ static void test_live(void)
 	run(&p, &res);
 	check_ok("tcp-rr, server think 3000 us", &res, false);
 	CHECK_MSG(nb_metrics_get(&res.metrics, "rr_latency_min_us", &v) && v >= 3000, "min %.1f us", v);
-	nb_rr_result_release(&res);
+	nb_traffic_result_release(&res);
 	p.udp = true;
 	run(&p, &res);
 	check_ok("udp-rr, server think 3000 us", &res, true);
 	CHECK_MSG(nb_metrics_get(&res.metrics, "rr_latency_min_us", &v) && v >= 3000, "min %.1f us", v);
-	nb_rr_result_release(&res);
+	nb_traffic_result_release(&res);
 	unserve(slow);
 
 	/* nothing on the port: failed, and the message says why */
@@ -251,7 +251,7 @@ static void test_live(void)
 		run(&p, &res);
 		CHECK_MSG(res.status == NB_RUN_FAILED && strstr(res.error, "refused"), "down %s: %d: %s",
 			  udp ? "udp" : "tcp", res.status, res.error);
-		nb_rr_result_release(&res);
+		nb_traffic_result_release(&res);
 	}
 
 	/* a peer that takes the connection (the kernel's backlog) and never answers: timeout */
@@ -263,7 +263,7 @@ static void test_live(void)
 	run(&p, &res);
 	CHECK_MSG(res.status == NB_RUN_TIMEOUT, "silent peer: %d: %s", res.status, res.error);
 	printf("silent peer: %s\n", res.error);
-	nb_rr_result_release(&res);
+	nb_traffic_result_release(&res);
 	close(silent);
 }
 
