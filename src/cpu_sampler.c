@@ -26,12 +26,8 @@
 #define NB_SCRATCH_SIZE 65536       /* /proc/softirqs and softnet_stat of 256 CPUs fit */
 #define NB_SEQ_SHORT_CHUNK 2048
 
-struct netdev_counter {
-	const char *file;
-	size_t offset;
-};
-
-static const struct netdev_counter netdev_counters[] = {
+/* /sys/class/net/IF/statistics/NAME */
+static const struct nb_snapshot_field netdev_counters[] = {
 	{ "rx_packets", offsetof(struct nb_snapshot, rx_packets) },
 	{ "tx_packets", offsetof(struct nb_snapshot, tx_packets) },
 	{ "rx_bytes", offsetof(struct nb_snapshot, rx_bytes) },
@@ -555,7 +551,7 @@ static void open_sources(struct nb_sampler *s)
 	for (size_t i = 0; i < NB_NETDEV_COUNTERS; i++) {
 		char rel[128];
 
-		snprintf(rel, sizeof(rel), "class/net/%s/statistics/%s", s->iface, netdev_counters[i].file);
+		snprintf(rel, sizeof(rel), "class/net/%s/statistics/%s", s->iface, netdev_counters[i].name);
 		s->netdev_fd[i] = open_under(s->sys_root, rel);
 	}
 }

@@ -253,12 +253,8 @@ int nb_parse_softnet(const char *text, struct nb_snapshot *snap)
 	return rows;
 }
 
-struct udp_column {
-	const char *name;
-	size_t offset;
-};
-
-static const struct udp_column udp_columns[] = {
+/* /proc/net/snmp's Udp: columns */
+static const struct nb_snapshot_field udp_columns[] = {
 	{ "InDatagrams", offsetof(struct nb_snapshot, udp_in_datagrams) },
 	{ "NoPorts", offsetof(struct nb_snapshot, udp_no_ports) },
 	{ "InErrors", offsetof(struct nb_snapshot, udp_in_errors) },

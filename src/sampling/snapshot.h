@@ -19,6 +19,13 @@ struct nb_cpu_ticks {
 	uint64_t user, nice, system, idle, iowait, irq, softirq, steal, guest, guest_nice;
 };
 
+/* A counter the kernel names (a statistics file, a /proc/net/snmp column) and the uint64_t of
+ * struct nb_snapshot it lands in: the sampler's tables of such counters share this row. */
+struct nb_snapshot_field {
+	const char *name;
+	size_t offset;
+};
+
 /* One moment's counters. *_present says whether the kernel gave the counter. */
 struct nb_snapshot {
 	double t;                 /* CLOCK_MONOTONIC seconds */
