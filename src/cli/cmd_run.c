@@ -17,6 +17,7 @@
 #include "knobs/journal.h"
 #include "config/plan.h"
 #include "report/report.h"
+#include "render/run_table.h"
 #include "run_options.h"
 #include "runner.h"
 #include "sampling/sysinfo.h"
@@ -100,10 +101,13 @@ static int finish(struct nb_report *report, const struct nb_config *cfg, int rc,
 {
 	int ok, failed, unsupported;
 	FILE *table = cfg->json_stdout ? stderr : stdout;
+	struct nb_err table_err = { 0 };
 
 	/* the runner wrote the report (incomplete points included) from the run record */
 	nb_report_count(report, &ok, &failed, &unsupported);
-	nb_report_print_table(report, table);
+	/* the table is read back from the report as written: what `report --format table` prints */
+	if (nb_render_run_table(table, cfg->output, &table_err))
+		fprintf(stderr, "nicbench run: %s\n", table_err.msg);
 	fprintf(table, "%d ok, %d failed or timed out, %d unsupported; report: %s\n", ok, failed, unsupported,
 		cfg->output);
 	if (cfg->json_stdout) {

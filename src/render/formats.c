@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "render/run_table.h"
 
 static int report_text(FILE *out, const struct nb_render_job *job)
 {
@@ -29,6 +30,17 @@ static int compare_json(FILE *out, const struct nb_render_job *job)
 static int compare_junit(FILE *out, const struct nb_render_job *job)
 {
 	return nb_cmp_render_junit(out, job->in.cmp);
+}
+
+/* the table `run` prints after a sweep, read again from the report it wrote */
+static int report_table(FILE *out, const struct nb_render_job *job)
+{
+	struct nb_err err = { 0 };
+	int ret = nb_render_run_table(out, job->in.rep->path, &err);
+
+	if (ret)
+		fprintf(stderr, "nicbench report: %s\n", err.msg);
+	return ret;
 }
 
 static int report_markdown(FILE *out, const struct nb_render_job *job)
@@ -69,6 +81,7 @@ static const struct nb_render_format formats[] = {
 	{ "markdown", NULL, report_markdown, compare_markdown, false },
 	{ "html", "(one self-contained page: inline SVG and CSS, nothing fetched)", any_html, any_html, true },
 	{ "kcidb", "(KCIDB I/O v5.3 JSON)", report_kcidb, compare_kcidb, false },
+	{ "table", "(the table run prints after a sweep)", report_table, NULL, false },
 };
 
 #define N_FORMATS (sizeof(formats) / sizeof(formats[0]))

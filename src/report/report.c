@@ -286,59 +286,15 @@ int nb_report_add_diagnostics(struct nb_report *r, const struct nb_point_result 
 				       nb_report_run_json(run, true)), err);
 }
 
-/* The point's line in the table, from the summary of its runs (their metrics alone). */
-static int add_table_row(struct nb_report *r, const struct nb_point_result *pr, struct nb_err *err)
+/* Points ended, by status, for the line after the table (the table itself is read back from the
+ * written report: render/run_table.c). */
+static void count_point(struct nb_report *r, const struct nb_point_result *pr)
 {
-	const struct nb_point *p = pr->point;
-	struct nb_summary_run runs[NB_MAX_REPETITIONS];
-	struct nb_summary_input in = {
-		.nruns = pr->nruns < NB_MAX_REPETITIONS ? pr->nruns : NB_MAX_REPETITIONS,
-		.runs = runs,
-		.diag = pr->has_diag ? &pr->diag_metrics : NULL,
-		.tx = p->test->dir == NB_DIR_TX,
-		.status = pr->status,
-		.window_s = p->test->duration_s,
-	};
-	bool skip_disturbed = nb_report_skips_disturbed(json_object_get(r->root, "config"));
-	struct nb_point_summary *s;
-	struct nb_table_row *row;
-	json_t *light;
-
-	if (r->nrows == r->cap) {
-		int cap = r->cap ? r->cap * 2 : 16;
-		struct nb_table_row *rows = realloc(r->rows, (size_t)cap * sizeof(*rows));
-
-		if (!rows)
-			return nb_err_set(err, -ENOMEM, "add point %s to the report: out of memory", p->id);
-		r->rows = rows;
-		r->cap = cap;
+	switch (pr->status) {
+	case NB_POINT_OK: r->points_ok++; break;
+	case NB_POINT_UNSUPPORTED: r->points_unsupported++; break;
+	default: r->points_failed++; break;
 	}
-	s = malloc(sizeof(*s));
-	if (!s)
-		return nb_err_set(err, -ENOMEM, "add point %s to the report: out of memory", p->id);
-	light = json_array();
-	for (int i = 0; i < in.nruns; i++) {
-		json_t *run = nb_report_run_json(&pr->runs[i], true);
-
-		/* under auto repetitions a disturbed run was repeated: it is not data */
-		runs[i].ok = skip_disturbed ? nb_report_run_is_clean(run) : pr->runs[i].status == NB_RUN_OK;
-		runs[i].metrics = &pr->runs[i].metrics;
-		json_array_append_new(light, run);
-	}
-	nb_report_head_facts(r->root, &in);
-	nb_point_summarize(&in, s);
-	row = &r->rows[r->nrows++];
-	nb_table_row_fill(row, pr, s);
-	if (in.nruns > 0) {
-		row->has_prec = true;
-		json_decref(nb_report_precision_json(light, p->test->dir == NB_DIR_RX   ? "rx"
-							    : p->test->dir == NB_DIR_RR ? "rr"
-											: "tx",
-						     json_object_get(r->root, "config"), &row->prec));
-	}
-	json_decref(light);
-	free(s);
-	return 0;
 }
 
 static json_t *profile_json(const struct nb_profile *prof)
@@ -412,7 +368,8 @@ int nb_report_add_point(struct nb_report *r, const struct nb_point_result *pr, s
 	r->marks[p->index].begun = false;
 	if (rc < 0)
 		return rc;
-	return add_table_row(r, pr, err);
+	count_point(r, pr);
+	return 0;
 }
 
 char *nb_report_dumps(struct nb_report *r)
@@ -726,25 +683,13 @@ void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *i
 	json_object_set_new(r->root, "idle_check",
 			    json_pack("{s:f, s:o, s:o}", "seconds", ic->seconds, "busy_pct",
 				      ic->busy_present ? json_real(ic->busy_pct) : json_null(), "busiest", busiest));
-	r->idle_warned = ic->busy_present && ic->busy_pct >= NB_FOREIGN_LOAD_PCT;
-	r->idle_busy_pct = ic->busy_pct;
-}
-
-void nb_report_print_table(const struct nb_report *r, FILE *out)
-{
-	nb_report_table_print(r, out);
 }
 
 void nb_report_count(const struct nb_report *r, int *ok, int *failed, int *unsupported)
 {
-	*ok = *failed = *unsupported = 0;
-	for (int i = 0; i < r->nrows; i++) {
-		switch (r->rows[i].status) {
-		case NB_POINT_OK: (*ok)++; break;
-		case NB_POINT_UNSUPPORTED: (*unsupported)++; break;
-		default: (*failed)++; break;
-		}
-	}
+	*ok = r->points_ok;
+	*failed = r->points_failed;
+	*unsupported = r->points_unsupported;
 }
 
 void nb_report_free(struct nb_report *r)
@@ -754,6 +699,5 @@ void nb_report_free(struct nb_report *r)
 	json_decref(r->root);
 	nb_record_writer_close(r->rec, false);
 	free(r->marks);
-	free(r->rows);
 	free(r);
 }

@@ -79,8 +79,6 @@ int nb_report_assemble_restored(const char *record_path, const struct nb_journal
  * info: what was found (struct nb_assembly_info, report/report_types.h). */
 int nb_report_assemble(const char *record_path, const char *report_path, struct nb_assembly_info *info,
 		       struct nb_err *err);
-/* The human table: one line per point. */
-void nb_report_print_table(const struct nb_report *r, FILE *out);
 /* Record the idle check before the first point (top-level "idle_check"); the table then
  * warns when the machine was busy. */
 /* The local peer as found by its socket (report "peer"."local"); forced: --peer-local. */

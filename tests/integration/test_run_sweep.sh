@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# A small sweep on the veth test bed writes a valid report with the knobs as read back,
+# A small sweep on the veth test bed writes a valid report with the knobs as read back, prints the
+# table `report --format table` prints of it,
 # hardware coalescing (which veth lacks) gives unsupported points, and every knob is
 # back to its unusual starting value afterwards.
 set -euo pipefail
@@ -18,8 +19,14 @@ rc=0
 "$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-tx,udp-rx --duration 1 --omit 0 \
 	--repetitions 2 --settle 0.2 --knob threaded=0,1 \
 	--knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 \
-	-o "$work/r.json" --journal "$work/journal" || rc=$?
+	-o "$work/r.json" --journal "$work/journal" >"$work/run.out" || rc=$?
 expect "exit code of the sweep" "$rc" 0
+# the table printed after the run is the report's table, read back from the file: byte for byte
+# what `report --format table` prints (the run adds only its count line)
+"$NB_BIN" report "$work/r.json" --format table >"$work/table.out"
+grep -v '^[0-9]* ok, [0-9]* failed or timed out' "$work/run.out" | grep -v '^nicbench run:' >"$work/run.table" || true
+cmp -s "$work/run.table" "$work/table.out" || { diff "$work/run.table" "$work/table.out"; fail "the run's table differs from report --format table"; }
+grep -q "spread: (max - min) / median" "$work/table.out" || fail "report --format table has no legend"
 expect "threaded after the sweep" "$(knob threaded)" 1
 expect "gro_flush_timeout after the sweep" "$(knob gro_flush_timeout)" 12345
 expect "napi_defer_hard_irqs after the sweep" "$(knob napi_defer_hard_irqs)" 3
