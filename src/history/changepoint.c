@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+/* Change points of one series: E-Divisive means with a permutation test, and Perfherder's t-test rule. */
+#include "changepoint.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nb_cp_options_init(struct nb_cp_options *o)
+{
+	o->min_segment = 3;
+	o->edge_buffer = 3;
+	o->permutations = 199;
+	o->alpha = 0.01;
+	o->seed = 1;
+}
+
+uint64_t nb_cp_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint32_t nb_cp_rand_below(uint64_t *state, uint32_t bound)
+{
+	/* Lemire's multiply-shift; the bias is below 2^-32 for the bounds a series has */
+	return (uint32_t)(((nb_cp_rand(state) >> 32) * (uint64_t)bound) >> 32);
+}
+
+/* The segment being searched: n values, their pairwise distances |x_i - x_j|, and which
+ * splits are allowed (first..last: the left side's size). */
+struct segment {
+	int n;
+	const double *dist; /* n x n */
+	int first, last;
+};
+
+/* The largest E-Divisive statistic over the allowed splits, with the values in the order perm
+ * gives (perm[i] is the value at position i). The statistic of a split into left (m values) and
+ * right (r values) is m r / (m + r) times the energy distance
+ *   2 mean|L - R| - mean|L - L'| - mean|R - R'|,
+ * updated as each value moves from the right side to the left, so a whole scan is O(n^2). */
+static double best_split(const struct segment *s, const int *perm, int *where)
+{
+	double within_left = 0, within_right = 0, between = 0, best = -INFINITY;
+	int n = s->n;
+
+	for (int i = 0; i < n; i++) {
+		for (int j = i + 1; j < n; j++)
+			within_right += s->dist[perm[i] * n + perm[j]];
+	}
+	*where = -1;
+	for (int m = 1; m < n; m++) {
+		int k = perm[m - 1];
+		double to_left = 0, to_right = 0;
+
+		for (int i = 0; i < m - 1; i++)
+			to_left += s->dist[k * n + perm[i]];
+		for (int j = m; j < n; j++)
+			to_right += s->dist[k * n + perm[j]];
+		within_left += to_left;
+		within_right -= to_right;
+		between += to_right - to_left;
+		if (m < s->first || m > s->last)
+			continue;
+		int r = n - m;
+		double e = 2 * between / ((double)m * r);
+
+		if (m > 1)
+			e -= within_left / ((double)m * (m - 1) / 2);
+		if (r > 1)
+			e -= within_right / ((double)r * (r - 1) / 2);
+		e *= (double)m * r / (m + r);
+		if (e > best) {
+			best = e;
+			*where = m;
+		}
+	}
+	return best;
+}
+
+/* One segment's best split and its permutation p-value; false when no split is allowed. The
+ * permutations stop early once the split can no longer reach alpha. */
+static bool test_segment(const double *x, int n, int first, int last, const struct nb_cp_options *o,
+			 uint64_t *rng, double *dist, int *perm, struct nb_cp *out)
+{
+	struct segment s = { n, dist, first, last };
+	int at, reached = 0;
+	int allowed = (int)floor(o->alpha * (o->permutations + 1)) - 1; /* permutations that may reach it */
+	double observed;
+
+	if (first > last)
+		return false;
+	for (int i = 0; i < n; i++) {
+		perm[i] = i;
+		for (int j = 0; j < n; j++)
+			dist[i * n + j] = fabs(x[i] - x[j]);
+	}
+	observed = best_split(&s, perm, &at);
+	if (at < 0)
+		return false;
+	for (int p = 0; p < o->permutations; p++) {
+		int ignored;
+
+		for (int i = n - 1; i > 0; i--) {
+			int j = (int)nb_cp_rand_below(rng, (uint32_t)i + 1), t = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		/* ties count against the split: a flat series is never a change */
+		if (best_split(&s, perm, &ignored) >= observed - 1e-12 * fabs(observed))
+			reached++;
+		if (reached > allowed)
+			break;
+	}
+	out->index = at;
+	out->stat = observed;
+	out->p_value = reached > allowed ? 1.0 : (reached + 1.0) / (o->permutations + 1.0);
+	return true;
+}
+
+struct search {
+	const double *x;
+	const struct nb_cp_options *o;
+	uint64_t rng;
+	double *dist;
+	int *perm;
+	struct nb_cp *cps;
+	int n_cps, max;
+};
+
+/* Split [lo, hi) at its best point when significant, then search both sides. */
+static void search(struct search *s, int lo, int hi)
+{
+	int n = hi - lo, first = s->o->min_segment, last = n - s->o->min_segment;
+	struct nb_cp cp;
+
+	if (lo == 0 && first < s->o->edge_buffer)
+		first = s->o->edge_buffer;
+	if (s->n_cps >= s->max || n < 2 * s->o->min_segment)
+		return;
+	if (!test_segment(s->x + lo, n, first, last, s->o, &s->rng, s->dist, s->perm, &cp) ||
+	    cp.p_value > s->o->alpha)
+		return;
+	cp.index += lo;
+	s->cps[s->n_cps++] = cp;
+	search(s, lo, cp.index);
+	search(s, cp.index, hi);
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	const struct nb_cp *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int nb_cp_find(const double *x, int n, const struct nb_cp_options *o, struct nb_cp *cps, int max)
+{
+	struct search s = { .x = x, .o = o, .rng = o->seed, .cps = cps, .max = max };
+
+	if (n < 0 || max < 0 || o->min_segment < 2 || o->edge_buffer < 0 || o->permutations < 1 || !(o->alpha > 0) ||
+	    o->alpha >= 1)
+		return -EINVAL;
+	if (n < 2 * o->min_segment)
+		return 0;
+	s.dist = malloc(sizeof(*s.dist) * (size_t)n * (size_t)n);
+	s.perm = malloc(sizeof(*s.perm) * (size_t)n);
+	if (!s.dist || !s.perm) {
+		free(s.dist);
+		free(s.perm);
+		return -ENOMEM;
+	}
+	search(&s, 0, n);
+	free(s.dist);
+	free(s.perm);
+	qsort(cps, (size_t)s.n_cps, sizeof(*cps), cmp_index);
+	return s.n_cps;
+}
+
+static void mean_var(const double *x, int n, double *mean, double *var)
+{
+	double sum = 0, ss = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += x[i];
+	*mean = sum / n;
+	for (int i = 0; i < n; i++)
+		ss += (x[i] - *mean) * (x[i] - *mean);
+	*var = n > 1 ? ss / (n - 1) : 0;
+}
+
+int nb_cp_perfherder(const double *x, int n, int window, double t_min, double min_pct, struct nb_cp *cps, int max)
+{
+	double *t = calloc((size_t)(n > 0 ? n : 1), sizeof(*t));
+	double *change = calloc((size_t)(n > 0 ? n : 1), sizeof(*change));
+	int count = 0;
+
+	if (!t || !change) {
+		free(t);
+		free(change);
+		return -ENOMEM;
+	}
+	for (int i = 2; i + 2 <= n; i++) {
+		int nb = i < window ? i : window, nf = n - i < window ? n - i : window;
+		double mb, vb, mf, vf, se;
+
+		mean_var(x + i - nb, nb, &mb, &vb);
+		mean_var(x + i, nf, &mf, &vf);
+		se = sqrt(vb / nb + vf / nf);
+		t[i] = se > 0 ? fabs(mf - mb) / se : (mf != mb ? INFINITY : 0);
+		change[i] = mb != 0 ? fabs(mf - mb) / fabs(mb) * 100 : 0;
+	}
+	/* each run of points above t_min gives one change: its largest t */
+	for (int i = 0; i < n;) {
+		int best = -1, j = i;
+
+		while (j < n && t[j] > t_min) {
+			if (best < 0 || t[j] > t[best])
+				best = j;
+			j++;
+		}
+		if (best >= 0 && change[best] >= min_pct && count < max)
+			cps[count++] = (struct nb_cp){ .index = best, .p_value = 0, .stat = t[best] };
+		i = j > i ? j : i + 1;
+	}
+	free(t);
+	free(change);
+	return count;
+}
