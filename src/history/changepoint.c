@@ -32,53 +32,62 @@ uint32_t nb_cp_rand_below(uint64_t *state, uint32_t bound)
 	return (uint32_t)(((nb_cp_rand(state) >> 32) * (uint64_t)bound) >> 32);
 }
 
-/* The segment being searched: n values, their pairwise distances |x_i - x_j|, and which
- * splits are allowed (first..last: the left side's size). */
+/* The segment being searched: n values, their pairwise distances |x_i - x_j|, which splits are
+ * allowed (first..last: the left side's size) and the shortest right side. */
 struct segment {
 	int n;
 	const double *dist; /* n x n */
-	int first, last;
+	double *pre;        /* n x (n + 1): pre[i][j] = sum of dist[perm i][perm t] over t < j */
+	int first, last, min_right;
 };
 
 /* The largest E-Divisive statistic over the allowed splits, with the values in the order perm
- * gives (perm[i] is the value at position i). The statistic of a split into left (m values) and
- * right (r values) is m r / (m + r) times the energy distance
- *   2 mean|L - R| - mean|L - L'| - mean|R - R'|,
- * updated as each value moves from the right side to the left, so a whole scan is O(n^2). */
+ * gives (perm[i] is the value at position i). As Matteson and James define it, a split tau is
+ * scored against the best end kappa of the segment after it: left = [0, tau), right = [tau, kappa),
+ *   m r / (m + r) * (2 mean|L - R| - mean|L - L'| - mean|R - R'|),
+ * so a dip that comes back (down at 15, up at 28) scores as the step it is, not as a blend. Each
+ * row's prefix sums make a (tau, kappa) step O(1): O(n^2) per scan. */
 static double best_split(const struct segment *s, const int *perm, int *where)
 {
-	double within_left = 0, within_right = 0, between = 0, best = -INFINITY;
 	int n = s->n;
+	double within_left = 0, best = -INFINITY;
 
 	for (int i = 0; i < n; i++) {
-		for (int j = i + 1; j < n; j++)
-			within_right += s->dist[perm[i] * n + perm[j]];
+		const double *row = s->dist + (size_t)perm[i] * n;
+		double *pre = s->pre + (size_t)i * (n + 1);
+
+		pre[0] = 0;
+		for (int j = 0; j < n; j++)
+			pre[j + 1] = pre[j] + row[perm[j]];
 	}
 	*where = -1;
 	for (int m = 1; m < n; m++) {
-		int k = perm[m - 1];
-		double to_left = 0, to_right = 0;
-
-		for (int i = 0; i < m - 1; i++)
-			to_left += s->dist[k * n + perm[i]];
-		for (int j = m; j < n; j++)
-			to_right += s->dist[k * n + perm[j]];
-		within_left += to_left;
-		within_right -= to_right;
-		between += to_right - to_left;
+		/* value m - 1 joins the left side */
+		within_left += s->pre[(size_t)(m - 1) * (n + 1) + m - 1];
 		if (m < s->first || m > s->last)
 			continue;
-		int r = n - m;
-		double e = 2 * between / ((double)m * r);
+		double between = 0, within_right = 0;
 
-		if (m > 1)
-			e -= within_left / ((double)m * (m - 1) / 2);
-		if (r > 1)
-			e -= within_right / ((double)r * (r - 1) / 2);
-		e *= (double)m * r / (m + r);
-		if (e > best) {
-			best = e;
-			*where = m;
+		for (int k = m + 1; k <= n; k++) {
+			const double *pre = s->pre + (size_t)(k - 1) * (n + 1);
+			int r = k - m;
+
+			/* value k - 1 joins the right side */
+			between += pre[m];
+			within_right += pre[k - 1] - pre[m];
+			if (r < s->min_right)
+				continue;
+			double e = 2 * between / ((double)m * r);
+
+			if (m > 1)
+				e -= within_left / ((double)m * (m - 1) / 2);
+			if (r > 1)
+				e -= within_right / ((double)r * (r - 1) / 2);
+			e *= (double)m * r / (m + r);
+			if (e > best) {
+				best = e;
+				*where = m;
+			}
 		}
 	}
 	return best;
@@ -87,11 +96,12 @@ static double best_split(const struct segment *s, const int *perm, int *where)
 /* One segment's best split and its permutation p-value; false when no split is allowed. The
  * permutations stop early once the split can no longer reach alpha. */
 static bool test_segment(const double *x, int n, int first, int last, const struct nb_cp_options *o,
-			 uint64_t *rng, double *dist, int *perm, struct nb_cp *out)
+			 uint64_t *rng, double *dist, double *pre, int *perm, struct nb_cp *out)
 {
-	struct segment s = { n, dist, first, last };
+	struct segment s = { n, dist, pre, first, last, o->min_segment };
 	int at, reached = 0;
-	int allowed = (int)floor(o->alpha * (o->permutations + 1)) - 1; /* permutations that may reach it */
+	/* permutations that may reach it: p = (reached + 1) / (permutations + 1) <= alpha */
+	int allowed = (int)floor(o->alpha * (o->permutations + 1) + 1e-9) - 1;
 	double observed;
 
 	if (first > last)
@@ -129,7 +139,7 @@ struct search {
 	const double *x;
 	const struct nb_cp_options *o;
 	uint64_t rng;
-	double *dist;
+	double *dist, *pre;
 	int *perm;
 	struct nb_cp *cps;
 	int n_cps, max;
@@ -145,7 +155,7 @@ static void search(struct search *s, int lo, int hi)
 		first = s->o->edge_buffer;
 	if (s->n_cps >= s->max || n < 2 * s->o->min_segment)
 		return;
-	if (!test_segment(s->x + lo, n, first, last, s->o, &s->rng, s->dist, s->perm, &cp) ||
+	if (!test_segment(s->x + lo, n, first, last, s->o, &s->rng, s->dist, s->pre, s->perm, &cp) ||
 	    cp.p_value > s->o->alpha)
 		return;
 	cp.index += lo;
@@ -171,14 +181,17 @@ int nb_cp_find(const double *x, int n, const struct nb_cp_options *o, struct nb_
 	if (n < 2 * o->min_segment)
 		return 0;
 	s.dist = malloc(sizeof(*s.dist) * (size_t)n * (size_t)n);
+	s.pre = malloc(sizeof(*s.pre) * (size_t)n * (size_t)(n + 1));
 	s.perm = malloc(sizeof(*s.perm) * (size_t)n);
-	if (!s.dist || !s.perm) {
+	if (!s.dist || !s.pre || !s.perm) {
 		free(s.dist);
+		free(s.pre);
 		free(s.perm);
 		return -ENOMEM;
 	}
 	search(&s, 0, n);
 	free(s.dist);
+	free(s.pre);
 	free(s.perm);
 	qsort(cps, (size_t)s.n_cps, sizeof(*cps), cmp_index);
 	return s.n_cps;
