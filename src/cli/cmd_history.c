@@ -47,7 +47,11 @@ static void history_usage(FILE *out)
 	      "  --window N           the newest N commits of each board (default 200, 0: all)\n"
 	      "  --min-segment N      points a segment needs, so one spike is no change (default 3)\n"
 	      "  --edge-buffer N      no change among the window's first N commits (default 3)\n"
-	      "  --permutations N     of the permutation test (default 199)\n"
+	      "  --test t|energy      what the permutation test judges: the largest two-sample t over\n"
+	      "                       the splits (default; a shift of the level) or E-Divisive's energy\n"
+	      "                       (any change of the distribution, less power); E-Divisive places\n"
+	      "                       the split either way\n"
+	      "  --permutations N     of the permutation test (default 999)\n"
 	      "  --alpha P            its significance level (default 0.01)\n"
 	      "  --seed N             the permutations' seed (default 1: the same data, the same answer)\n"
 	      "  --boot HOOK          the hook the printed `nicbench bisect` command names\n"
@@ -129,7 +133,7 @@ struct add_cli {
 };
 
 enum { OPT_DB = 256, OPT_COMMIT, OPT_BRANCH, OPT_BOARD, OPT_GATE, OPT_MIN_EFFECT, OPT_FLOOR, OPT_METRICS, OPT_WINDOW,
-       OPT_MIN_SEGMENT, OPT_EDGE_BUFFER, OPT_PERMUTATIONS, OPT_ALPHA, OPT_SEED, OPT_BOOT, OPT_GIT, OPT_ALL };
+       OPT_MIN_SEGMENT, OPT_EDGE_BUFFER, OPT_PERMUTATIONS, OPT_ALPHA, OPT_SEED, OPT_TEST, OPT_BOOT, OPT_GIT, OPT_ALL };
 
 static int history_add(int argc, char **argv)
 {
@@ -340,6 +344,7 @@ static int history_analyze(int argc, char **argv)
 		{ "permutations", required_argument, NULL, OPT_PERMUTATIONS },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "test", required_argument, NULL, OPT_TEST },
 		{ "boot", required_argument, NULL, OPT_BOOT },
 		{ "git", required_argument, NULL, OPT_GIT },
 		{ "all", no_argument, NULL, OPT_ALL },
@@ -408,6 +413,11 @@ static int history_analyze(int argc, char **argv)
 			if (parse_int(optarg, 0, 2147483647, &seed))
 				return usage_error("--seed takes a whole number", optarg);
 			o.cp.seed = (uint64_t)seed;
+			break;
+		case OPT_TEST:
+			if (strcmp(optarg, "t") && strcmp(optarg, "energy"))
+				return usage_error("--test takes t or energy", optarg);
+			o.cp.test = strcmp(optarg, "t") ? NB_CP_TEST_ENERGY : NB_CP_TEST_T;
 			break;
 		case OPT_BOOT: ro.boot_hook = optarg; break;
 		case OPT_GIT: git = optarg; break;

@@ -7,7 +7,14 @@
 
 #include <stdint.h>
 
+/* What the permutation test judges: E-Divisive places the split either way. */
+enum nb_cp_test {
+	NB_CP_TEST_T,      /* the largest two-sample t over the splits: a shift of the mean (default) */
+	NB_CP_TEST_ENERGY, /* E-Divisive's own statistic: any change of the distribution, less power */
+};
+
 struct nb_cp_options {
+	enum nb_cp_test test;
 	int min_segment;  /* a segment has at least this many points: one spike is never a segment */
 	int edge_buffer;  /* no change point among the first this many points of the window */
 	int permutations; /* of the permutation test */
@@ -15,7 +22,8 @@ struct nb_cp_options {
 	uint64_t seed;    /* the permutations' seed: the same series gives the same answer */
 };
 
-/* min_segment 3, edge_buffer 3, 199 permutations, alpha 0.01, seed 1 (docs/history.md says why). */
+/* the t test, min_segment 3, edge_buffer 3, 999 permutations, alpha 0.01, seed 1 (docs/history.md
+ * says why). */
 void nb_cp_options_init(struct nb_cp_options *o);
 
 struct nb_cp {
@@ -29,6 +37,11 @@ struct nb_cp {
  * segment; it is kept when the permutation test finds it significant, then both sides are searched
  * again. Deterministic for a given seed. */
 int nb_cp_find(const double *x, int n, const struct nb_cp_options *o, struct nb_cp *cps, int max);
+
+/* Of n change points of x[0..len), those whose segments' medians differ by at least min_pct percent
+ * and by more than floor (in x's unit); a dropped one merges its two segments and the rest are
+ * judged again on the wider ones. Returns how many are kept (moved to the front of cps). */
+int nb_cp_keep_effective(const double *x, int len, struct nb_cp *cps, int n, double min_pct, double floor);
 
 /* Perfherder's rule (Mozilla's detect_changes): at each point, Welch's t between up to `window`
  * points before and after it (at least 2 on each side); a change where t exceeds t_min, is the

@@ -445,28 +445,6 @@ static double seg_median(const struct nb_hist_series *s, int lo, int hi)
 	return nb_stats_median(s->values + lo, hi - lo);
 }
 
-/* The change points that clear effect and floor; a dropped one merges its two segments, so the
- * rest are judged again on the wider segments until none is dropped. */
-static int keep_effective(const struct nb_hist_series *s, struct nb_cp *cps, int n, double min_effect, double floor)
-{
-	bool dropped = true;
-
-	while (dropped && n) {
-		dropped = false;
-		for (int j = 0; j < n; j++) {
-			int lo = j ? cps[j - 1].index : 0, hi = j + 1 < n ? cps[j + 1].index : s->n;
-
-			if (clears(seg_median(s, lo, cps[j].index), seg_median(s, cps[j].index, hi), min_effect, floor))
-				continue;
-			memmove(&cps[j], &cps[j + 1], sizeof(*cps) * (size_t)(n - j - 1));
-			n--;
-			dropped = true;
-			break;
-		}
-	}
-	return n;
-}
-
 static int judge_series(struct nb_hist_result *res, struct nb_hist_pool *pool, const struct nb_hist_options *o,
 			struct nb_hist_series *s)
 {
@@ -485,7 +463,7 @@ static int judge_series(struct nb_hist_result *res, struct nb_hist_pool *pool, c
 	n = nb_cp_find(s->values, s->n, &cpo, cps, (int)(sizeof(cps) / sizeof(cps[0])));
 	if (n < 0)
 		return n;
-	n = keep_effective(s, cps, n, min_effect, s->floor);
+	n = nb_cp_keep_effective(s->values, s->n, cps, n, min_effect, s->floor);
 	if (!n)
 		return 0;
 	s->changes = pool_calloc(pool, (size_t)n, sizeof(*s->changes));

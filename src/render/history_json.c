@@ -96,6 +96,7 @@ int nb_hist_render_json(FILE *file, const struct nb_hist_result *r, const struct
 	nb_print_int(&out, NB_PRINT_JSON, "series_count", NULL, r->n_series);
 	nb_print_open_object(&out, "method");
 	nb_print_string(&out, NB_PRINT_JSON, "name", NULL, "e-divisive-means");
+	nb_print_string(&out, NB_PRINT_JSON, "test", NULL, o->cp.test == NB_CP_TEST_T ? "t" : "energy");
 	nb_print_int(&out, NB_PRINT_JSON, "permutations", NULL, o->cp.permutations);
 	nb_print_double(&out, NB_PRINT_JSON, "alpha", NULL, o->cp.alpha);
 	nb_print_int(&out, NB_PRINT_JSON, "seed", NULL, (long long)o->cp.seed);

@@ -44,6 +44,10 @@ static void test_step(void)
 	int n2 = nb_cp_find(x, 30, &o, again, 8);
 
 	CHECK(n2 == n && (n < 1 || (again[0].index == cps[0].index && again[0].p_value == cps[0].p_value)));
+	/* E-Divisive's own statistic finds it too */
+	o.test = NB_CP_TEST_ENERGY;
+	n = nb_cp_find(x, 30, &o, cps, 8);
+	CHECK_MSG(n == 1 && cps[0].index == 20, "energy: %d change points, first at %d", n, n > 0 ? cps[0].index : -1);
 }
 
 static void test_flat_and_spike(void)
