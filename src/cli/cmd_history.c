@@ -16,53 +16,84 @@
 #include "history/history_store.h"
 #include "render/history_render.h"
 
-static void history_usage(FILE *out)
+static const char *const usage_lines[] = {
+	"add --db FILE [--commit ID] [--branch NAME] [--board NAME] REPORT...",
+	"list --db FILE",
+	"analyze --db FILE [OPTIONS]",
+};
+
+static const char usage_head[] =
+	"\n"
+	"Keep reports over commits and find where a series changed: one row per report, point,\n"
+	"metric and run in an SQLite database; change points per series (board, point, metric) by\n"
+	"E-Divisive means with a permutation test; the regressions a maintainer reads.\n";
+
+static const char usage_add[] =
+	"\n"
+	"add:\n"
+	"  --db FILE            the database (created when absent)\n"
+	"  --commit ID          the commit the reports measured (default: the report's kernel release)\n"
+	"  --branch NAME        the branch it is on (kept, shown by list)\n"
+	"  --board NAME         the board the series belongs to (default: the report's host name)\n"
+	"  A report already stored (same bytes) is skipped; all reports are one transaction: a bad\n"
+	"  report or database adds nothing.\n";
+
+static const char usage_list[] =
+	"\n"
+	"list:\n"
+	"  --db FILE            the database: one line per report (commit, board, branch, round)\n";
+
+static const char usage_analyze[] =
+	"\n"
+	"analyze:\n"
+	"  --db FILE            the database\n"
+	"  -f, --format FMT     text (default; the maintainer's report), json, junit, kcidb, html\n"
+	"  -o, --output FILE    write there instead of stdout\n"
+	"  --gate RULES         METRIC[@TESTS][=PCT],... as compare takes it, or none (default:\n"
+	"                       compare's: throughput_bps,cpu_busy_pct@*-rx,rr_latency_p99_us@*-rr,...)\n"
+	"  --min-effect [METRIC=]PCT  a change smaller than this is no change (default 2)\n"
+	"  --floor METRIC=V|FAMILY=V|none  compare's floors (the metric table's by default)\n"
+	"  --board NAME         only this board's series\n"
+	"  --metrics LIST       only these metrics (comma-separated)\n"
+	"  --window N           the newest N commits of each board (default 200, 0: all)\n"
+	"  --min-segment N      points a segment needs, so one spike is no change (default 3)\n"
+	"  --edge-buffer N      no change among the window's first N commits (default 3)\n"
+	"  --test t|energy      what the permutation test judges: the largest two-sample t over\n"
+	"                       the splits (default; a shift of the level) or E-Divisive's energy\n"
+	"                       (any change of the distribution, less power); E-Divisive places\n"
+	"                       the split either way\n"
+	"  --permutations N     of the permutation test (default 999)\n"
+	"  --alpha P            its significance level (default 0.01)\n"
+	"  --seed N             the permutations' seed (default 1: the same data, the same answer)\n"
+	"  --boot HOOK          the hook the printed `nicbench bisect` command names\n"
+	"  --git DIR            count the commits between last good and first bad in this git tree\n"
+	"  --all                text: every regression, not only the gated ones\n";
+
+static const char usage_tail[] =
+	"\n"
+	"exit codes: 0 done (analyze: no gated regression holds at the newest commit); 1 analyze: a\n"
+	"gated metric has a regression change point that still holds at the newest commit; 2 usage\n"
+	"or input error (a report of another schema or cut short, a database that is locked,\n"
+	"corrupt or not a history): nothing stored is lost. docs/history.md, man nicbench.\n";
+
+/* The whole help, or one subcommand's (what the bash completion offers after it). */
+static void history_usage(FILE *out, const char *sub)
 {
-	fputs("usage: nicbench history add --db FILE [--commit ID] [--branch NAME] [--board NAME] REPORT...\n"
-	      "       nicbench history list --db FILE\n"
-	      "       nicbench history analyze --db FILE [OPTIONS]\n"
-	      "\n"
-	      "Keep reports over commits and find where a series changed: one row per report, point,\n"
-	      "metric and run in an SQLite database; change points per series (board, point, metric) by\n"
-	      "E-Divisive means with a permutation test; the regressions a maintainer reads.\n"
-	      "\n"
-	      "add:\n"
-	      "  --db FILE            the database (created when absent)\n"
-	      "  --commit ID          the commit the reports measured (default: the report's kernel release)\n"
-	      "  --branch NAME        the branch it is on (kept, shown by list)\n"
-	      "  --board NAME         the board the series belongs to (default: the report's host name)\n"
-	      "  A report already stored (same bytes) is skipped; all reports are one transaction: a bad\n"
-	      "  report or database adds nothing.\n"
-	      "\n"
-	      "analyze:\n"
-	      "  --db FILE            the database\n"
-	      "  -f, --format FMT     text (default; the maintainer's report), json, junit, kcidb, html\n"
-	      "  -o, --output FILE    write there instead of stdout\n"
-	      "  --gate RULES         METRIC[@TESTS][=PCT],... as compare takes it, or none (default:\n"
-	      "                       compare's: throughput_bps,cpu_busy_pct@*-rx,rr_latency_p99_us@*-rr,...)\n"
-	      "  --min-effect [METRIC=]PCT  a change smaller than this is no change (default 2)\n"
-	      "  --floor METRIC=V|FAMILY=V|none  compare's floors (the metric table's by default)\n"
-	      "  --board NAME         only this board's series\n"
-	      "  --metrics LIST       only these metrics (comma-separated)\n"
-	      "  --window N           the newest N commits of each board (default 200, 0: all)\n"
-	      "  --min-segment N      points a segment needs, so one spike is no change (default 3)\n"
-	      "  --edge-buffer N      no change among the window's first N commits (default 3)\n"
-	      "  --test t|energy      what the permutation test judges: the largest two-sample t over\n"
-	      "                       the splits (default; a shift of the level) or E-Divisive's energy\n"
-	      "                       (any change of the distribution, less power); E-Divisive places\n"
-	      "                       the split either way\n"
-	      "  --permutations N     of the permutation test (default 999)\n"
-	      "  --alpha P            its significance level (default 0.01)\n"
-	      "  --seed N             the permutations' seed (default 1: the same data, the same answer)\n"
-	      "  --boot HOOK          the hook the printed `nicbench bisect` command names\n"
-	      "  --git DIR            count the commits between last good and first bad in this git tree\n"
-	      "  --all                text: every regression, not only the gated ones\n"
-	      "\n"
-	      "exit codes: 0 done (analyze: no gated regression holds at the newest commit); 1 analyze: a\n"
-	      "gated metric has a regression change point that still holds at the newest commit; 2 usage\n"
-	      "or input error (a report of another schema or cut short, a database that is locked,\n"
-	      "corrupt or not a history): nothing stored is lost. docs/history.md, man nicbench.\n",
-	      out);
+	int shown = 0;
+
+	for (size_t i = 0; i < sizeof(usage_lines) / sizeof(usage_lines[0]); i++) {
+		if (sub && strncmp(usage_lines[i], sub, strlen(sub)))
+			continue;
+		fprintf(out, "%s nicbench history %s\n", shown++ ? "      " : "usage:", usage_lines[i]);
+	}
+	fputs(usage_head, out);
+	if (!sub || !strcmp(sub, "add"))
+		fputs(usage_add, out);
+	if (!sub || !strcmp(sub, "list"))
+		fputs(usage_list, out);
+	if (!sub || !strcmp(sub, "analyze"))
+		fputs(usage_analyze, out);
+	fputs(usage_tail, out);
 }
 
 static int usage_error(const char *msg, const char *arg)
@@ -156,7 +187,7 @@ static int history_add(int argc, char **argv)
 		case OPT_COMMIT: cli.commit = optarg; break;
 		case OPT_BRANCH: cli.branch = optarg; break;
 		case OPT_BOARD: cli.board = optarg; break;
-		case 'h': history_usage(stdout); return NB_EXIT_OK;
+		case 'h': history_usage(stdout, "add"); return NB_EXIT_OK;
 		default: return usage_error("bad option to history add", NULL);
 		}
 	}
@@ -256,7 +287,7 @@ static int history_list(int argc, char **argv)
 		if (c == OPT_DB)
 			path = optarg;
 		else if (c == 'h') {
-			history_usage(stdout);
+			history_usage(stdout, "list");
 			return NB_EXIT_OK;
 		} else
 			return usage_error("bad option to history list", NULL);
@@ -422,7 +453,7 @@ static int history_analyze(int argc, char **argv)
 		case OPT_BOOT: ro.boot_hook = optarg; break;
 		case OPT_GIT: git = optarg; break;
 		case OPT_ALL: ro.all = true; break;
-		case 'h': history_usage(stdout); return NB_EXIT_OK;
+		case 'h': history_usage(stdout, "analyze"); return NB_EXIT_OK;
 		default: return usage_error("bad option to history analyze", NULL);
 		}
 	}
@@ -467,7 +498,7 @@ static int history_analyze(int argc, char **argv)
 int cmd_history(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		history_usage(argc < 2 ? stderr : stdout);
+		history_usage(argc < 2 ? stderr : stdout, NULL);
 		return argc < 2 ? NB_EXIT_USAGE : NB_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "add"))

@@ -16,8 +16,10 @@
 #                             result.h, run_record.h, the knob table, ...), but not report.h, the
 #                             spine of report/ itself, nor runner.h, which drives the run and
 #                             includes report.h; never cli/.
-#   render/                   the same rules, one step later: it shows what report/ and compare/
-#                             make, so they never include it.
+#   history/                  as report/ and compare/: it reads reports through compare/'s loader
+#                             and keeps them over commits; never render/ or cli/.
+#   render/                   the same rules, one step later: it shows what report/, compare/ and
+#                             history/ make, so they never include it.
 #   the spine at src/         any measurement folder and kit/; report/ and compare/ only from
 #                             report.* and runner.* (result.h once took its bottleneck type from
 #                             report/: a point's result comes before its report); never cli/.
@@ -82,13 +84,14 @@ why_wrong() {
 	sampling | knobs | traffic | result)
 		case $to in
 		spine) why="$base is the spine above the stage folders: the type $from/ needs belongs in the folder that owns it (here, or kit/), and $base includes that" ;;
-		report | compare | render | cli) why="$to/ comes after $from/ in the pipeline: a measurement helper knows nothing of what reads its results" ;;
+		report | compare | history | render | cli) why="$to/ comes after $from/ in the pipeline: a measurement helper knows nothing of what reads its results" ;;
 		esac
 		;;
-	report | compare | render)
+	report | compare | history | render)
 		case $to in
 		cli) why="cli/ is the top: the commands include the stages, not the other way" ;;
 		render) [ "$from" = render ] || why="render/ shows what $from/ makes: $from/ knows nothing of how it is shown" ;;
+		history) [ "$from" = history ] || [ "$from" = render ] || why="history/ reads what $from/ makes, later in the pipeline: $from/ knows nothing of it" ;;
 		spine)
 			case $base in
 			report.h) why="report.h is the spine of report/: what its helpers share belongs in report/, and report.h includes it" ;;
