@@ -312,15 +312,18 @@ static int history_list(int argc, char **argv)
 
 /* ---- analyze ---- */
 
-/* git rev-list --count GOOD..BAD in the tree of --git; 0 when git cannot say. */
-static int git_range(const char *good, const char *bad, void *arg)
+/* git rev-list --reverse GOOD..BAD in the tree of --git: the count, and the commits before BAD into
+ * between (empty when they do not fit); 0 when git cannot say. */
+static int git_range(const char *good, const char *bad, char *between, size_t len, void *arg)
 {
 	const char *dir = arg;
-	char range[512], out[32];
-	int pipefd[2], status;
+	char range[512], out[65536];
+	int pipefd[2], status, count = 0;
+	size_t got = 0, used = 0;
 	ssize_t n;
 	pid_t pid;
 
+	between[0] = '\0';
 	if (snprintf(range, sizeof(range), "%s..%s", good, bad) >= (int)sizeof(range) || pipe(pipefd))
 		return 0;
 	pid = fork();
@@ -331,18 +334,40 @@ static int git_range(const char *good, const char *bad, void *arg)
 		if (devnull >= 0)
 			dup2(devnull, 2);
 		close(pipefd[0]);
-		execlp("git", "git", "-C", dir, "rev-list", "--count", range, (char *)NULL);
+		execlp("git", "git", "-C", dir, "rev-list", "--reverse", range, (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);
-	n = pid > 0 ? read(pipefd[0], out, sizeof(out) - 1) : -1;
+	while (pid > 0 && (n = read(pipefd[0], out + got, sizeof(out) - 1 - got)) > 0)
+		got += (size_t)n;
 	close(pipefd[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	if (n <= 0 || pid <= 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+	if (pid <= 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		return 0;
-	out[n] = '\0';
-	return atoi(out);
+	out[got] = '\0';
+	/* rev-list --reverse ends with BAD itself: the lines before it are the candidates */
+	while (got && out[got - 1] == '\n')
+		out[--got] = '\0';
+	if (!got)
+		return 0;
+	count = 1;
+	char *last = strrchr(out, '\n');
+
+	if (!last)
+		return count;
+	*last = '\0';
+	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t l = strlen(line);
+
+		count++;
+		if (used + l + 2 > len) {
+			used = len; /* does not fit: name none rather than some */
+			continue;
+		}
+		used += (size_t)snprintf(between + used, len - used, "%s%s", used ? " " : "", line);
+	}
+	if (used >= len)
+		between[0] = '\0';
+	return count;
 }
 
 static int parse_int(const char *s, int min, int max, int *out)

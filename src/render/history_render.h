@@ -13,9 +13,9 @@ struct nb_hist_render_opts {
 	const char *boot_hook; /* for the bisect command; NULL: "HOOK" */
 	bool all;              /* text: every change point, not only the regressions and a summary */
 	const char *origin;    /* kcidb: the submitting CI system */
-	/* per change, how many commits its good..bad range holds (git rev-list --count); 0: unknown.
-	 * Indexed as the series and their changes are, NULL when not known at all. */
-	int (*range_commits)(const char *good, const char *bad, void *arg);
+	/* how many commits a good..bad range holds (0: unknown), and those before bad, oldest first and
+	 * space-separated, into between (empty when more than fit); NULL: nothing known (no --git) */
+	int (*range_commits)(const char *good, const char *bad, char *between, size_t len, void *arg);
 	void *range_arg;
 };
 

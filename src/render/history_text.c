@@ -101,9 +101,11 @@ static void print_table(struct nb_print *out, const struct nb_hist_series *s, co
 	}
 }
 
+/* The command of nicbench bisect (GOOD CANDIDATE... BAD, oldest first) that would settle the range. */
 static void print_bisect(struct nb_print *out, const struct nb_hist_change *c, const struct nb_hist_render_opts *ro)
 {
-	int range = ro->range_commits ? ro->range_commits(c->good, c->bad, ro->range_arg) : 0;
+	char between[2048] = "";
+	int range = ro->range_commits ? ro->range_commits(c->good, c->bad, between, sizeof(between), ro->range_arg) : 0;
 	const char *hook = ro->boot_hook ? ro->boot_hook : "HOOK";
 
 	if (range == 1) {
@@ -114,7 +116,8 @@ static void print_bisect(struct nb_print *out, const struct nb_hist_change *c, c
 		nb_print_fmt(out, "\n  %s..%s holds %d commits; to settle which one:\n", c->good, c->bad, range);
 	else
 		nb_print_fmt(out, "\n  if %s..%s holds more than one commit, to settle which one:\n", c->good, c->bad);
-	nb_print_fmt(out, "    nicbench bisect --boot %s %s %s\n", hook, c->good, c->bad);
+	nb_print_fmt(out, "    nicbench bisect --boot %s --work bisect-%s %s %s %s\n", hook, c->bad, c->good,
+		     *between ? between : "CANDIDATE...", c->bad);
 }
 
 int nb_hist_render_text(FILE *file, const struct nb_hist_result *r, const struct nb_hist_render_opts *ro)

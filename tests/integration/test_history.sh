@@ -45,7 +45,7 @@ grep -q '^nicbench noticed a 1[0-9]\.[0-9]% regression of throughput_bps at tcp-
 grep -q 'last good c20, first bad c21' "$work/step.txt" || fail "the text does not name c20 and c21"
 grep -q 'still regressed at the newest commit c30' "$work/step.txt" || fail "the text does not say it still holds"
 grep -q '%stddev     %change' "$work/step.txt" || fail "no %stddev %change %stddev table"
-grep -q 'nicbench bisect --boot HOOK c20 c21' "$work/step.txt" || fail "no bisect command"
+grep -q 'nicbench bisect --boot HOOK --work bisect-c21 c20 CANDIDATE... c21' "$work/step.txt" || fail "no bisect command"
 "$NB_BIN" history analyze --db "$work/step.db" --format json >"$work/step.json"
 expect "analyze --format json exit" "$?" 1
 # every change point is the step, on throughput (the other metrics carry noise only)
@@ -65,6 +65,26 @@ expect "kcidb FAIL tests" "$(jq '[.tests[] | select(.status == "FAIL")] | length
 expect "html exit" "$?" 1
 # throughput_bps of the 4 points and cpu_busy_pct of the 2 rx points (the default gate)
 expect "html: one drawing per gated or changed series" "$(grep -c "<svg" "$work/step.html")" 6
+# with the git tree: one commit between is the culprit; three are listed for nicbench bisect
+if command -v git >/dev/null; then
+	git init -q "$work/git"
+	for i in $(seq -w 1 30); do
+		git -C "$work/git" -c user.email=nb@invalid -c user.name=nb commit -q --allow-empty -m "c$i"
+		git -C "$work/git" tag "c$i"
+		if [ "$i" = 20 ]; then
+			git -C "$work/git" -c user.email=nb@invalid -c user.name=nb commit -q --allow-empty -m x1
+			git -C "$work/git" -c user.email=nb@invalid -c user.name=nb commit -q --allow-empty -m x2
+		fi
+	done
+	x1=$(git -C "$work/git" rev-list --reverse c20..c21 | head -1)
+	"$NB_BIN" history analyze --db "$work/step.db" --git "$work/git" --boot ./hook.sh >"$work/git.txt"
+	grep -q "c20..c21 holds 3 commits" "$work/git.txt" || fail "--git: the range is not counted: $(grep -A1 c20..c21 "$work/git.txt" | head -2)"
+	grep -q "nicbench bisect --boot ./hook.sh --work bisect-c21 c20 $x1 [0-9a-f]* c21" "$work/git.txt" ||
+		fail "--git: the bisect command does not list the commits between"
+	git -C "$work/git" tag -f c20 "$(git -C "$work/git" rev-parse c21~1)" >/dev/null
+	"$NB_BIN" history analyze --db "$work/step.db" --git "$work/git" >"$work/git1.txt"
+	grep -q "c20..c21 is one commit: c21 is the culprit" "$work/git1.txt" || fail "--git: one commit is not named the culprit"
+fi
 # a gate that leaves throughput out does not fail
 "$NB_BIN" history analyze --db "$work/step.db" --gate cpu_busy_pct >/dev/null
 expect "analyze exit with the step ungated" "$?" 0
