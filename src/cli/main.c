@@ -19,6 +19,7 @@ static const struct nb_command commands[] = {
 	{ "knobs",   cmd_knobs,   "show an interface's knobs, or restore them from a journal" },
 	{ "serve",   cmd_serve,   "the peer side: a supervised iperf3 server that reports its own CPU use" },
 	{ "report",  cmd_report,  "show a report as HTML, text, Markdown or KCIDB, with a bottleneck per point" },
+	{ "history", cmd_history, "keep reports over commits; find change points and the regressions that hold" },
 };
 
 static void print_usage(FILE *out)

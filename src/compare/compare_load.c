@@ -535,6 +535,8 @@ static int load_root(struct loader *ld, json_t *root, struct nb_cmp_report *r)
 	}
 	ret = copy_str(ld, json_object_get(host, "kernel"), "release", "", &r->kernel_release);
 	if (!ret)
+		ret = copy_str(ld, host, "hostname", "", &r->hostname);
+	if (!ret)
 		ret = copy_str(ld, root, "created", "", &r->created);
 	if (!ret)
 		ret = copy_str(ld, json_object_get(root, "restore"), "status", "", &r->restore_status);
@@ -695,7 +697,7 @@ int nb_cmp_report_init(struct nb_cmp_report *r, const char *path)
 		nb_cmp_report_free(r);
 		return -ENOMEM;
 	}
-	r->kernel_release = r->created = r->restore_status = r->restore_error = "";
+	r->kernel_release = r->hostname = r->created = r->restore_status = r->restore_error = "";
 	r->round.set = "";
 	return 0;
 }

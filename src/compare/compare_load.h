@@ -82,6 +82,7 @@ struct nb_cmp_round {
 struct nb_cmp_report {
 	const char *path;
 	const char *kernel_release; /* "" when absent */
+	const char *hostname;       /* host.hostname; "" when absent (history keys a board by it) */
 	const char *created;
 	int cpus;                   /* 0 when absent: no efficiency metric then */
 	const char *restore_status; /* the report's restore.status: "ok", "failed"; "" when absent */

@@ -16,9 +16,10 @@
 #   7 run/        the sweep's parts: repetitions, rounds, MTU points, the stop flag
 #   8 runner.c    the run's front door
 #   9 compare/ submit/     verdicts over reports; sending a report out
-#  10 render/     every output format
-#  11 experiment/ history/  experiments that run and judge (ab, bisect); the series of reports
-#  12 cli/        the commands
+#  10 history/    reports kept over commits, their series and change points (read through compare/)
+#  11 render/     every output format (of reports, verdicts and histories)
+#  12 experiment/ experiments that boot, run and judge (ab, bisect)
+#  13 cli/        the commands
 # Calls are read from the objects (nm): with OBJECT_DIR, every symbol an object leaves undefined
 # and another object of nicbench_core defines is an arrow like an include, so a call up that no
 # header shows (a prototype copied into a lower file) fails too.
@@ -67,9 +68,10 @@ room_of() {
 		report) rank=6 ;;
 		run) rank=7 ;;
 		compare | submit) rank=9 ;;
-		render) rank=10 ;;
-		experiment | history) rank=11 ;;
-		cli) rank=12 ;;
+		history) rank=10 ;;
+		render) rank=11 ;;
+		experiment) rank=12 ;;
+		cli) rank=13 ;;
 		*) room= ;;
 		esac
 		;;

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/* Change points of one series (pure, no I/O): E-Divisive means (Matteson and James, 2014), each
+ * split tested by a seeded permutation test, with a minimum segment length and a buffer at the
+ * window's start; and Perfherder's t-test rule, for bench/history-sim to run beside it. */
+#ifndef NB_CHANGEPOINT_H
+#define NB_CHANGEPOINT_H
+
+#include <stdint.h>
+
+/* What the permutation test judges: E-Divisive places the split either way. */
+enum nb_cp_test {
+	NB_CP_TEST_T,      /* the largest two-sample t over the splits: a shift of the mean (default) */
+	NB_CP_TEST_ENERGY, /* E-Divisive's own statistic: any change of the distribution, less power */
+};
+
+struct nb_cp_options {
+	enum nb_cp_test test;
+	int min_segment;  /* a segment has at least this many points: one spike is never a segment */
+	int edge_buffer;  /* no change point among the first this many points of the window */
+	int permutations; /* of the permutation test */
+	double alpha;     /* a split is kept when its permutation p-value is at most this */
+	uint64_t seed;    /* the permutations' seed: the same series gives the same answer */
+};
+
+/* the t test, min_segment 3, edge_buffer 3, 999 permutations, alpha 0.01, seed 1 (docs/history.md
+ * says why). */
+void nb_cp_options_init(struct nb_cp_options *o);
+
+struct nb_cp {
+	int index;      /* the first point of the new segment */
+	double p_value; /* the permutation test's (Perfherder: 0) */
+	double stat;    /* the split's E-Divisive statistic (Perfherder: its t) */
+};
+
+/* The change points of x[0..n) in ascending order, at most max of them: the count, or -EINVAL
+ * (bad options), -ENOMEM. Each split is the one that maximises the E-Divisive statistic over the
+ * segment; it is kept when the permutation test finds it significant, then both sides are searched
+ * again. Deterministic for a given seed. */
+int nb_cp_find(const double *x, int n, const struct nb_cp_options *o, struct nb_cp *cps, int max);
+
+/* Of n change points of x[0..len), those whose segments' medians differ by at least min_pct percent
+ * and by more than floor (in x's unit); a dropped one merges its two segments and the rest are
+ * judged again on the wider ones. Returns how many are kept (moved to the front of cps). */
+int nb_cp_keep_effective(const double *x, int len, struct nb_cp *cps, int n, double min_pct, double floor);
+
+/* Perfherder's rule (Mozilla's detect_changes): at each point, Welch's t between up to `window`
+ * points before and after it (at least 2 on each side); a change where t exceeds t_min, is the
+ * largest t of its run above t_min, and the means differ by at least min_pct percent. */
+int nb_cp_perfherder(const double *x, int n, int window, double t_min, double min_pct, struct nb_cp *cps, int max);
+
+/* A small seeded generator (splitmix64), shared with the bootstrap and the bench. */
+uint64_t nb_cp_rand(uint64_t *state);
+/* Uniform in [0, bound). */
+uint32_t nb_cp_rand_below(uint64_t *state, uint32_t bound);
+
+#endif

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/* history/changepoint.c: E-Divisive means with the permutation test, and Perfherder's rule, on
+ * series with a known answer: a step, none, one spike, two steps, a change at the window's edge. */
+#include "history/changepoint.h"
+#include "nb_test.h"
+
+#include <errno.h>
+#include <stdint.h>
+
+/* A series of n values around level with a noise of sd (relative), from a seeded generator. */
+static void make_series(double *x, int n, double level, double sd, uint64_t seed)
+{
+	uint64_t st = seed;
+
+	for (int i = 0; i < n; i++) {
+		/* the sum of 4 uniforms, centred and scaled to a standard deviation of 1 */
+		double u = 0;
+
+		for (int k = 0; k < 4; k++)
+			u += (double)(nb_cp_rand(&st) >> 11) / 9007199254740992.0;
+		x[i] = level * (1 + sd * (u - 2) * 1.7320508);
+	}
+}
+
+static void test_step(void)
+{
+	struct nb_cp_options o;
+	struct nb_cp cps[8];
+	double x[30];
+	int n;
+
+	nb_cp_options_init(&o);
+	make_series(x, 30, 1000, 0.03, 7);
+	for (int i = 20; i < 30; i++)
+		x[i] *= 0.85;
+	n = nb_cp_find(x, 30, &o, cps, 8);
+	CHECK_MSG(n == 1, "%d change points", n);
+	if (n >= 1) {
+		CHECK_MSG(cps[0].index == 20, "at %d", cps[0].index);
+		CHECK(cps[0].p_value <= o.alpha);
+	}
+	/* the same seed, the same answer */
+	struct nb_cp again[8];
+	int n2 = nb_cp_find(x, 30, &o, again, 8);
+
+	CHECK(n2 == n && (n < 1 || (again[0].index == cps[0].index && again[0].p_value == cps[0].p_value)));
+	/* E-Divisive's own statistic finds it too */
+	o.test = NB_CP_TEST_ENERGY;
+	n = nb_cp_find(x, 30, &o, cps, 8);
+	CHECK_MSG(n == 1 && cps[0].index == 20, "energy: %d change points, first at %d", n, n > 0 ? cps[0].index : -1);
+}
+
+static void test_flat_and_spike(void)
+{
+	struct nb_cp_options o;
+	struct nb_cp cps[8];
+	double x[30];
+	int flat_alarms = 0;
+
+	nb_cp_options_init(&o);
+	/* 50 flat series: alpha 0.01 allows a false alarm now and then, not many */
+	for (uint64_t seed = 1; seed <= 50; seed++) {
+		make_series(x, 30, 1000, 0.03, seed);
+		flat_alarms += nb_cp_find(x, 30, &o, cps, 8) > 0;
+	}
+	CHECK_MSG(flat_alarms <= 2, "%d of 50 flat series had a change point", flat_alarms);
+	/* a constant series: every permutation ties, never a change */
+	for (int i = 0; i < 30; i++)
+		x[i] = 5;
+	CHECK(nb_cp_find(x, 30, &o, cps, 8) == 0);
+	/* one spike of -30% in the middle, and at the window's end (min segment: no segment of one) */
+	make_series(x, 30, 1000, 0.03, 3);
+	x[14] *= 0.7;
+	int n = nb_cp_find(x, 30, &o, cps, 8);
+
+	CHECK_MSG(n == 0, "a spike gave %d change points (first at %d)", n, n > 0 ? cps[0].index : -1);
+	make_series(x, 30, 1000, 0.03, 3);
+	x[29] *= 0.7;
+	n = nb_cp_find(x, 30, &o, cps, 8);
+	CHECK_MSG(n == 0 || cps[n - 1].index <= 30 - o.min_segment, "a change point at %d", cps[n - 1].index);
+}
+
+static void test_edges_and_two_steps(void)
+{
+	struct nb_cp_options o;
+	struct nb_cp cps[8];
+	double x[40];
+	int n;
+
+	nb_cp_options_init(&o);
+	/* a change after the second point: inside the edge buffer, so it cannot be where a split lands */
+	make_series(x, 30, 1000, 0.02, 11);
+	for (int i = 2; i < 30; i++)
+		x[i] *= 0.8;
+	n = nb_cp_find(x, 30, &o, cps, 8);
+	for (int i = 0; i < n; i++)
+		CHECK_MSG(cps[i].index >= o.edge_buffer, "a change point at %d, inside the buffer", cps[i].index);
+	/* two steps: down at 15, back up at 28 */
+	make_series(x, 40, 1000, 0.02, 12);
+	for (int i = 15; i < 28; i++)
+		x[i] *= 0.8;
+	n = nb_cp_find(x, 40, &o, cps, 8);
+	CHECK_MSG(n == 2, "%d change points", n);
+	if (n == 2) {
+		CHECK_MSG(cps[0].index == 15, "first at %d", cps[0].index);
+		CHECK_MSG(cps[1].index == 28, "second at %d", cps[1].index);
+	}
+	/* too short for two segments: nothing, and bad options are refused */
+	CHECK(nb_cp_find(x, 5, &o, cps, 8) == 0);
+	o.min_segment = 1;
+	CHECK(nb_cp_find(x, 40, &o, cps, 8) == -EINVAL);
+}
+
+static void test_perfherder(void)
+{
+	struct nb_cp cps[8];
+	double x[40];
+	int n;
+
+	make_series(x, 40, 1000, 0.02, 21);
+	for (int i = 24; i < 40; i++)
+		x[i] *= 0.85;
+	n = nb_cp_perfherder(x, 40, 12, 7, 2, cps, 8);
+	CHECK_MSG(n == 1 && cps[0].index == 24, "%d changes, first at %d", n, n ? cps[0].index : -1);
+	make_series(x, 40, 1000, 0.02, 22);
+	CHECK(nb_cp_perfherder(x, 40, 12, 7, 2, cps, 8) == 0);
+}
+
+int main(void)
+{
+	test_step();
+	test_flat_and_spike();
+	test_edges_and_two_steps();
+	test_perfherder();
+	return nb_test_done("test_history_changepoint");
+}
