@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # --format kcidb of nicbench report and nicbench compare against the KCIDB I/O v5.3 JSON Schema
-# (kcidb-io's own, dumped into ../shared/kcidb beside the clone). Checks the statuses, numbers and
+# (kcidb-io's own, in schema/kcidb/). Checks the statuses, numbers and
 # ids too, and that a broken document is rejected (the validator is real). Needs no root.
 set -euo pipefail
 
@@ -11,8 +11,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 : "${NB_BIN:?NB_BIN must point at the nicbench binary}"
 : "${NB_SRC:?NB_SRC must point at the source tree}"
 FIX=${NB_FIXTURES:-$NB_SRC/tests/fixtures}
-SCHEMA=${NB_KCIDB_SCHEMA:-$NB_SRC/../shared/kcidb/kcidb-v5.3.schema.json}
-[ -r "$SCHEMA" ] || skip "no KCIDB schema at $SCHEMA (CI puts ../shared beside the clone; or set NB_KCIDB_SCHEMA)"
+SCHEMA=${NB_KCIDB_SCHEMA:-$NB_SRC/schema/kcidb/kcidb-v5.3.schema.json}
+[ -r "$SCHEMA" ] || fail "no KCIDB schema at $SCHEMA (it is in the tree: schema/kcidb/)"
 python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema not installed"
 
 TMP=$(mktemp -d /tmp/nb-report-kcidb.XXXXXX)
