@@ -18,5 +18,6 @@ int cmd_knobs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const struct nb_command commands[] = {
 	{ "knobs",   cmd_knobs,   "show an interface's knobs, or restore them from a journal" },
 	{ "serve",   cmd_serve,   "the peer side: a supervised iperf3 server that reports its own CPU use" },
 	{ "report",  cmd_report,  "show a report as HTML, text, Markdown or KCIDB, with a bottleneck per point" },
+	{ "submit",  cmd_submit,  "send a KCIDB file to KernelCI's REST API and wait until it is processed" },
 };
 
 static void print_usage(FILE *out)
