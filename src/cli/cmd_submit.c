@@ -28,7 +28,7 @@ static void submit_usage(FILE *out)
 {
 	fputs("usage: KCIDB_REST=https://TOKEN@HOST[:PORT] nicbench submit [OPTIONS] FILE.kcidb.json\n"
 	      "\n"
-	      "Send a KCIDB v5.3 file (what report or compare --format kcidb wrote) to KCIDB's REST API:\n"
+	      "Send a KCIDB v5.3 file (what report or compare wrote in the kcidb format) to KCIDB's REST API:\n"
 	      "POST /submit with the token as 'Authorization: Bearer', then GET /status?id=... until\n"
 	      "the ingester answers processed or failed. 'ok' from /submit only means received.\n"
 	      "The token comes from KCIDB_REST only (never the command line) and is never printed;\n"
