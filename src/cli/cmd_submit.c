@@ -192,9 +192,9 @@ static int outcome_exit(const struct nb_kcidb_result *res, const struct nb_kcidb
 			res->message[0] ? ": " : "", res->message);
 		return SUBMIT_EXIT_REFUSED;
 	case NB_KCIDB_UNREACHABLE:
-		fprintf(stderr, "nicbench submit: %s: %s %s after %d request(s): %s%s\n", path, ep->base,
+		fprintf(stderr, "nicbench submit: %s: %s %s after %d request(s): %s\n", path, ep->base,
 			res->http_code ? "kept answering with a server error" : "could not be reached", res->requests,
-			res->http_code ? "" : "", res->message[0] ? res->message : "no answer");
+			res->message[0] ? res->message : "no answer");
 		if (res->id[0])
 			fprintf(stderr, "nicbench submit: it had received the file as %s; its status is unknown\n", res->id);
 		return SUBMIT_EXIT_UNREACHABLE;
