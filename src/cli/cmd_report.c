@@ -32,6 +32,9 @@ static void report_usage(FILE *out)
 	      "      --origin NAME    kcidb: the submitting CI system ([a-z0-9_]+, default nicbench)\n"
 	      "      --build-id ID    kcidb: the farm's build id (ORIGIN:...) the tests belong to;\n"
 	      "                       without it a checkout and a build named after the kernel are added\n"
+	      "      --report-url URL kcidb: where the report is published: each test's output_files\n"
+	      "      --commit HASH    kcidb: the measured kernel's git commit (a bisect's first bad one):\n"
+	      "                       named by the regression issues; 40 hex digits also fill the checkout\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "exit codes: 0 written; 2 usage or input error (unreadable or invalid report, bad option).\n"
@@ -59,7 +62,7 @@ static int parse_format(const char *s, struct report_cli *cli, struct nb_err *er
 	return usage_error(err, msg, s);
 }
 
-enum { OPT_ORIGIN = 256, OPT_BUILD_ID };
+enum { OPT_ORIGIN = 256, OPT_BUILD_ID, OPT_REPORT_URL, OPT_COMMIT };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -67,6 +70,8 @@ static const struct option long_options[] = {
 	{ "base", required_argument, NULL, 'b' },
 	{ "origin", required_argument, NULL, OPT_ORIGIN },
 	{ "build-id", required_argument, NULL, OPT_BUILD_ID },
+	{ "report-url", required_argument, NULL, OPT_REPORT_URL },
+	{ "commit", required_argument, NULL, OPT_COMMIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -101,6 +106,16 @@ static int parse_cli(struct report_cli *cli, int argc, char **argv, struct nb_er
 			break;
 		case OPT_BUILD_ID:
 			cli->kcidb.build_id = optarg;
+			break;
+		case OPT_REPORT_URL:
+			if (nb_kcidb_report_url_check(optarg, err))
+				return usage_error(err, err->msg, NULL);
+			cli->kcidb.report_url = optarg;
+			break;
+		case OPT_COMMIT:
+			if (nb_kcidb_commit_check(optarg, err))
+				return usage_error(err, err->msg, NULL);
+			cli->kcidb.commit = optarg;
 			break;
 		case 'h':
 			return 1;

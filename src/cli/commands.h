@@ -19,5 +19,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
 
 #endif

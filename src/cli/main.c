@@ -20,6 +20,7 @@ static const struct nb_command commands[] = {
 	{ "serve",   cmd_serve,   "the peer side: a supervised iperf3 server that reports its own CPU use" },
 	{ "report",  cmd_report,  "show a report as HTML, text, Markdown or KCIDB, with a bottleneck per point" },
 	{ "history", cmd_history, "keep reports over commits; find change points and the regressions that hold" },
+	{ "submit",  cmd_submit,  "send a KCIDB file to KernelCI's REST API and wait until it is processed" },
 };
 
 static void print_usage(FILE *out)

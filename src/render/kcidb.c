@@ -38,6 +38,25 @@ int nb_kcidb_build_id_check(const char *id, struct nb_err *err)
 	return 0;
 }
 
+int nb_kcidb_report_url_check(const char *url, struct nb_err *err)
+{
+	if (strncmp(url, "https://", 8) && strncmp(url, "http://", 7))
+		return nb_err_set(err, -EINVAL, "--report-url %s: KCIDB wants a URL it can download (http:// or https://)",
+				  url);
+	if (strchr(url, ' ') || strchr(url, '"'))
+		return nb_err_set(err, -EINVAL, "--report-url %s: a URL has no spaces or quotes", url);
+	return 0;
+}
+
+int nb_kcidb_commit_check(const char *commit, struct nb_err *err)
+{
+	size_t n = strlen(commit);
+
+	if (n < 7 || n > 40 || strspn(commit, "0123456789abcdef") != n)
+		return nb_err_set(err, -EINVAL, "--commit %s: a git commit hash, 7 to 40 lowercase hex digits", commit);
+	return 0;
+}
+
 /* A path node: KCIDB paths are [a-zA-Z0-9_-]+ joined by dots. "threaded=1/gro=20000" -> "threaded-1_gro-20000". */
 static void path_node(char *buf, size_t len, const char *s)
 {
@@ -73,8 +92,9 @@ static json_t *number_json(const char *metric, double v)
 }
 
 struct kcidb_doc {
-	json_t *root, *tests;
+	json_t *root, *tests, *issues, *incidents;
 	const char *origin, *build_id;
+	const struct nb_kcidb_opts *ko;
 	char own_build[256];
 };
 
@@ -104,11 +124,16 @@ static json_t *environment_json(const struct nb_cmp_report *rep)
 
 static int doc_init(struct kcidb_doc *d, const struct nb_cmp_report *rep, const struct nb_kcidb_opts *ko)
 {
+	json_t *checkout;
+
 	memset(d, 0, sizeof(*d));
+	d->ko = ko;
 	d->origin = ko->origin ? ko->origin : "nicbench";
 	d->root = json_object();
 	d->tests = json_array();
-	if (!d->root || !d->tests)
+	d->issues = json_array();
+	d->incidents = json_array();
+	if (!d->root || !d->tests || !d->issues || !d->incidents)
 		return -ENOMEM;
 	json_object_set_new(d->root, "version", json_pack("{s:i, s:i}", "major", KCIDB_MAJOR, "minor", KCIDB_MINOR));
 	json_object_set(d->root, "tests", d->tests);
@@ -120,9 +145,11 @@ static int doc_init(struct kcidb_doc *d, const struct nb_cmp_report *rep, const 
 	snprintf(d->own_build, sizeof(d->own_build), "%s:%s", d->origin,
 		 rep->kernel_release[0] ? rep->kernel_release : "unknown-kernel");
 	d->build_id = d->own_build;
-	json_object_set_new(d->root, "checkouts",
-			    json_pack("[{s:s, s:s, s:s}]", "id", d->own_build, "origin", d->origin, "comment",
-				      rep->kernel_release[0] ? rep->kernel_release : "unknown kernel"));
+	checkout = json_pack("{s:s, s:s, s:s}", "id", d->own_build, "origin", d->origin, "comment",
+			     rep->kernel_release[0] ? rep->kernel_release : "unknown kernel");
+	if (ko->commit && strlen(ko->commit) == 40)
+		json_object_set_new(checkout, "git_commit_hash", json_string(ko->commit));
+	json_object_set_new(d->root, "checkouts", json_pack("[o]", checkout));
 	json_object_set_new(d->root, "builds",
 			    json_pack("[{s:s, s:s, s:s, s:s}]", "id", d->own_build, "origin", d->origin, "checkout_id",
 				      d->own_build, "comment", "the kernel the report was measured on"));
@@ -131,13 +158,36 @@ static int doc_init(struct kcidb_doc *d, const struct nb_cmp_report *rep, const 
 
 static int doc_write(struct kcidb_doc *d, FILE *out)
 {
-	int ret = json_dumpf(d->root, out, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) ? -EIO : 0;
+	int ret;
 
+	/* only a compare that found a regression has these: a plain run names no issue */
+	if (json_array_size(d->issues)) {
+		json_object_set(d->root, "issues", d->issues);
+		json_object_set(d->root, "incidents", d->incidents);
+	}
+	ret = json_dumpf(d->root, out, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) ? -EIO : 0;
 	if (!ret && fputc('\n', out) == EOF)
 		ret = -EIO;
+	json_decref(d->issues);
+	json_decref(d->incidents);
 	json_decref(d->tests);
 	json_decref(d->root);
 	return ret ? ret : (ferror(out) ? -EIO : 0);
+}
+
+/* The published report as a test output: named after the URL's last segment, as KCIDB would save it. */
+static json_t *output_files_json(const char *url)
+{
+	const char *end = url + strcspn(url, "?#"), *name = end;
+	char file[256];
+
+	while (name > url && name[-1] != '/')
+		name--;
+	if (name == end || name[-1] != '/' || (size_t)(end - name) >= sizeof(file) || !strncmp(name - 2, "//", 2))
+		snprintf(file, sizeof(file), "nicbench-report.json");
+	else
+		snprintf(file, sizeof(file), "%.*s", (int)(end - name), name);
+	return json_pack("[{s:s, s:s}]", "name", file, "url", url);
 }
 
 /* One test object; id and path from the point and metric. */
@@ -163,6 +213,8 @@ static json_t *test_json(struct kcidb_doc *d, const struct nb_cmp_report *rep, c
 		json_object_set_new(t, "start_time", json_string(rep->created));
 	if (p->error)
 		json_object_set_new(t, "log_excerpt", json_stringn(p->error, strnlen(p->error, 16000)));
+	if (d->ko->report_url)
+		json_object_set_new(t, "output_files", output_files_json(d->ko->report_url));
 	return t;
 }
 
@@ -237,6 +289,46 @@ static const char *compare_status(enum nb_cmp_verdict v)
 	}
 }
 
+/* A regression as KCIDB data: an issue (the code is the culprit; which metric at which point, by how much) and
+ * the incident that ties it to its FAIL test and build. KCIDB has no notion of a number judged against another:
+ * this is where the verdict goes. */
+static void add_regression(struct kcidb_doc *d, const struct nb_cmp_result *r, const struct nb_cmp_point *p,
+			   const struct nb_cmp_metric_result *mr, json_t *t)
+{
+	const char *test_id = json_string_value(json_object_get(t, "id"));
+	const char *created = r->new->created ? r->new->created : "";
+	char id[800], comment[600], change[32], where[160] = "";
+	json_t *issue, *misc;
+
+	snprintf(id, sizeof(id), "%s:regression:%s:%s:%s", d->origin, created, p->id, mr->name);
+	nb_cmp_format_change(change, sizeof(change), mr);
+	if (d->ko->commit)
+		snprintf(where, sizeof(where), ", commit %s", d->ko->commit);
+	snprintf(comment, sizeof(comment), "nicbench: %s of %s (%s) regressed %s on kernel %s%s against %s",
+		 mr->name, p->id, nb_rv_setting(p), change, r->new->kernel_release, where, r->base->kernel_release);
+	misc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "point_id", p->id, "metric", mr->name, "knobs", p->knobs,
+			 "change", change, "kernel_release", r->new->kernel_release, "base_kernel_release",
+			 r->base->kernel_release);
+	if (mr->has_base)
+		json_object_set_new(misc, "base_median", json_real(mr->base));
+	if (mr->has_new)
+		json_object_set_new(misc, "new_median", json_real(mr->new));
+	if (mr->has_ci) {
+		json_object_set_new(misc, "ci_lo_pct", json_real(mr->ci_lo_pct));
+		json_object_set_new(misc, "ci_hi_pct", json_real(mr->ci_hi_pct));
+	}
+	if (d->ko->commit)
+		json_object_set_new(misc, "commit", json_string(d->ko->commit));
+	issue = json_pack("{s:s, s:i, s:s, s:s, s:{s:b, s:b, s:b}, s:o}", "id", id, "version", 1, "origin", d->origin,
+			  "comment", comment, "culprit", "code", 1, "tool", 0, "harness", 0, "misc", misc);
+	json_array_append_new(d->issues, issue);
+	json_array_append_new(d->incidents,
+			      json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:b, s:s}", "id", id, "origin", d->origin,
+					"issue_id", id, "issue_version", 1, "test_id", test_id ? test_id : "",
+					"build_id", d->build_id, "present", 1, "comment", comment));
+	json_object_set_new(json_object_get(t, "misc"), "issue_id", json_string(id));
+}
+
 int nb_kcidb_render_compare(FILE *out, const struct nb_cmp_result *r, const struct nb_kcidb_opts *ko)
 {
 	struct kcidb_doc d;
@@ -290,6 +382,8 @@ int nb_kcidb_render_compare(FILE *out, const struct nb_cmp_result *r, const stru
 				json_object_set_new(misc, "disturbed",
 						    json_string(nb_cmp_reason_text(why, sizeof(why), mr, r->opt)));
 			}
+			if (v == NB_CMP_REGRESSED)
+				add_regression(&d, r, p, mr, t);
 			json_array_append_new(d.tests, t);
 		}
 	}

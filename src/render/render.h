@@ -41,14 +41,21 @@ void nb_rv_render_moved(FILE *out, const struct nb_cmp_result *r, bool md);
 int nb_rv_render_markdown(FILE *out, const struct nb_rv_input *in);
 int nb_rv_render_html(FILE *out, const struct nb_rv_input *in);
 
-/* KCIDB I/O v5.3 (kcidb.c). origin: [a-z0-9_]+; build_id: NULL to emit a checkout and build of our own. */
+/* KCIDB I/O v5.3 (kcidb.c). origin: [a-z0-9_]+; build_id: NULL to emit a checkout and build of our own.
+ * A compare that finds a regression adds an issue (culprit: the code) and an incident (its FAIL test) per
+ * regressed metric. */
 struct nb_kcidb_opts {
 	const char *origin;
 	const char *build_id;
+	const char *report_url;  /* where the report is published: every test's output_files; NULL: none */
+	const char *commit;      /* the measured (new) kernel's commit, as a bisect names the first bad one:
+				  * the issues name it, and a 40-hex one is the checkout's git_commit_hash */
 };
 
 int nb_kcidb_origin_check(const char *origin, struct nb_err *err);
 int nb_kcidb_build_id_check(const char *id, struct nb_err *err);
+int nb_kcidb_report_url_check(const char *url, struct nb_err *err);
+int nb_kcidb_commit_check(const char *commit, struct nb_err *err);
 int nb_kcidb_render_report(FILE *out, const struct nb_cmp_report *rep, const struct nb_kcidb_opts *ko);
 int nb_kcidb_render_compare(FILE *out, const struct nb_cmp_result *r, const struct nb_kcidb_opts *ko);
 

@@ -11,7 +11,7 @@ complete_words() { # WORDS...: what _nicbench offers for the last word
 	_nicbench
 	printf '%s\n' "${COMPREPLY[@]}"
 }
-for cmd in run plan compare report serve "knobs show" "knobs restore" "history add" "history list" "history analyze"; do
+for cmd in run plan compare report submit serve "knobs show" "knobs restore" "history add" "history list" "history analyze"; do
 	# shellcheck disable=SC2086
 	want=$("$NB_BIN" $cmd --help 2>&1 | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
 	# shellcheck disable=SC2086
