@@ -730,7 +730,7 @@ int nb_hist_analyze(struct nb_hist_db *db, const struct nb_hist_options *o, stru
 	nb_hist_rollback(db);
 out:
 	if (ret == -ENOMEM)
-		nb_err_set(err, ret, "analyze history %s: out of memory", "database");
+		nb_err_set(err, ret, "analyze history: out of memory");
 	free(ld.reports);
 	free(ld.points);
 	free(ld.runs);
