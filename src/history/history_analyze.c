@@ -98,7 +98,7 @@ struct loader {
 	int64_t cur_report;
 	double *runs;       /* the current report's run values */
 	int n_runs, cap_runs;
-	struct { int rank; double median; } *report_medians;
+	struct report_median { int rank; double median; const struct report_info *r; } *report_medians;
 	int n_rm, cap_rm;
 	int n_commits_all;
 };
@@ -244,27 +244,26 @@ static int flush_report(struct loader *ld)
 		GROW(ld->report_medians, ld->n_rm, ld->cap_rm);
 		ld->report_medians[ld->n_rm].rank = r->rank;
 		ld->report_medians[ld->n_rm].median = nb_stats_median(ld->runs, ld->n_runs);
+		ld->report_medians[ld->n_rm].r = r;
 		ld->n_rm++;
 	}
 	ld->n_runs = 0;
 	return 0;
 }
 
-static int cmp_rank(const void *a, const void *b)
+/* Insertion sort by rank, stable: the reports come in added order, and most series arrive sorted. */
+static void sort_by_rank(struct report_median *v, int n)
 {
-	const int *x = a, *y = b; /* rank is the first member of each report median */
+	for (int i = 1; i < n; i++) {
+		struct report_median t = v[i];
+		int j = i;
 
-	return (*x > *y) - (*x < *y);
-}
-
-/* The commit of a rank on a board (any report of it). */
-static const struct report_info *rank_report(const struct loader *ld, const char *board, int rank)
-{
-	for (int i = 0; i < ld->n_reports; i++) {
-		if (ld->reports[i].rank == rank && !strcmp(ld->reports[i].board, board))
-			return &ld->reports[i];
+		while (j > 0 && v[j - 1].rank > t.rank) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = t;
 	}
-	return NULL;
 }
 
 /* The current series' report medians -> one value per commit (the median over its reports, each
@@ -278,7 +277,7 @@ static int flush_series(struct loader *ld)
 		return -ENOMEM;
 	if (!ld->n_rm)
 		return 0;
-	qsort(ld->report_medians, (size_t)ld->n_rm, sizeof(*ld->report_medians), cmp_rank);
+	sort_by_rank(ld->report_medians, ld->n_rm);
 	GROW(ld->series, ld->n_series, ld->cap_series);
 	s = &ld->series[ld->n_series];
 	memset(s, 0, sizeof(*s));
@@ -297,7 +296,8 @@ static int flush_series(struct loader *ld)
 		int j = i;
 		double med[256];
 		int k = 0;
-		const struct report_info *r = rank_report(ld, s->board, ld->report_medians[i].rank);
+		/* the commit's first report (added order: report_medians is sorted stably by rank) */
+		const struct report_info *r = ld->report_medians[i].r;
 
 		while (j < ld->n_rm && ld->report_medians[j].rank == ld->report_medians[i].rank) {
 			if (k < 256)
@@ -706,7 +706,13 @@ int nb_hist_analyze(struct nb_hist_db *db, const struct nb_hist_options *o, stru
 	for (int i = 0; !ret && i < out->n_series; i++) {
 		struct nb_hist_series *s = &out->series[i];
 
-		series_point(&ld, s);
+		if (i && s->point == out->series[i - 1].point && s->board == out->series[i - 1].board) {
+			/* series come sorted by board and point, which are shared strings: same point, same answer */
+			s->test_name = out->series[i - 1].test_name;
+			s->headline = out->series[i - 1].headline;
+		} else {
+			series_point(&ld, s);
+		}
 		if (s->direction != NB_CMP_NEUTRAL && wanted_metric(o, s->metric))
 			ret = judge_series(out, out->pool, o, s);
 	}
@@ -724,7 +730,7 @@ int nb_hist_analyze(struct nb_hist_db *db, const struct nb_hist_options *o, stru
 	nb_hist_rollback(db);
 out:
 	if (ret == -ENOMEM)
-		nb_err_set(err, ret, "analyze history %s: out of memory", "database");
+		nb_err_set(err, ret, "analyze history: out of memory");
 	free(ld.reports);
 	free(ld.points);
 	free(ld.runs);

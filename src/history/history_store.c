@@ -387,8 +387,12 @@ static int each_row(struct nb_hist_db *h, const char *sql, int (*row)(sqlite3_st
 	return ret;
 }
 
+/* A reader's callback, kept as some function pointer type and cast back to its own by its row
+ * function (casts between function pointer types are defined; to void * they are not). */
+typedef void (*any_fn)(void);
+
 struct cb {
-	void *fn;
+	any_fn fn;
 	void *arg;
 };
 
@@ -408,7 +412,7 @@ static int report_row(sqlite3_stmt *st, void *arg)
 
 int nb_hist_each_report(struct nb_hist_db *h, nb_hist_report_fn fn, void *arg, struct nb_err *err)
 {
-	struct cb c = { (void *)fn, arg };
+	struct cb c = { (any_fn)fn, arg };
 
 	return each_row(h,
 			"SELECT r.id, identity, path, board, commit_id, branch, created, added, kernel, round_set,"
@@ -432,7 +436,7 @@ static int sample_row(sqlite3_stmt *st, void *arg)
 
 int nb_hist_each_sample(struct nb_hist_db *h, nb_hist_sample_fn fn, void *arg, struct nb_err *err)
 {
-	struct cb c = { (void *)fn, arg };
+	struct cb c = { (any_fn)fn, arg };
 
 	return each_row(h,
 			"SELECT report_id, board, point, metric, commit_id, time, run, value, diagnostic FROM samples"
@@ -453,7 +457,7 @@ static int point_row(sqlite3_stmt *st, void *arg)
 
 int nb_hist_each_point(struct nb_hist_db *h, nb_hist_point_fn fn, void *arg, struct nb_err *err)
 {
-	struct cb c = { (void *)fn, arg };
+	struct cb c = { (any_fn)fn, arg };
 
 	return each_row(h, "SELECT report_id, point, test_name, headline, status FROM points ORDER BY report_id, point",
 			point_row, &c, err);
@@ -472,7 +476,7 @@ static int profile_row(sqlite3_stmt *st, void *arg)
 
 int nb_hist_each_profile(struct nb_hist_db *h, nb_hist_profile_fn fn, void *arg, struct nb_err *err)
 {
-	struct cb c = { (void *)fn, arg };
+	struct cb c = { (any_fn)fn, arg };
 
 	return each_row(h, "SELECT report_id, point, symbol, share_pct FROM profile ORDER BY report_id, point",
 			profile_row, &c, err);

@@ -10,7 +10,7 @@
 
 #define SVG_W 720
 #define SVG_H 180
-#define PAD_L 70
+#define PAD_L 96
 #define PAD_R 10
 #define PAD_T 10
 #define PAD_B 24

@@ -17,6 +17,10 @@ NB_SRC=${NB_SRC:?NB_SRC must point at the source tree}
 . "$NB_SRC/tests/integration/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+if "$NB_BIN" history list --db /nonexistent 2>&1 | grep -q 'built without SQLite'; then
+	echo "SKIP: this nicbench was built without SQLite"
+	exit 77
+fi
 FIXTURE=$NB_SRC/tests/fixtures/report/lab-lan743x-mtu.json
 GEN=$NB_SRC/tests/tools/history_series.py
 nb_work_dir
