@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "kit/nic_names.h"
+
 /* The floor families, one unit each so that --floor FAMILY=V means one thing. The values
  * sit at what a maintainer would call a change on a board, above the noise near zero that
  * A/A pairs on the veth test bed show (bench/aa-noise); docs/compare.md says why each. */
@@ -52,6 +54,13 @@
 #define HIGHER NB_METRIC_HIGHER_BETTER
 #define LOWER NB_METRIC_LOWER_BETTER
 #define NEUTRAL NB_METRIC_NEUTRAL
+
+/* The rows of the families whose names come from the NIC's lists (kit/nic_names.h). */
+#define IRQ_ROLE_ROW(e, role, doc) \
+	{ NB_M_IRQ_ROLE_PREFIX #role NB_M_IRQ_ROLE_SUFFIX, "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler", doc },
+/* page_pool counters are not gated: a board's pools come and go with the traffic's shape */
+#define PP_COUNTER_ROW(e, name, eth, unit, dir, doc, label) \
+	{ NB_M_PP_PREFIX #name, unit, U_PER_RUN, dir, FLOOR_PAGES, false, 0, "page_pool", doc },
 
 /* Why some rows are neutral: rates of events (softirqs, polls, interrupts) depend on the traffic
  * as much as on the driver; the peer's CPU and NAPI batching describe behaviour, not cost; and
@@ -161,14 +170,7 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	  "the interface's hard interrupts" },
 	/* the NIC's IRQs by role (board.irq_names patterns or the driver's names) and by the CPU that took them:
 	 * placement, so neutral, like the per-CPU shares */
-	{ "irq_rx_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
-	  "interrupts of the NIC's rx IRQs" },
-	{ "irq_tx_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
-	  "interrupts of the NIC's tx IRQs" },
-	{ "irq_txrx_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
-	  "interrupts of the NIC's combined rx/tx IRQs (TxRx vectors)" },
-	{ "irq_misc_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
-	  "interrupts of the NIC's other IRQs (link, errors)" },
+	NB_IRQ_ROLE_LIST(IRQ_ROLE_ROW)
 	{ "cpu{N}_interrupts_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
 	  "interrupts of the NIC's IRQs that CPU N took" },
 	{ "irq{N}_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
@@ -293,28 +295,7 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	{ "qstats_tx_wake", "events per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
 	  "times a stopped send queue woke" },
 	/* netdev page-pool-stats-get over the window, the interface's pools summed (docs/report.md) */
-	{ "pp_alloc_fast", "pages per run", U_PER_RUN, NEUTRAL, FLOOR_PAGES, false, 0, "page_pool",
-	  "pages from the pool's cache" },
-	{ "pp_alloc_slow", "pages per run", U_PER_RUN, NEUTRAL, FLOOR_PAGES, false, 0, "page_pool",
-	  "pages from the page allocator (slow path)" },
-	{ "pp_alloc_slow_high_order", "pages per run", U_PER_RUN, NEUTRAL, FLOOR_PAGES, false, 0, "page_pool",
-	  "high-order allocations on the slow path" },
-	{ "pp_alloc_empty", "events per run", U_PER_RUN, LOWER, FLOOR_PAGES, false, 0, "page_pool",
-	  "allocations that found the ring empty" },
-	{ "pp_alloc_refill", "pages per run", U_PER_RUN, NEUTRAL, FLOOR_PAGES, false, 0, "page_pool",
-	  "pages moved from the ring to the cache" },
-	{ "pp_alloc_waive", "pages per run", U_PER_RUN, LOWER, FLOOR_PAGES, false, 0, "page_pool",
-	  "pages given back at refill for being on another NUMA node" },
-	{ "pp_recycle_cached", "pages per run", U_PER_RUN, NEUTRAL, FLOOR_PAGES, false, 0, "page_pool",
-	  "pages recycled into the cache" },
-	{ "pp_recycle_cache_full", "pages per run", U_PER_RUN, LOWER, FLOOR_PAGES, false, 0, "page_pool",
-	  "pages not recycled: the cache was full" },
-	{ "pp_recycle_ring", "pages per run", U_PER_RUN, NEUTRAL, FLOOR_PAGES, false, 0, "page_pool",
-	  "pages recycled into the ring" },
-	{ "pp_recycle_ring_full", "pages per run", U_PER_RUN, LOWER, FLOOR_PAGES, false, 0, "page_pool",
-	  "pages not recycled: the ring was full" },
-	{ "pp_recycle_released_refcnt", "pages per run", U_PER_RUN, LOWER, FLOOR_PAGES, false, 0, "page_pool",
-	  "pages released, not recycled (elevated refcount)" },
+	NB_PP_COUNTER_LIST(PP_COUNTER_ROW)
 	{ "pp_inflight_pages", "pages", U_COUNT, NEUTRAL, FLOOR_PAGES, false, 0, "page_pool",
 	  "pages out of the pools at the window's end (a level)" },
 	{ "pp_recycle_pct", "%", U_PCT, HIGHER, FLOOR_RECYCLING, false, 0, "page_pool",

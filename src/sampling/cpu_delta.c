@@ -199,7 +199,8 @@ static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_sna
 
 			if (!b->irq_role_present[r])
 				continue;
-			snprintf(name, sizeof(name), "irq_%s_per_s", nb_irq_role_name((enum nb_irq_role)r));
+			snprintf(name, sizeof(name), NB_M_IRQ_ROLE_PREFIX "%s" NB_M_IRQ_ROLE_SUFFIX,
+				 nb_irq_role_name((enum nb_irq_role)r));
 			put_rate(out, name, a->irq_role_count[r], b->irq_role_count[r], dt);
 		}
 		/* one by one: the IRQs of a role with several (a queue each) are not told apart above */
