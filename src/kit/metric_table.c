@@ -3,6 +3,8 @@
 #include "metric_table.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kit/nic_names.h"
@@ -54,6 +56,23 @@
 #define HIGHER NB_METRIC_HIGHER_BETTER
 #define LOWER NB_METRIC_LOWER_BETTER
 #define NEUTRAL NB_METRIC_NEUTRAL
+
+/* The CPU shares' names, machine-wide and per CPU (enum nb_cpu_share). */
+#define NB_M_USER_PCT "user_pct"
+#define NB_M_SYSTEM_PCT "system_pct"
+#define NB_M_CPU_N_BUSY_PCT "cpu{N}_busy_pct"
+#define NB_M_CPU_N_USER_PCT "cpu{N}_user_pct"
+#define NB_M_CPU_N_SYSTEM_PCT "cpu{N}_system_pct"
+#define NB_M_CPU_N_IRQ_PCT "cpu{N}_irq_pct"
+#define NB_M_CPU_N_SOFTIRQ_PCT "cpu{N}_softirq_pct"
+
+static const char *const cpu_shares[NB_CPU_SHARES][2] = {
+	[NB_SHARE_BUSY] = { NB_M_CPU_BUSY_PCT, NB_M_CPU_N_BUSY_PCT },
+	[NB_SHARE_USER] = { NB_M_USER_PCT, NB_M_CPU_N_USER_PCT },
+	[NB_SHARE_SYSTEM] = { NB_M_SYSTEM_PCT, NB_M_CPU_N_SYSTEM_PCT },
+	[NB_SHARE_IRQ] = { NB_M_IRQ_PCT, NB_M_CPU_N_IRQ_PCT },
+	[NB_SHARE_SOFTIRQ] = { NB_M_SOFTIRQ_PCT, NB_M_CPU_N_SOFTIRQ_PCT },
+};
 
 /* The rows of the families whose names come from the NIC's lists (kit/nic_names.h). */
 #define IRQ_ROLE_ROW(e, role, doc) \
@@ -127,9 +146,9 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	/* CPU shares from /proc/stat and /proc/PID/stat */
 	{ NB_M_CPU_BUSY_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "busy share of all online CPUs: user, system, irq, softirq and steal" },
-	{ "user_pct", "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
+	{ NB_M_USER_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "user (and nice) share of all CPUs" },
-	{ "system_pct", "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
+	{ NB_M_SYSTEM_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "system share of all CPUs" },
 	{ NB_M_IRQ_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "hard interrupt share of all CPUs" },
@@ -151,15 +170,15 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	  "CPU of a local peer process (nicbench serve, iperf3 -s)" },
 	{ NB_M_NICBENCH_CPU_MS_PER_S, "ms/s", U_MS_PER_S, NEUTRAL, FLOOR_OWN_CPU, false, 0, "runner",
 	  "nicbench's own CPU time while it measured" },
-	{ "cpu{N}_busy_pct", "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	{ NB_M_CPU_N_BUSY_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
 	  "busy share of CPU N" },
-	{ "cpu{N}_user_pct", "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	{ NB_M_CPU_N_USER_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
 	  "user share of CPU N" },
-	{ "cpu{N}_system_pct", "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	{ NB_M_CPU_N_SYSTEM_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
 	  "system share of CPU N" },
-	{ "cpu{N}_irq_pct", "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	{ NB_M_CPU_N_IRQ_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
 	  "hard interrupt share of CPU N" },
-	{ "cpu{N}_softirq_pct", "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	{ NB_M_CPU_N_SOFTIRQ_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
 	  "softirq share of CPU N" },
 	/* kernel counters: /proc/softirqs, /proc/interrupts, softnet_stat, the interface, UDP */
 	{ "net_rx_softirqs_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
@@ -171,9 +190,9 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	/* the NIC's IRQs by role (board.irq_names patterns or the driver's names) and by the CPU that took them:
 	 * placement, so neutral, like the per-CPU shares */
 	NB_IRQ_ROLE_LIST(IRQ_ROLE_ROW)
-	{ "cpu{N}_interrupts_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
+	{ NB_M_CPU_N_INTERRUPTS_PER_S, "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
 	  "interrupts of the NIC's IRQs that CPU N took" },
-	{ "irq{N}_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
+	{ NB_M_IRQ_N_PER_S, "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
 	  "interrupts of the NIC's IRQ N (one by one: a role's several queue IRQs apart)" },
 	/* what moved the IRQs or the traffic: the run's circumstances, not the driver's cost */
 	{ "irqbalance_running", "0/1", U_FLAG, NEUTRAL, FLOOR_PLACEMENT, false, 0, "runner",
@@ -238,7 +257,7 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	  "time in NET_TX softirqs, all CPUs" },
 	{ "net_rx_softirq_pct", "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "trace",
 	  "time in NET_RX softirqs as a share of all CPUs" },
-	{ "cpu{N}_net_rx_softirq_ns_per_s", "ns/s", U_NS_PER_S, NEUTRAL, FLOOR_SOFTIRQ_TIME, false, 0, "trace",
+	{ NB_M_CPU_N_NET_RX_SOFTIRQ_NS_PER_S, "ns/s", U_NS_PER_S, NEUTRAL, FLOOR_SOFTIRQ_TIME, false, 0, "trace",
 	  "time in NET_RX softirqs on CPU N" },
 	{ "trace_lost_samples", "events per run", U_PER_RUN, NEUTRAL, FLOOR_DROPS, false, LOSSES, "trace",
 	  "tracepoint samples the ring buffer lost" },
@@ -368,6 +387,39 @@ const struct nb_metric_def *nb_metric_lookup(const char *name)
 		}
 	}
 	return family;
+}
+
+const char *nb_metric_cpu_share(enum nb_cpu_share share, bool per_cpu)
+{
+	return share >= 0 && share < NB_CPU_SHARES ? cpu_shares[share][per_cpu] : NULL;
+}
+
+int nb_metric_name_n(char *buf, size_t len, const char *pattern, int n)
+{
+	const char *open = strstr(pattern, "{N}");
+	int w;
+
+	if (!open)
+		return -EINVAL;
+	w = snprintf(buf, len, "%.*s%d%s", (int)(open - pattern), pattern, n, open + 3);
+	return w >= 0 && (size_t)w < len ? 0 : -ENAMETOOLONG;
+}
+
+bool nb_metric_name_number(const char *pattern, const char *name, int *n)
+{
+	const char *open = strstr(pattern, "{N}");
+	size_t plen;
+	char *end;
+	long v;
+
+	if (!open || !nb_metric_name_fits(pattern, name))
+		return false;
+	plen = (size_t)(open - pattern);
+	v = strtol(name + plen, &end, 10);
+	if (v < 0 || v > 1 << 20 || strcmp(end, open + 3))
+		return false;
+	*n = (int)v;
+	return true;
 }
 
 enum nb_metric_unit_kind nb_metric_kind_of(const char *name)

@@ -42,6 +42,15 @@
 #define NB_M_RR_LATENCY_P50_US "rr_latency_p50_us"
 #define NB_M_RR_LATENCY_P99_US "rr_latency_p99_us"
 
+/* Families with a CPU or IRQ number: build a member's name with nb_metric_name_n. */
+#define NB_M_CPU_N_INTERRUPTS_PER_S "cpu{N}_interrupts_per_s"
+#define NB_M_IRQ_N_PER_S "irq{N}_per_s"
+#define NB_M_CPU_N_NET_RX_SOFTIRQ_NS_PER_S "cpu{N}_net_rx_softirq_ns_per_s"
+
+/* The CPU time shares /proc/stat gives, machine-wide (cpu_busy_pct, user_pct ...) and per CPU
+ * (cpu{N}_busy_pct ...): nb_metric_cpu_share names them. */
+enum nb_cpu_share { NB_SHARE_BUSY, NB_SHARE_USER, NB_SHARE_SYSTEM, NB_SHARE_IRQ, NB_SHARE_SOFTIRQ, NB_CPU_SHARES };
+
 enum nb_metric_direction {
 	NB_METRIC_NEUTRAL,       /* shown, never gated */
 	NB_METRIC_HIGHER_BETTER,
@@ -112,6 +121,17 @@ struct nb_metric_def {
 
 /* The row of a metric name, or NULL when the table does not know it. */
 const struct nb_metric_def *nb_metric_lookup(const char *name);
+
+/* The metric of a CPU share: machine-wide ("user_pct") or the per-CPU family's pattern
+ * ("cpu{N}_user_pct", for nb_metric_name_n). */
+const char *nb_metric_cpu_share(enum nb_cpu_share share, bool per_cpu);
+
+/* A family member's name: pattern's {N} replaced by n ("cpu{N}_busy_pct", 3 -> cpu3_busy_pct).
+ * 0, -EINVAL when pattern has no {N}, -ENAMETOOLONG. */
+int nb_metric_name_n(char *buf, size_t len, const char *pattern, int n);
+/* The number of name in pattern's {N} ("cpu{N}_busy_pct", "cpu3_busy_pct" -> 3); false when
+ * name does not fit the pattern. */
+bool nb_metric_name_number(const char *pattern, const char *name, int *n);
 
 /* Does name fit a row's name ("cpu{N}_user_pct" fits cpu3_user_pct)? */
 bool nb_metric_name_fits(const char *pattern, const char *name);
