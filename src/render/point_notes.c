@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/metric_table.h"
 #include "kit/nb_print.h"
 #include "kit/nic_names.h"
 
@@ -55,29 +56,21 @@ static void done_line(struct notes *nt)
 		nt->n++;
 }
 
-/* The metrics named PREFIX<N>SUFFIX, in the report's order: "; by WHAT: LABEL<N> value, ..." */
-static void by_number(char *buf, const struct nb_cmp_point *p, const char *prefix, const char *suffix,
-		      const char *what, const char *label)
+/* The metrics of the family PATTERN ("cpu{N}_..."), in the report's order: "; by WHAT: LABEL<N> value, ..." */
+static void by_number(char *buf, const struct nb_cmp_point *p, const char *pattern, const char *what,
+		      const char *label)
 {
-	size_t plen = strlen(prefix);
 	char num[24];
-	int n = 0;
+	int n = 0, number;
 
 	for (int i = 0; i < p->n_metrics; i++) {
-		const char *m = p->metrics[i].name;
-		char *end;
-		unsigned long number;
-
-		if (strncmp(m, prefix, plen) || !isdigit((unsigned char)m[plen]) || p->metrics[i].n <= 0)
-			continue;
-		number = strtoul(m + plen, &end, 10);
-		if (strcmp(end, suffix))
+		if (p->metrics[i].n <= 0 || !nb_metric_name_number(pattern, p->metrics[i].name, &number))
 			continue;
 		if (n++ == 0)
 			nb_appendf(buf, NB_NOTE_LINE_MAX, "%sby %s:", buf[0] ? "; " : "NIC IRQs/s ", what);
 		else
 			nb_appendf(buf, NB_NOTE_LINE_MAX, ",");
-		nb_appendf(buf, NB_NOTE_LINE_MAX, " %s%lu %s", label, number,
+		nb_appendf(buf, NB_NOTE_LINE_MAX, " %s%d %s", label, number,
 			   count_text(num, sizeof(num), p->metrics[i].median));
 	}
 }
@@ -98,8 +91,8 @@ static void irq_line(struct notes *nt, const struct nb_cmp_point *p)
 			nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%s %s", buf[0] ? ", " : "NIC IRQs/s by role: ", role,
 				count_text(num, sizeof(num), v));
 	}
-	by_number(buf, p, "cpu", "_interrupts_per_s", "CPU", "cpu");
-	by_number(buf, p, "irq", "_per_s", "IRQ", "");
+	by_number(buf, p, NB_M_CPU_N_INTERRUPTS_PER_S, "CPU", "cpu");
+	by_number(buf, p, NB_M_IRQ_N_PER_S, "IRQ", "");
 	done_line(nt);
 }
 
