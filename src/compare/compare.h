@@ -190,6 +190,7 @@ struct nb_cmp_metric_result {
 	struct nb_cmp_steal steal; /* the point's, for the reason's text */
 	bool counts_losses;      /* the row says: what did not fit, not what was done (NB_METRIC_COUNTS_LOSSES) */
 	bool follows_work;       /* the row says: a CPU cost that grows with the work (NB_METRIC_FOLLOWS_WORK) */
+	bool host_state;         /* the row says: the host's circumstances, not judged by them (NB_METRIC_HOST_STATE) */
 	double throughput_change_pct; /* the point's, for NB_CMP_REASON_FOLLOWS_THROUGHPUT */
 	int n_pairs;             /* paired rounds the verdict rests on; 0: judged on runs (or unpaired rounds) */
 	enum nb_cmp_verdict verdict;

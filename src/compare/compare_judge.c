@@ -20,6 +20,7 @@ static void traits_fill(struct metric_traits *t, const struct nb_cmp_options *op
 	t->floor = nb_cmp_effective_floor(opt, name);
 	t->counts_losses = nb_metric_has_flag(name, NB_METRIC_COUNTS_LOSSES);
 	t->follows_work = nb_metric_has_flag(name, NB_METRIC_FOLLOWS_WORK);
+	t->host_state = nb_metric_has_flag(name, NB_METRIC_HOST_STATE);
 	t->gate_named = false;
 	for (int i = 0; i < opt->n_gate && !t->gate_named; i++)
 		t->gate_named = !strcmp(opt->gate[i].metric, name) || !strcmp(opt->gate[i].metric, NB_CMP_GATE_HEADLINE);
@@ -250,15 +251,16 @@ static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m,
 		m->reason = NB_CMP_REASON_NOISY_SPREAD;
 		return;
 	}
-	/* Other programs' CPU moves every figure of the point; cpu_other_pct itself says how much. */
-	if (ctx->other_pct >= NB_FOREIGN_LOAD_PCT && strcmp(m->name, NB_M_CPU_OTHER_PCT)) {
+	/* Other programs' CPU moves every figure of the point; the host-state metrics (cpu_other_pct,
+	 * steal_pct) say how much and are not held back by it. */
+	if (ctx->other_pct >= NB_FOREIGN_LOAD_PCT && !m->host_state) {
 		m->reason = NB_CMP_REASON_DISTURBED;
 		return;
 	}
 	/* The host's steal moved between the sides by enough to explain the least change the
 	 * interval supports: the VM's host, not the kernel, may have made it. Losses have no
 	 * such bound: a receiver that loses its CPU for a moment overflows its buffers. */
-	if (ctx->steal.explains_pct > 0 && strcmp(m->name, NB_M_STEAL_PCT) &&
+	if (ctx->steal.explains_pct > 0 && !m->host_state &&
 	    (m->counts_losses || (up ? m->ci_lo_pct : -m->ci_hi_pct) <= ctx->steal.explains_pct)) {
 		m->reason = NB_CMP_REASON_STEAL;
 		return;
@@ -438,6 +440,7 @@ void nb_cmp_judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, co
 	m->floor_family = m->has_floor ? t->floor.family : NULL;
 	m->counts_losses = t->counts_losses;
 	m->follows_work = t->follows_work;
+	m->host_state = t->host_state;
 	m->has_base = b->present;
 	m->has_new = n->present;
 	m->base = b->median;

@@ -52,6 +52,7 @@
 #define LOSSES NB_METRIC_COUNTS_LOSSES
 #define WORK NB_METRIC_FOLLOWS_WORK
 #define BARE NB_METRIC_SHOWN_BARE
+#define HOST NB_METRIC_HOST_STATE
 
 #define HIGHER NB_METRIC_HIGHER_BETTER
 #define LOWER NB_METRIC_LOWER_BETTER
@@ -154,11 +155,11 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	  "hard interrupt share of all CPUs" },
 	{ NB_M_SOFTIRQ_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "softirq share of all CPUs" },
-	{ NB_M_STEAL_PCT, "% of the machine", U_PCT_MACHINE, NEUTRAL, FLOOR_CPU, false, 0, "sampler",
+	{ NB_M_STEAL_PCT, "% of the machine", U_PCT_MACHINE, NEUTRAL, FLOOR_CPU, false, HOST, "sampler",
 	  "the hypervisor's steal: the host's load on a VM, not the driver's cost" },
 	{ "cpu_unaccounted_pct", "% of the machine", U_PCT_MACHINE, NEUTRAL, FLOOR_CPU, false, 0, "sampler",
 	  "wall time /proc/stat did not account: how far busy % may fall short" },
-	{ NB_M_CPU_OTHER_PCT, "% of the machine", U_PCT_MACHINE, NEUTRAL, FLOOR_CPU, false, 0, "sampler",
+	{ NB_M_CPU_OTHER_PCT, "% of the machine", U_PCT_MACHINE, NEUTRAL, FLOOR_CPU, false, HOST, "sampler",
 	  "CPU of other programs: whether the run was disturbed" },
 	{ NB_M_NAPI_THREAD_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "CPU of the interface's threaded NAPI kthreads" },

@@ -105,6 +105,9 @@ enum nb_metric_flag {
 	NB_METRIC_FOLLOWS_WORK = 1u << 1,
 	/* printed as the bare number its source writes (iperf3's lost_percent), not "x.x%" */
 	NB_METRIC_SHOWN_BARE = 1u << 2,
+	/* the host's circumstances (other programs' CPU, the hypervisor's steal): the evidence of
+	 * compare's disturbed and steal rules, which therefore do not hold it back themselves */
+	NB_METRIC_HOST_STATE = 1u << 3,
 };
 
 struct nb_metric_def {
