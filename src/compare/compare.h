@@ -188,8 +188,9 @@ struct nb_cmp_metric_result {
 	double spread_factor;    /* the gap had to exceed this many spreads (nb_cmp_spread_factor) */
 	double other_pct;        /* the worse side's largest cpu_other_pct of the point; NAN when absent */
 	struct nb_cmp_steal steal; /* the point's, for the reason's text */
-	bool counts_losses;      /* drops and loss families: what did not fit, not what was done */
-	bool follows_work;       /* a CPU cost (cpu, core, softirq_time families, lower is better) */
+	bool counts_losses;      /* the row says: what did not fit, not what was done (NB_METRIC_COUNTS_LOSSES) */
+	bool follows_work;       /* the row says: a CPU cost that grows with the work (NB_METRIC_FOLLOWS_WORK) */
+	bool host_state;         /* the row says: the host's circumstances, not judged by them (NB_METRIC_HOST_STATE) */
 	double throughput_change_pct; /* the point's, for NB_CMP_REASON_FOLLOWS_THROUGHPUT */
 	int n_pairs;             /* paired rounds the verdict rests on; 0: judged on runs (or unpaired rounds) */
 	enum nb_cmp_verdict verdict;

@@ -10,6 +10,7 @@
 
 #include "compare_rules.h"
 #include "compare_stats.h"
+#include "kit/metric_table.h"
 
 static void traits_fill(struct metric_traits *t, const struct nb_cmp_options *opt, const char *name)
 {
@@ -17,6 +18,9 @@ static void traits_fill(struct metric_traits *t, const struct nb_cmp_options *op
 	t->direction = nb_cmp_metric_direction(name);
 	t->min_effect_pct = nb_cmp_effective_min_effect(opt, name);
 	t->floor = nb_cmp_effective_floor(opt, name);
+	t->counts_losses = nb_metric_has_flag(name, NB_METRIC_COUNTS_LOSSES);
+	t->follows_work = nb_metric_has_flag(name, NB_METRIC_FOLLOWS_WORK);
+	t->host_state = nb_metric_has_flag(name, NB_METRIC_HOST_STATE);
 	t->gate_named = false;
 	for (int i = 0; i < opt->n_gate && !t->gate_named; i++)
 		t->gate_named = !strcmp(opt->gate[i].metric, name) || !strcmp(opt->gate[i].metric, NB_CMP_GATE_HEADLINE);
@@ -194,7 +198,7 @@ double nb_cmp_spread_factor(int runs)
  * above zero: the change is judged in percent, and a latency or a rate that moves far spreads
  * in proportion (p99 402 -> 1561 us, five runs each, all new above all base, whose new side
  * spread by 987 us: in microseconds the gap did not clear it, in ratios by far). Not for the
- * drops and loss families (below). */
+ * metrics that count losses (below). */
 static bool clears_spread(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, const struct side *b,
 			  const struct side *n, bool up, double lo, double hi)
 {
@@ -205,11 +209,7 @@ static bool clears_spread(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, c
 	m->spread_factor = nb_cmp_spread_factor(b->n < n->n ? b->n : n->n);
 	/* Counts of lost or dropped packets stay in packets: a run of 0 is common there, and the
 	 * scale of one metric should not flip with whether some run happened to lose nothing. */
-	{
-		const char *family = nb_cmp_metric_floor(m->name).family;
-
-		positive = positive && !(family && (!strcmp(family, "drops") || !strcmp(family, "loss")));
-	}
+	positive = positive && !m->counts_losses;
 	for (int i = 0; positive && i < b->n; i++)
 		positive = b->values[i] > 0;
 	for (int i = 0; positive && i < n->n; i++)
@@ -251,15 +251,16 @@ static void judge_supported(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m,
 		m->reason = NB_CMP_REASON_NOISY_SPREAD;
 		return;
 	}
-	/* Other programs' CPU moves every figure of the point; cpu_other_pct itself says how much. */
-	if (ctx->other_pct >= NB_FOREIGN_LOAD_PCT && strcmp(m->name, NB_M_CPU_OTHER_PCT)) {
+	/* Other programs' CPU moves every figure of the point; the host-state metrics (cpu_other_pct,
+	 * steal_pct) say how much and are not held back by it. */
+	if (ctx->other_pct >= NB_FOREIGN_LOAD_PCT && !m->host_state) {
 		m->reason = NB_CMP_REASON_DISTURBED;
 		return;
 	}
 	/* The host's steal moved between the sides by enough to explain the least change the
 	 * interval supports: the VM's host, not the kernel, may have made it. Losses have no
 	 * such bound: a receiver that loses its CPU for a moment overflows its buffers. */
-	if (ctx->steal.explains_pct > 0 && strcmp(m->name, NB_M_STEAL_PCT) &&
+	if (ctx->steal.explains_pct > 0 && !m->host_state &&
 	    (m->counts_losses || (up ? m->ci_lo_pct : -m->ci_hi_pct) <= ctx->steal.explains_pct)) {
 		m->reason = NB_CMP_REASON_STEAL;
 		return;
@@ -437,11 +438,9 @@ void nb_cmp_judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, co
 		m->gated = false;
 	m->has_floor = resolve_floor(ctx, t, &m->floor);
 	m->floor_family = m->has_floor ? t->floor.family : NULL;
-	m->counts_losses = t->floor.family && (!strcmp(t->floor.family, "drops") || !strcmp(t->floor.family, "loss"));
-	/* CPU time spent: it grows with the packets handled */
-	m->follows_work = t->direction == NB_CMP_LOWER_BETTER && t->floor.family &&
-			  (!strcmp(t->floor.family, "cpu") || !strcmp(t->floor.family, "core") ||
-			   !strcmp(t->floor.family, "softirq_time"));
+	m->counts_losses = t->counts_losses;
+	m->follows_work = t->follows_work;
+	m->host_state = t->host_state;
 	m->has_base = b->present;
 	m->has_new = n->present;
 	m->base = b->median;

@@ -18,6 +18,7 @@ struct metric_traits {
 	double min_effect_pct; /* --min-effect's; a gate rule may override it */
 	bool gate_named;       /* some gate rule names the metric */
 	struct nb_cmp_floor floor; /* after --floor */
+	bool counts_losses, follows_work, host_state; /* the metric row's flags */
 };
 
 #define TRAITS_SLOTS 64

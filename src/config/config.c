@@ -463,8 +463,8 @@ int nb_config_add_knob_axis(struct nb_config *cfg, const char *spec, struct nb_e
 	rc = nb_knob_axis_init(&axis, names, err);
 	if (rc < 0)
 		goto fail;
-	/* irq_affinity takes CPU lists with commas: its values are separated by '/' instead. */
-	const char *sep = (axis.nknobs == 1 && !strcmp(axis.knobs[0], "irq_affinity")) ? "/" : ",";
+	/* a CPU list has commas inside a value: its values are separated by '/' instead */
+	const char *sep = (axis.nknobs == 1 && nb_knob_value_kind(axis.knobs[0]) == NB_KNOB_CPU_LIST) ? "/" : ",";
 
 	for (char *tok = strtok_r(values, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
 		rc = nb_knob_axis_add_value(&axis, tok, err);

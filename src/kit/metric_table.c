@@ -3,7 +3,11 @@
 #include "metric_table.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "kit/nic_names.h"
 
 /* The floor families, one unit each so that --floor FAMILY=V means one thing. The values
  * sit at what a maintainer would call a change on a board, above the noise near zero that
@@ -27,9 +31,56 @@
 #define FLOOR_RECYCLING { "recycling", NB_METRIC_FLOOR_ABS, 2, "percentage points of the pages allocated" }
 #define FLOOR_NONE { NULL, NB_METRIC_FLOOR_NONE, 0, NULL }
 
+#define U_BITS NB_UNIT_BIT_PER_S
+#define U_BITS_CPU NB_UNIT_BIT_PER_CPU_S
+#define U_BYTES NB_UNIT_BYTE_PER_S
+#define U_PACKETS NB_UNIT_PACKET_PER_S
+#define U_EVENTS NB_UNIT_PER_S
+#define U_PCT_MACHINE NB_UNIT_PCT_MACHINE
+#define U_PCT_CPU NB_UNIT_PCT_CPU
+#define U_PCT NB_UNIT_PCT
+#define U_US NB_UNIT_US
+#define U_MS NB_UNIT_MS
+#define U_NS_PER_S NB_UNIT_NS_PER_S
+#define U_MS_PER_S NB_UNIT_MS_PER_S
+#define U_PER_RUN NB_UNIT_PER_RUN
+#define U_RATIO NB_UNIT_RATIO
+#define U_COUNT NB_UNIT_COUNT
+#define U_FLAG NB_UNIT_FLAG
+#define U_CPU NB_UNIT_CPU_NUMBER
+
+#define LOSSES NB_METRIC_COUNTS_LOSSES
+#define WORK NB_METRIC_FOLLOWS_WORK
+#define BARE NB_METRIC_SHOWN_BARE
+#define HOST NB_METRIC_HOST_STATE
+
 #define HIGHER NB_METRIC_HIGHER_BETTER
 #define LOWER NB_METRIC_LOWER_BETTER
 #define NEUTRAL NB_METRIC_NEUTRAL
+
+/* The CPU shares' names, machine-wide and per CPU (enum nb_cpu_share). */
+#define NB_M_USER_PCT "user_pct"
+#define NB_M_SYSTEM_PCT "system_pct"
+#define NB_M_CPU_N_BUSY_PCT "cpu{N}_busy_pct"
+#define NB_M_CPU_N_USER_PCT "cpu{N}_user_pct"
+#define NB_M_CPU_N_SYSTEM_PCT "cpu{N}_system_pct"
+#define NB_M_CPU_N_IRQ_PCT "cpu{N}_irq_pct"
+#define NB_M_CPU_N_SOFTIRQ_PCT "cpu{N}_softirq_pct"
+
+static const char *const cpu_shares[NB_CPU_SHARES][2] = {
+	[NB_SHARE_BUSY] = { NB_M_CPU_BUSY_PCT, NB_M_CPU_N_BUSY_PCT },
+	[NB_SHARE_USER] = { NB_M_USER_PCT, NB_M_CPU_N_USER_PCT },
+	[NB_SHARE_SYSTEM] = { NB_M_SYSTEM_PCT, NB_M_CPU_N_SYSTEM_PCT },
+	[NB_SHARE_IRQ] = { NB_M_IRQ_PCT, NB_M_CPU_N_IRQ_PCT },
+	[NB_SHARE_SOFTIRQ] = { NB_M_SOFTIRQ_PCT, NB_M_CPU_N_SOFTIRQ_PCT },
+};
+
+/* The rows of the families whose names come from the NIC's lists (kit/nic_names.h). */
+#define IRQ_ROLE_ROW(e, role, doc) \
+	{ NB_M_IRQ_ROLE_PREFIX #role NB_M_IRQ_ROLE_SUFFIX, "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler", doc },
+/* page_pool counters are not gated: a board's pools come and go with the traffic's shape */
+#define PP_COUNTER_ROW(e, name, eth, unit, dir, doc, label) \
+	{ NB_M_PP_PREFIX #name, unit, U_PER_RUN, dir, FLOOR_PAGES, false, 0, "page_pool", doc },
 
 /* Why some rows are neutral: rates of events (softirqs, polls, interrupts) depend on the traffic
  * as much as on the driver; the peer's CPU and NAPI batching describe behaviour, not cost; and
@@ -40,105 +91,124 @@
  * other figure alike): shown, not judged. */
 static const struct nb_metric_def nb_metric_rows_table[] = {
 	/* traffic: iperf3's own figures */
-	{ NB_M_THROUGHPUT_BPS, "bit/s", HIGHER, FLOOR_BITS, true, "iperf",
+	{ NB_M_THROUGHPUT_BPS, "bit/s", U_BITS, HIGHER, FLOOR_BITS, true, 0, "iperf",
 	  "payload rate the receiver got (iperf3 end.sum_received)" },
-	{ NB_M_THROUGHPUT_SENT_BPS, "bit/s", NEUTRAL, FLOOR_BITS, false, "iperf",
+	{ NB_M_THROUGHPUT_SENT_BPS, "bit/s", U_BITS, NEUTRAL, FLOOR_BITS, false, 0, "iperf",
 	  "payload rate the sender sent: a UDP test's offered load" },
-	{ "lost_percent", "% of datagrams", LOWER, FLOOR_LOSS, true, "iperf", "UDP datagrams the receiver did not get" },
-	{ "lost_packets", "datagrams per run", LOWER, FLOOR_DROPS, true, "iperf", "UDP datagrams the receiver did not get" },
-	{ "packets", "datagrams per run", NEUTRAL, FLOOR_DROPS, false, "iperf", "UDP datagrams of the run" },
-	{ "jitter_ms", "ms", LOWER, FLOOR_JITTER_MS, true, "iperf", "UDP jitter as the receiver saw it" },
-	{ "retransmits", "segments per run", LOWER, FLOOR_DROPS, true, "iperf", "TCP retransmissions of the sender" },
-	{ NB_M_IPERF_HOST_CPU_PCT, "% of one CPU", LOWER, FLOOR_CORE, true, "iperf",
+	{ "lost_percent", "% of datagrams", U_PCT, LOWER, FLOOR_LOSS, true, LOSSES | BARE, "iperf",
+	  "UDP datagrams the receiver did not get" },
+	{ "lost_packets", "datagrams per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "iperf",
+	  "UDP datagrams the receiver did not get" },
+	{ "packets", "datagrams per run", U_PER_RUN, NEUTRAL, FLOOR_DROPS, false, LOSSES, "iperf",
+	  "UDP datagrams of the run" },
+	{ "jitter_ms", "ms", U_MS, LOWER, FLOOR_JITTER_MS, true, 0, "iperf", "UDP jitter as the receiver saw it" },
+	{ "retransmits", "segments per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "iperf",
+	  "TCP retransmissions of the sender" },
+	{ NB_M_IPERF_HOST_CPU_PCT, "% of one CPU", U_PCT_CPU, LOWER, FLOOR_CORE, true, WORK, "iperf",
 	  "CPU of the local iperf3 process, as iperf3 reports it" },
-	{ NB_M_IPERF_REMOTE_CPU_PCT, "% of one CPU", NEUTRAL, FLOOR_CORE, false, "iperf",
+	{ NB_M_IPERF_REMOTE_CPU_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "iperf",
 	  "CPU of the peer's iperf3 server: at 90% or more the result is peer-bound" },
-	{ "tcp_rtt_mean_us", "us", LOWER, FLOOR_LATENCY_US, true, "iperf", "mean smoothed TCP RTT of the streams" },
-	{ "tcp_rtt_min_us", "us", LOWER, FLOOR_LATENCY_US, true, "iperf", "smallest TCP RTT of the streams" },
-	{ "tcp_rtt_max_us", "us", NEUTRAL, FLOOR_LATENCY_US, false, "iperf", "largest TCP RTT of the streams" },
+	{ "tcp_rtt_mean_us", "us", U_US, LOWER, FLOOR_LATENCY_US, true, 0, "iperf",
+	  "mean smoothed TCP RTT of the streams" },
+	{ "tcp_rtt_min_us", "us", U_US, LOWER, FLOOR_LATENCY_US, true, 0, "iperf", "smallest TCP RTT of the streams" },
+	{ "tcp_rtt_max_us", "us", U_US, NEUTRAL, FLOOR_LATENCY_US, false, 0, "iperf",
+	  "largest TCP RTT of the streams" },
 	/* traffic: request/response tests; latency and CPU per transaction are costs, transactions
 	 * are work done; interrupts and polls per transaction describe batching */
-	{ NB_M_RR_TRANSACTIONS_PER_S, "1/s", HIGHER, FLOOR_RATES, true, "rr", "answered transactions per second" },
-	{ "rr_transactions", "transactions per run", NEUTRAL, FLOOR_NONE, false, "rr", "answered transactions of the run" },
-	{ "rr_offered_transactions_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "rr",
+	{ NB_M_RR_TRANSACTIONS_PER_S, "1/s", U_EVENTS, HIGHER, FLOOR_RATES, true, 0, "rr",
+	  "answered transactions per second" },
+	{ "rr_transactions", "transactions per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "rr",
+	  "answered transactions of the run" },
+	{ "rr_offered_transactions_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "rr",
 	  "the rate the client was asked to send (fixed-rate tests)" },
-	{ "rr_lost_transactions", "transactions per run", LOWER, FLOOR_DROPS, true, "rr",
+	{ "rr_lost_transactions", "transactions per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "rr",
 	  "requests never answered" },
-	{ "rr_late_transactions", "transactions per run", LOWER, FLOOR_DROPS, true, "rr",
+	{ "rr_late_transactions", "transactions per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "rr",
 	  "answers after the client stopped waiting" },
-	{ "rr_unsent_transactions", "transactions per run", LOWER, FLOOR_DROPS, true, "rr",
+	{ "rr_unsent_transactions", "transactions per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "rr",
 	  "requests a fixed-rate client could not send in time" },
-	{ NB_M_RR_LATENCY_P50_US, "us", LOWER, FLOOR_LATENCY_US, true, "rr", "median request/response latency" },
-	{ "rr_latency_p90_us", "us", LOWER, FLOOR_LATENCY_US, true, "rr", "90th percentile latency" },
-	{ NB_M_RR_LATENCY_P99_US, "us", LOWER, FLOOR_LATENCY_US, true, "rr", "99th percentile latency" },
-	{ "rr_latency_p999_us", "us", LOWER, FLOOR_LATENCY_US, true, "rr", "99.9th percentile latency" },
-	{ "rr_latency_mean_us", "us", LOWER, FLOOR_LATENCY_US, true, "rr", "mean latency" },
-	{ "rr_latency_min_us", "us", LOWER, FLOOR_LATENCY_US, true, "rr", "smallest latency" },
-	{ "rr_latency_max_us", "us", NEUTRAL, FLOOR_LATENCY_US, false, "rr", "largest latency: one moment of the run" },
-	{ "cpu_us_per_transaction", "us", LOWER, FLOOR_CPU_PER_TRANSACTION, true, "rr",
+	{ NB_M_RR_LATENCY_P50_US, "us", U_US, LOWER, FLOOR_LATENCY_US, true, 0, "rr",
+	  "median request/response latency" },
+	{ "rr_latency_p90_us", "us", U_US, LOWER, FLOOR_LATENCY_US, true, 0, "rr", "90th percentile latency" },
+	{ NB_M_RR_LATENCY_P99_US, "us", U_US, LOWER, FLOOR_LATENCY_US, true, 0, "rr", "99th percentile latency" },
+	{ "rr_latency_p999_us", "us", U_US, LOWER, FLOOR_LATENCY_US, true, 0, "rr", "99.9th percentile latency" },
+	{ "rr_latency_mean_us", "us", U_US, LOWER, FLOOR_LATENCY_US, true, 0, "rr", "mean latency" },
+	{ "rr_latency_min_us", "us", U_US, LOWER, FLOOR_LATENCY_US, true, 0, "rr", "smallest latency" },
+	{ "rr_latency_max_us", "us", U_US, NEUTRAL, FLOOR_LATENCY_US, false, 0, "rr",
+	  "largest latency: one moment of the run" },
+	{ "cpu_us_per_transaction", "us", U_US, LOWER, FLOOR_CPU_PER_TRANSACTION, true, 0, "rr",
 	  "busy CPU time of the machine per transaction" },
-	{ "rr_client_cpu_us_per_transaction", "us", LOWER, FLOOR_CPU_PER_TRANSACTION, true, "rr",
+	{ "rr_client_cpu_us_per_transaction", "us", U_US, LOWER, FLOOR_CPU_PER_TRANSACTION, true, 0, "rr",
 	  "CPU time of the rr client per answered transaction" },
-	{ "interrupts_per_transaction", "interrupts", NEUTRAL, FLOOR_NONE, false, "rr",
+	{ "interrupts_per_transaction", "interrupts", U_RATIO, NEUTRAL, FLOOR_NONE, false, 0, "rr",
 	  "the NIC's interrupts per transaction" },
-	{ "napi_polls_per_transaction", "polls", NEUTRAL, FLOOR_NONE, false, "rr", "NAPI polls per transaction" },
+	{ "napi_polls_per_transaction", "polls", U_RATIO, NEUTRAL, FLOOR_NONE, false, 0, "rr",
+	  "NAPI polls per transaction" },
 	/* CPU shares from /proc/stat and /proc/PID/stat */
-	{ NB_M_CPU_BUSY_PCT, "% of the machine", LOWER, FLOOR_CPU, true, "sampler",
+	{ NB_M_CPU_BUSY_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "busy share of all online CPUs: user, system, irq, softirq and steal" },
-	{ "user_pct", "% of the machine", LOWER, FLOOR_CPU, true, "sampler", "user (and nice) share of all CPUs" },
-	{ "system_pct", "% of the machine", LOWER, FLOOR_CPU, true, "sampler", "system share of all CPUs" },
-	{ NB_M_IRQ_PCT, "% of the machine", LOWER, FLOOR_CPU, true, "sampler", "hard interrupt share of all CPUs" },
-	{ NB_M_SOFTIRQ_PCT, "% of the machine", LOWER, FLOOR_CPU, true, "sampler", "softirq share of all CPUs" },
-	{ NB_M_STEAL_PCT, "% of the machine", NEUTRAL, FLOOR_CPU, false, "sampler",
+	{ NB_M_USER_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
+	  "user (and nice) share of all CPUs" },
+	{ NB_M_SYSTEM_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
+	  "system share of all CPUs" },
+	{ NB_M_IRQ_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
+	  "hard interrupt share of all CPUs" },
+	{ NB_M_SOFTIRQ_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
+	  "softirq share of all CPUs" },
+	{ NB_M_STEAL_PCT, "% of the machine", U_PCT_MACHINE, NEUTRAL, FLOOR_CPU, false, HOST, "sampler",
 	  "the hypervisor's steal: the host's load on a VM, not the driver's cost" },
-	{ "cpu_unaccounted_pct", "% of the machine", NEUTRAL, FLOOR_CPU, false, "sampler",
+	{ "cpu_unaccounted_pct", "% of the machine", U_PCT_MACHINE, NEUTRAL, FLOOR_CPU, false, 0, "sampler",
 	  "wall time /proc/stat did not account: how far busy % may fall short" },
-	{ NB_M_CPU_OTHER_PCT, "% of the machine", NEUTRAL, FLOOR_CPU, false, "sampler",
+	{ NB_M_CPU_OTHER_PCT, "% of the machine", U_PCT_MACHINE, NEUTRAL, FLOOR_CPU, false, HOST, "sampler",
 	  "CPU of other programs: whether the run was disturbed" },
-	{ NB_M_NAPI_THREAD_PCT, "% of the machine", LOWER, FLOOR_CPU, true, "sampler",
+	{ NB_M_NAPI_THREAD_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "CPU of the interface's threaded NAPI kthreads" },
-	{ "napi_threads", "threads", NEUTRAL, FLOOR_NONE, false, "sampler", "threaded NAPI kthreads found" },
-	{ NB_M_TRAFFIC_PROC_PCT, "% of the machine", LOWER, FLOOR_CPU, true, "sampler",
+	{ "napi_threads", "threads", U_COUNT, NEUTRAL, FLOOR_NONE, false, 0, "sampler",
+	  "threaded NAPI kthreads found" },
+	{ NB_M_TRAFFIC_PROC_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "CPU of the process that makes the traffic" },
-	{ NB_M_PEER_PROC_PCT, "% of the machine", LOWER, FLOOR_CPU, true, "sampler",
+	{ NB_M_PEER_PROC_PCT, "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "sampler",
 	  "CPU of a local peer process (nicbench serve, iperf3 -s)" },
-	{ NB_M_NICBENCH_CPU_MS_PER_S, "ms/s", NEUTRAL, FLOOR_OWN_CPU, false, "runner",
+	{ NB_M_NICBENCH_CPU_MS_PER_S, "ms/s", U_MS_PER_S, NEUTRAL, FLOOR_OWN_CPU, false, 0, "runner",
 	  "nicbench's own CPU time while it measured" },
-	{ "cpu{N}_busy_pct", "% of one CPU", NEUTRAL, FLOOR_CORE, false, "sampler", "busy share of CPU N" },
-	{ "cpu{N}_user_pct", "% of one CPU", NEUTRAL, FLOOR_CORE, false, "sampler", "user share of CPU N" },
-	{ "cpu{N}_system_pct", "% of one CPU", NEUTRAL, FLOOR_CORE, false, "sampler", "system share of CPU N" },
-	{ "cpu{N}_irq_pct", "% of one CPU", NEUTRAL, FLOOR_CORE, false, "sampler", "hard interrupt share of CPU N" },
-	{ "cpu{N}_softirq_pct", "% of one CPU", NEUTRAL, FLOOR_CORE, false, "sampler", "softirq share of CPU N" },
+	{ NB_M_CPU_N_BUSY_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	  "busy share of CPU N" },
+	{ NB_M_CPU_N_USER_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	  "user share of CPU N" },
+	{ NB_M_CPU_N_SYSTEM_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	  "system share of CPU N" },
+	{ NB_M_CPU_N_IRQ_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	  "hard interrupt share of CPU N" },
+	{ NB_M_CPU_N_SOFTIRQ_PCT, "% of one CPU", U_PCT_CPU, NEUTRAL, FLOOR_CORE, false, 0, "sampler",
+	  "softirq share of CPU N" },
 	/* kernel counters: /proc/softirqs, /proc/interrupts, softnet_stat, the interface, UDP */
-	{ "net_rx_softirqs_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler", "NET_RX softirqs run, all CPUs" },
-	{ "net_tx_softirqs_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler", "NET_TX softirqs run, all CPUs" },
-	{ NB_M_INTERRUPTS_PER_S, "1/s", NEUTRAL, FLOOR_RATES, false, "sampler", "the interface's hard interrupts" },
+	{ "net_rx_softirqs_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
+	  "NET_RX softirqs run, all CPUs" },
+	{ "net_tx_softirqs_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
+	  "NET_TX softirqs run, all CPUs" },
+	{ NB_M_INTERRUPTS_PER_S, "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
+	  "the interface's hard interrupts" },
 	/* the NIC's IRQs by role (board.irq_names patterns or the driver's names) and by the CPU that took them:
 	 * placement, so neutral, like the per-CPU shares */
-	{ "irq_rx_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler", "interrupts of the NIC's rx IRQs" },
-	{ "irq_tx_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler", "interrupts of the NIC's tx IRQs" },
-	{ "irq_txrx_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler",
-	  "interrupts of the NIC's combined rx/tx IRQs (TxRx vectors)" },
-	{ "irq_misc_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler",
-	  "interrupts of the NIC's other IRQs (link, errors)" },
-	{ "cpu{N}_interrupts_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler",
+	NB_IRQ_ROLE_LIST(IRQ_ROLE_ROW)
+	{ NB_M_CPU_N_INTERRUPTS_PER_S, "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
 	  "interrupts of the NIC's IRQs that CPU N took" },
-	{ "irq{N}_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "sampler",
+	{ NB_M_IRQ_N_PER_S, "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
 	  "interrupts of the NIC's IRQ N (one by one: a role's several queue IRQs apart)" },
 	/* what moved the IRQs or the traffic: the run's circumstances, not the driver's cost */
-	{ "irqbalance_running", "0/1", NEUTRAL, FLOOR_PLACEMENT, false, "runner",
+	{ "irqbalance_running", "0/1", U_FLAG, NEUTRAL, FLOOR_PLACEMENT, false, 0, "runner",
 	  "1 when irqbalance ran at either edge of the measured window" },
-	{ "irq_affinity_moved", "IRQs", NEUTRAL, FLOOR_PLACEMENT, false, "runner",
+	{ "irq_affinity_moved", "IRQs", U_COUNT, NEUTRAL, FLOOR_PLACEMENT, false, 0, "runner",
 	  "the NIC's IRQs whose affinity changed inside the window without nicbench (the point's note names them)" },
-	{ "traffic_cpu_open", "CPU number", NEUTRAL, FLOOR_PLACEMENT, false, "runner",
+	{ "traffic_cpu_open", "CPU number", U_CPU, NEUTRAL, FLOOR_PLACEMENT, false, 0, "runner",
 	  "the CPU the traffic process last ran on at the window's start" },
-	{ "traffic_cpu_close", "CPU number", NEUTRAL, FLOOR_PLACEMENT, false, "runner",
+	{ "traffic_cpu_close", "CPU number", U_CPU, NEUTRAL, FLOOR_PLACEMENT, false, 0, "runner",
 	  "the CPU the traffic process last ran on at the window's end" },
-	{ "softnet_processed_per_s", "packets/s", NEUTRAL, FLOOR_RATES, false, "sampler",
+	{ "softnet_processed_per_s", "packets/s", U_PACKETS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
 	  "packets the backlog processed (softnet_stat)" },
-	{ "softnet_dropped", "packets per run", LOWER, FLOOR_DROPS, true, "sampler",
+	{ "softnet_dropped", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "sampler",
 	  "packets dropped for a full backlog (softnet_stat)" },
-	{ "time_squeeze", "events per run", LOWER, FLOOR_DROPS, true, "sampler",
+	{ "time_squeeze", "events per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "sampler",
 	  "net_rx_action ran out of budget or time with work left (softnet_stat)" },
 	/* Packets moved are work done, like throughput: a small-packet UDP test is judged on its packet
 	 * rate more than on its bits. The floor stays the rates family's 1000/s: at the 80k-1M packets/s
@@ -146,110 +216,117 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	 * it keeps the few hundred packets/s of ARP and ACKs near an idle direction from swinging
 	 * tens of percent. Not gated by default: in a TCP test one direction counts ACKs, which GRO
 	 * batching rightly thins out; gate the direction that carries the payload (udp-rx: rx). */
-	{ NB_M_RX_PACKETS_PER_S, "packets/s", HIGHER, FLOOR_RATES, true, "sampler", "packets the interface received" },
-	{ NB_M_TX_PACKETS_PER_S, "packets/s", HIGHER, FLOOR_RATES, true, "sampler", "packets the interface sent" },
-	{ "rx_bytes_per_s", "bytes/s", NEUTRAL, FLOOR_BYTES, false, "sampler", "bytes the interface received" },
-	{ "tx_bytes_per_s", "bytes/s", NEUTRAL, FLOOR_BYTES, false, "sampler", "bytes the interface sent" },
-	{ "rx_dropped", "packets per run", LOWER, FLOOR_DROPS, true, "sampler", "the interface's rx_dropped" },
-	{ "tx_dropped", "packets per run", LOWER, FLOOR_DROPS, true, "sampler", "the interface's tx_dropped" },
-	{ "rx_errors", "packets per run", NEUTRAL, FLOOR_DROPS, false, "sampler", "the interface's rx_errors" },
-	{ "tx_errors", "packets per run", NEUTRAL, FLOOR_DROPS, false, "sampler", "the interface's tx_errors" },
-	{ "udp_in_datagrams_per_s", "datagrams/s", NEUTRAL, FLOOR_RATES, false, "sampler",
+	{ NB_M_RX_PACKETS_PER_S, "packets/s", U_PACKETS, HIGHER, FLOOR_RATES, true, 0, "sampler",
+	  "packets the interface received" },
+	{ NB_M_TX_PACKETS_PER_S, "packets/s", U_PACKETS, HIGHER, FLOOR_RATES, true, 0, "sampler",
+	  "packets the interface sent" },
+	{ "rx_bytes_per_s", "bytes/s", U_BYTES, NEUTRAL, FLOOR_BYTES, false, 0, "sampler",
+	  "bytes the interface received" },
+	{ "tx_bytes_per_s", "bytes/s", U_BYTES, NEUTRAL, FLOOR_BYTES, false, 0, "sampler", "bytes the interface sent" },
+	{ "rx_dropped", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "sampler",
+	  "the interface's rx_dropped" },
+	{ "tx_dropped", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "sampler",
+	  "the interface's tx_dropped" },
+	{ "rx_errors", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_DROPS, false, LOSSES, "sampler",
+	  "the interface's rx_errors" },
+	{ "tx_errors", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_DROPS, false, LOSSES, "sampler",
+	  "the interface's tx_errors" },
+	{ "udp_in_datagrams_per_s", "datagrams/s", U_PACKETS, NEUTRAL, FLOOR_RATES, false, 0, "sampler",
 	  "UDP datagrams delivered (/proc/net/snmp)" },
-	{ "udp_in_errors", "datagrams per run", LOWER, FLOOR_DROPS, true, "sampler", "UDP InErrors" },
-	{ "udp_rcvbuf_errors", "datagrams per run", LOWER, FLOOR_DROPS, true, "sampler",
+	{ "udp_in_errors", "datagrams per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "sampler",
+	  "UDP InErrors" },
+	{ "udp_rcvbuf_errors", "datagrams per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "sampler",
 	  "UDP datagrams dropped for a full receive buffer" },
-	{ "udp_sndbuf_errors", "datagrams per run", LOWER, FLOOR_DROPS, true, "sampler",
+	{ "udp_sndbuf_errors", "datagrams per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "sampler",
 	  "UDP datagrams dropped for a full send buffer" },
-	{ "udp_in_csum_errors", "datagrams per run", LOWER, FLOOR_DROPS, true, "sampler", "UDP checksum errors" },
-	{ "udp_no_ports", "datagrams per run", NEUTRAL, FLOOR_DROPS, false, "sampler",
+	{ "udp_in_csum_errors", "datagrams per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "sampler",
+	  "UDP checksum errors" },
+	{ "udp_no_ports", "datagrams per run", U_PER_RUN, NEUTRAL, FLOOR_DROPS, false, LOSSES, "sampler",
 	  "UDP datagrams to a closed port: the peer's doing" },
 	/* tracepoints (napi:napi_poll, irq:softirq_entry/exit, irq:irq_handler_entry) */
-	{ NB_M_NAPI_POLLS_PER_S, "1/s", NEUTRAL, FLOOR_RATES, false, "trace", "NAPI polls of the interface" },
-	{ "napi_packets_per_poll", "packets", NEUTRAL, FLOOR_BATCH, false, "trace", "packets a NAPI poll handled" },
-	{ "napi_budget_exhausted_pct", "% of polls", NEUTRAL, FLOOR_BUDGET, false, "trace",
+	{ NB_M_NAPI_POLLS_PER_S, "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "trace",
+	  "NAPI polls of the interface" },
+	{ "napi_packets_per_poll", "packets", U_RATIO, NEUTRAL, FLOOR_BATCH, false, 0, "trace",
+	  "packets a NAPI poll handled" },
+	{ "napi_budget_exhausted_pct", "% of polls", U_PCT, NEUTRAL, FLOOR_BUDGET, false, 0, "trace",
 	  "NAPI polls that used their whole budget" },
-	{ "hardirqs_per_s", "1/s", NEUTRAL, FLOOR_RATES, false, "trace", "the interface's hard interrupts, traced" },
-	{ "net_rx_softirq_ns_per_s", "ns/s", LOWER, FLOOR_SOFTIRQ_TIME, true, "trace",
+	{ "hardirqs_per_s", "1/s", U_EVENTS, NEUTRAL, FLOOR_RATES, false, 0, "trace",
+	  "the interface's hard interrupts, traced" },
+	{ "net_rx_softirq_ns_per_s", "ns/s", U_NS_PER_S, LOWER, FLOOR_SOFTIRQ_TIME, true, WORK, "trace",
 	  "time in NET_RX softirqs, all CPUs (1e9: one CPU)" },
-	{ "net_tx_softirq_ns_per_s", "ns/s", LOWER, FLOOR_SOFTIRQ_TIME, true, "trace",
+	{ "net_tx_softirq_ns_per_s", "ns/s", U_NS_PER_S, LOWER, FLOOR_SOFTIRQ_TIME, true, WORK, "trace",
 	  "time in NET_TX softirqs, all CPUs" },
-	{ "net_rx_softirq_pct", "% of the machine", LOWER, FLOOR_CPU, true, "trace",
+	{ "net_rx_softirq_pct", "% of the machine", U_PCT_MACHINE, LOWER, FLOOR_CPU, true, WORK, "trace",
 	  "time in NET_RX softirqs as a share of all CPUs" },
-	{ "cpu{N}_net_rx_softirq_ns_per_s", "ns/s", NEUTRAL, FLOOR_SOFTIRQ_TIME, false, "trace",
+	{ NB_M_CPU_N_NET_RX_SOFTIRQ_NS_PER_S, "ns/s", U_NS_PER_S, NEUTRAL, FLOOR_SOFTIRQ_TIME, false, 0, "trace",
 	  "time in NET_RX softirqs on CPU N" },
-	{ "trace_lost_samples", "events per run", NEUTRAL, FLOOR_DROPS, false, "trace",
+	{ "trace_lost_samples", "events per run", U_PER_RUN, NEUTRAL, FLOOR_DROPS, false, LOSSES, "trace",
 	  "tracepoint samples the ring buffer lost" },
 	/* netdev qstats-get over the window: losses and stalls are costs, the rest is volume */
-	{ "qstats_rx_packets", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats", "packets received" },
-	{ "qstats_rx_bytes", "bytes per run", NEUTRAL, FLOOR_NONE, false, "qstats", "bytes received" },
-	{ "qstats_tx_packets", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats", "packets sent" },
-	{ "qstats_tx_bytes", "bytes per run", NEUTRAL, FLOOR_NONE, false, "qstats", "bytes sent" },
-	{ "qstats_rx_alloc_fail", "events per run", LOWER, FLOOR_DROPS, true, "qstats",
+	{ "qstats_rx_packets", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
+	  "packets received" },
+	{ "qstats_rx_bytes", "bytes per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats", "bytes received" },
+	{ "qstats_tx_packets", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats", "packets sent" },
+	{ "qstats_tx_bytes", "bytes per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats", "bytes sent" },
+	{ "qstats_rx_alloc_fail", "events per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "qstats",
 	  "receive buffer allocations that failed" },
-	{ "qstats_rx_hw_drops", "packets per run", LOWER, FLOOR_DROPS, true, "qstats", "packets the NIC dropped on receive" },
-	{ "qstats_rx_hw_drop_overruns", "packets per run", LOWER, FLOOR_DROPS, true, "qstats",
+	{ "qstats_rx_hw_drops", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "qstats",
+	  "packets the NIC dropped on receive" },
+	{ "qstats_rx_hw_drop_overruns", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "qstats",
 	  "receive drops for a full ring or FIFO" },
-	{ "qstats_rx_csum_complete", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats",
+	{ "qstats_rx_csum_complete", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
 	  "packets with CHECKSUM_COMPLETE" },
-	{ "qstats_rx_csum_unnecessary", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats",
+	{ "qstats_rx_csum_unnecessary", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
 	  "packets with CHECKSUM_UNNECESSARY" },
-	{ "qstats_rx_csum_none", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats", "packets without checksum offload" },
-	{ "qstats_rx_csum_bad", "packets per run", LOWER, FLOOR_DROPS, true, "qstats", "packets with a bad checksum" },
-	{ "qstats_rx_hw_gro_packets", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats",
+	{ "qstats_rx_csum_none", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
+	  "packets without checksum offload" },
+	{ "qstats_rx_csum_bad", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "qstats",
+	  "packets with a bad checksum" },
+	{ "qstats_rx_hw_gro_packets", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
 	  "packets the NIC coalesced (HW-GRO)" },
-	{ "qstats_rx_hw_gro_bytes", "bytes per run", NEUTRAL, FLOOR_NONE, false, "qstats", "bytes of HW-GRO packets" },
-	{ "qstats_rx_hw_gro_wire_packets", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats",
+	{ "qstats_rx_hw_gro_bytes", "bytes per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
+	  "bytes of HW-GRO packets" },
+	{ "qstats_rx_hw_gro_wire_packets", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
 	  "wire packets HW-GRO coalesced" },
-	{ "qstats_rx_hw_gro_wire_bytes", "bytes per run", NEUTRAL, FLOOR_NONE, false, "qstats",
+	{ "qstats_rx_hw_gro_wire_bytes", "bytes per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
 	  "wire bytes HW-GRO coalesced" },
-	{ "qstats_rx_hw_drop_ratelimits", "packets per run", LOWER, FLOOR_DROPS, true, "qstats",
+	{ "qstats_rx_hw_drop_ratelimits", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "qstats",
 	  "receive drops by a rate limit" },
-	{ "qstats_tx_hw_drops", "packets per run", LOWER, FLOOR_DROPS, true, "qstats", "packets the NIC dropped on send" },
-	{ "qstats_tx_hw_drop_errors", "packets per run", LOWER, FLOOR_DROPS, true, "qstats", "send drops for errors" },
-	{ "qstats_tx_csum_none", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats", "packets sent without checksum offload" },
-	{ "qstats_tx_needs_csum", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats",
+	{ "qstats_tx_hw_drops", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "qstats",
+	  "packets the NIC dropped on send" },
+	{ "qstats_tx_hw_drop_errors", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "qstats",
+	  "send drops for errors" },
+	{ "qstats_tx_csum_none", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
+	  "packets sent without checksum offload" },
+	{ "qstats_tx_needs_csum", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
 	  "packets sent with checksum offload" },
-	{ "qstats_tx_hw_gso_packets", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats",
+	{ "qstats_tx_hw_gso_packets", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
 	  "packets the NIC segmented (HW-GSO)" },
-	{ "qstats_tx_hw_gso_bytes", "bytes per run", NEUTRAL, FLOOR_NONE, false, "qstats", "bytes of HW-GSO packets" },
-	{ "qstats_tx_hw_gso_wire_packets", "packets per run", NEUTRAL, FLOOR_NONE, false, "qstats",
+	{ "qstats_tx_hw_gso_bytes", "bytes per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
+	  "bytes of HW-GSO packets" },
+	{ "qstats_tx_hw_gso_wire_packets", "packets per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
 	  "wire packets HW-GSO made" },
-	{ "qstats_tx_hw_gso_wire_bytes", "bytes per run", NEUTRAL, FLOOR_NONE, false, "qstats", "wire bytes HW-GSO made" },
-	{ "qstats_tx_hw_drop_ratelimits", "packets per run", LOWER, FLOOR_DROPS, true, "qstats",
+	{ "qstats_tx_hw_gso_wire_bytes", "bytes per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
+	  "wire bytes HW-GSO made" },
+	{ "qstats_tx_hw_drop_ratelimits", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "qstats",
 	  "send drops by a rate limit" },
-	{ "qstats_tx_stop", "events per run", LOWER, FLOOR_DROPS, true, "qstats", "times a send queue was stopped (full)" },
-	{ "qstats_tx_wake", "events per run", NEUTRAL, FLOOR_NONE, false, "qstats", "times a stopped send queue woke" },
+	{ "qstats_tx_stop", "events per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "qstats",
+	  "times a send queue was stopped (full)" },
+	{ "qstats_tx_wake", "events per run", U_PER_RUN, NEUTRAL, FLOOR_NONE, false, 0, "qstats",
+	  "times a stopped send queue woke" },
 	/* netdev page-pool-stats-get over the window, the interface's pools summed (docs/report.md) */
-	{ "pp_alloc_fast", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool", "pages from the pool's cache" },
-	{ "pp_alloc_slow", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool",
-	  "pages from the page allocator (slow path)" },
-	{ "pp_alloc_slow_high_order", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool",
-	  "high-order allocations on the slow path" },
-	{ "pp_alloc_empty", "events per run", LOWER, FLOOR_PAGES, false, "page_pool",
-	  "allocations that found the ring empty" },
-	{ "pp_alloc_refill", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool", "pages moved from the ring to the cache" },
-	{ "pp_alloc_waive", "pages per run", LOWER, FLOOR_PAGES, false, "page_pool",
-	  "pages given back at refill for being on another NUMA node" },
-	{ "pp_recycle_cached", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool", "pages recycled into the cache" },
-	{ "pp_recycle_cache_full", "pages per run", LOWER, FLOOR_PAGES, false, "page_pool",
-	  "pages not recycled: the cache was full" },
-	{ "pp_recycle_ring", "pages per run", NEUTRAL, FLOOR_PAGES, false, "page_pool", "pages recycled into the ring" },
-	{ "pp_recycle_ring_full", "pages per run", LOWER, FLOOR_PAGES, false, "page_pool",
-	  "pages not recycled: the ring was full" },
-	{ "pp_recycle_released_refcnt", "pages per run", LOWER, FLOOR_PAGES, false, "page_pool",
-	  "pages released, not recycled (elevated refcount)" },
-	{ "pp_inflight_pages", "pages", NEUTRAL, FLOOR_PAGES, false, "page_pool",
+	NB_PP_COUNTER_LIST(PP_COUNTER_ROW)
+	{ "pp_inflight_pages", "pages", U_COUNT, NEUTRAL, FLOOR_PAGES, false, 0, "page_pool",
 	  "pages out of the pools at the window's end (a level)" },
-	{ "pp_recycle_pct", "%", HIGHER, FLOOR_RECYCLING, false, "page_pool",
+	{ "pp_recycle_pct", "%", U_PCT, HIGHER, FLOOR_RECYCLING, false, 0, "page_pool",
 	  "(recycle_ring + recycle_cached) / (alloc_fast + alloc_refill + alloc_slow), as ynl's page-pool view" },
 	/* the driver's ethtool -S drop counters, per queue ones summed (read by the NIC-drops rule) */
-	{ "rx_missed_errors", "packets per run", LOWER, FLOOR_DROPS, true, "ethtool -S",
+	{ "rx_missed_errors", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "ethtool -S",
 	  "receive drops the NIC counted as missed (rx_missed_errors or rx_queue_N_missed_errors)" },
-	{ "rx_fifo_errors", "packets per run", LOWER, FLOOR_DROPS, true, "ethtool -S",
+	{ "rx_fifo_errors", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "ethtool -S",
 	  "receive FIFO overruns the driver counted (rx_fifo_errors or rx_queue_N_fifo_errors)" },
 	/* derived by compare */
-	{ NB_M_BITS_PER_CPU_SECOND, "bit per CPU-second", HIGHER, FLOOR_NONE, true, "compare",
+	{ NB_M_BITS_PER_CPU_SECOND, "bit per CPU-second", U_BITS_CPU, HIGHER, FLOOR_NONE, true, 0, "compare",
 	  "throughput_bps per busy CPU: throughput / (cpu_busy_pct x CPUs / 100)" },
 };
 
@@ -311,6 +388,58 @@ const struct nb_metric_def *nb_metric_lookup(const char *name)
 		}
 	}
 	return family;
+}
+
+const char *nb_metric_cpu_share(enum nb_cpu_share share, bool per_cpu)
+{
+	return share >= 0 && share < NB_CPU_SHARES ? cpu_shares[share][per_cpu] : NULL;
+}
+
+int nb_metric_name_n(char *buf, size_t len, const char *pattern, int n)
+{
+	const char *open = strstr(pattern, "{N}");
+	int w;
+
+	if (!open)
+		return -EINVAL;
+	w = snprintf(buf, len, "%.*s%d%s", (int)(open - pattern), pattern, n, open + 3);
+	return w >= 0 && (size_t)w < len ? 0 : -ENAMETOOLONG;
+}
+
+bool nb_metric_name_number(const char *pattern, const char *name, int *n)
+{
+	const char *open = strstr(pattern, "{N}");
+	size_t plen;
+	char *end;
+	long v;
+
+	if (!open || !nb_metric_name_fits(pattern, name))
+		return false;
+	plen = (size_t)(open - pattern);
+	v = strtol(name + plen, &end, 10);
+	if (v < 0 || v > 1 << 20 || strcmp(end, open + 3))
+		return false;
+	*n = (int)v;
+	return true;
+}
+
+enum nb_metric_unit_kind nb_metric_kind_of(const char *name)
+{
+	const struct nb_metric_def *d = nb_metric_lookup(name);
+
+	return d ? d->kind : NB_UNIT_NUMBER;
+}
+
+bool nb_metric_has_flag(const char *name, enum nb_metric_flag flag)
+{
+	const struct nb_metric_def *d = nb_metric_lookup(name);
+
+	return d && (d->flags & flag);
+}
+
+bool nb_metric_kind_is_pct(enum nb_metric_unit_kind kind)
+{
+	return kind == NB_UNIT_PCT_MACHINE || kind == NB_UNIT_PCT_CPU || kind == NB_UNIT_PCT;
 }
 
 enum nb_metric_direction nb_metric_direction_of(const char *name)

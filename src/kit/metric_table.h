@@ -42,6 +42,15 @@
 #define NB_M_RR_LATENCY_P50_US "rr_latency_p50_us"
 #define NB_M_RR_LATENCY_P99_US "rr_latency_p99_us"
 
+/* Families with a CPU or IRQ number: build a member's name with nb_metric_name_n. */
+#define NB_M_CPU_N_INTERRUPTS_PER_S "cpu{N}_interrupts_per_s"
+#define NB_M_IRQ_N_PER_S "irq{N}_per_s"
+#define NB_M_CPU_N_NET_RX_SOFTIRQ_NS_PER_S "cpu{N}_net_rx_softirq_ns_per_s"
+
+/* The CPU time shares /proc/stat gives, machine-wide (cpu_busy_pct, user_pct ...) and per CPU
+ * (cpu{N}_busy_pct ...): nb_metric_cpu_share names them. */
+enum nb_cpu_share { NB_SHARE_BUSY, NB_SHARE_USER, NB_SHARE_SYSTEM, NB_SHARE_IRQ, NB_SHARE_SOFTIRQ, NB_CPU_SHARES };
+
 enum nb_metric_direction {
 	NB_METRIC_NEUTRAL,       /* shown, never gated */
 	NB_METRIC_HIGHER_BETTER,
@@ -63,12 +72,52 @@ struct nb_metric_floor {
 	const char *unit;   /* of value, in words: "percentage points of the machine" */
 };
 
+/* What a value is, so that render/ can print it and compare can weigh it without reading the
+ * name: the row's unit in words (below) says the same for a person. */
+enum nb_metric_unit_kind {
+	NB_UNIT_NUMBER,        /* a bare number: a metric the table does not know */
+	NB_UNIT_BIT_PER_S,     /* payload bits per second */
+	NB_UNIT_BIT_PER_CPU_S, /* bits per second of busy CPU */
+	NB_UNIT_BYTE_PER_S,
+	NB_UNIT_PACKET_PER_S,  /* packets or datagrams per second */
+	NB_UNIT_PER_S,         /* other events per second */
+	NB_UNIT_PCT_MACHINE,   /* percent of all online CPUs: a floor is in percentage points */
+	NB_UNIT_PCT_CPU,       /* percent of one CPU */
+	NB_UNIT_PCT,           /* percent of something else: datagrams, polls, pages */
+	NB_UNIT_US,            /* microseconds */
+	NB_UNIT_MS,            /* milliseconds */
+	NB_UNIT_NS_PER_S,      /* nanoseconds of time spent per second of wall time */
+	NB_UNIT_MS_PER_S,      /* milliseconds of CPU per second of wall time */
+	NB_UNIT_PER_RUN,       /* a count of events over one run (packets, pages, datagrams) */
+	NB_UNIT_RATIO,         /* one count per another: packets per poll, interrupts per transaction */
+	NB_UNIT_COUNT,         /* a level at the window's end or a number found: threads, IRQs, pages */
+	NB_UNIT_FLAG,          /* 0 or 1 */
+	NB_UNIT_CPU_NUMBER,    /* which CPU */
+};
+
+/* What compare and render/ may know of a metric beyond its unit and direction. */
+enum nb_metric_flag {
+	/* what did not fit (lost, dropped, overrun): counted in events, never as a ratio, and a
+	 * host's steal can explain any change of it */
+	NB_METRIC_COUNTS_LOSSES = 1u << 0,
+	/* a cost that grows with the work done (CPU time per packet handled): a change no larger
+	 * than the throughput's is the same cost per bit, which bits_per_cpu_second judges */
+	NB_METRIC_FOLLOWS_WORK = 1u << 1,
+	/* printed as the bare number its source writes (iperf3's lost_percent), not "x.x%" */
+	NB_METRIC_SHOWN_BARE = 1u << 2,
+	/* the host's circumstances (other programs' CPU, the hypervisor's steal): the evidence of
+	 * compare's disturbed and steal rules, which therefore do not hold it back themselves */
+	NB_METRIC_HOST_STATE = 1u << 3,
+};
+
 struct nb_metric_def {
 	const char *name;   /* exact, or with one placeholder ({N}, {name}: see above) */
-	const char *unit;   /* of the value: "bit/s", "% of the machine", "packets per run" */
+	const char *unit;   /* of the value, in words: "bit/s", "% of the machine", "packets per run" */
+	enum nb_metric_unit_kind kind; /* the same, for code: how to print it */
 	enum nb_metric_direction direction;
 	struct nb_metric_floor floor;
 	bool gate;          /* may --gate name it (only a metric with a direction) */
+	unsigned flags;     /* enum nb_metric_flag */
 	const char *source; /* one word: sampler, iperf, rr, trace, qstats, runner, compare */
 	const char *doc;    /* one line: what it measures */
 };
@@ -76,12 +125,30 @@ struct nb_metric_def {
 /* The row of a metric name, or NULL when the table does not know it. */
 const struct nb_metric_def *nb_metric_lookup(const char *name);
 
+/* The metric of a CPU share: machine-wide ("user_pct") or the per-CPU family's pattern
+ * ("cpu{N}_user_pct", for nb_metric_name_n). */
+const char *nb_metric_cpu_share(enum nb_cpu_share share, bool per_cpu);
+
+/* A family member's name: pattern's {N} replaced by n ("cpu{N}_busy_pct", 3 -> cpu3_busy_pct).
+ * 0, -EINVAL when pattern has no {N}, -ENAMETOOLONG. */
+int nb_metric_name_n(char *buf, size_t len, const char *pattern, int n);
+/* The number of name in pattern's {N} ("cpu{N}_busy_pct", "cpu3_busy_pct" -> 3); false when
+ * name does not fit the pattern. */
+bool nb_metric_name_number(const char *pattern, const char *name, int *n);
+
 /* Does name fit a row's name ("cpu{N}_user_pct" fits cpu3_user_pct)? */
 bool nb_metric_name_fits(const char *pattern, const char *name);
 
 /* Row i in table order, NULL past the end. */
 const struct nb_metric_def *nb_metric_row(int i);
 int nb_metric_rows(void);
+
+/* The metric's unit kind (NB_UNIT_NUMBER when unknown) and flags (0 when unknown). */
+enum nb_metric_unit_kind nb_metric_kind_of(const char *name);
+bool nb_metric_has_flag(const char *name, enum nb_metric_flag flag);
+
+/* Is the unit kind a percentage (its amounts are percentage points)? */
+bool nb_metric_kind_is_pct(enum nb_metric_unit_kind kind);
 
 /* The metric's direction (neutral when unknown) and floor (kind NONE when unknown or none). */
 enum nb_metric_direction nb_metric_direction_of(const char *name);

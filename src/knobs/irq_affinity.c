@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/nb_print.h"
 #include "nic/iface_irqs.h"
 #include "knobs/knob_row.h"
 
@@ -100,30 +101,31 @@ static int role_form_parse(const char *s, char cpus[NB_IRQ_ROLES][NB_KNOB_VALUE_
 
 int nb_knob_affinity_validate(const struct knob_row *row, const char *value, struct nb_err *err)
 {
-	char cpus[NB_IRQ_ROLES][NB_KNOB_VALUE_MAX];
+	char cpus[NB_IRQ_ROLES][NB_KNOB_VALUE_MAX], roles[64] = "";
 
 	if (cpu_list_valid(value, strlen(value)) || irq_map_valid(value) || role_form_parse(value, cpus) == 0)
 		return 0;
+	for (int k = 0; k < NB_IRQ_ROLES; k++)
+		nb_appendf(roles, sizeof(roles), "%s%s", k ? ", " : "", nb_irq_role_name(nb_irq_role_shown(k)));
 	return nb_err_set(err, -EINVAL, "knob %s: '%s' is not a CPU list (like 0, 0-1 or 0,2), nor a CPU list per "
-			  "IRQ role (like rx:0,tx:1; roles rx, tx, txrx, misc, each once), nor IRQ=list pairs "
-			  "(like \"24=0 25=1\")", row->name, value);
+			  "IRQ role (like rx:0,tx:1; roles %s, each once), nor IRQ=list pairs (like \"24=0 25=1\")",
+			  row->name, value, roles);
 }
 
 int nb_irq_affinity_label(const char *value, char *buf, size_t len)
 {
 	char cpus[NB_IRQ_ROLES][NB_KNOB_VALUE_MAX];
-	static const enum nb_irq_role order[] = { NB_IRQ_RX, NB_IRQ_TX, NB_IRQ_TXRX, NB_IRQ_MISC };
 	size_t used = 0;
 
 	if (role_form_parse(value, cpus))
 		return (size_t)snprintf(buf, len, "%s", value) < len ? 0 : -ENAMETOOLONG;
-	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+	for (int k = 0; k < NB_IRQ_ROLES; k++) {
+		enum nb_irq_role r = nb_irq_role_shown(k);
 		int n;
 
-		if (!cpus[order[k]][0])
+		if (!cpus[r][0])
 			continue;
-		n = snprintf(buf + used, len - used, "%s%s%s", used ? "-" : "", nb_irq_role_name(order[k]),
-			     cpus[order[k]]);
+		n = snprintf(buf + used, len - used, "%s%s%s", used ? "-" : "", nb_irq_role_name(r), cpus[r]);
 		if (n < 0 || (size_t)n >= len - used)
 			return -ENAMETOOLONG;
 		used += (size_t)n;
@@ -226,13 +228,14 @@ int nb_knob_affinity_read(const struct knob_row *row, const struct nb_knob_targe
 		if (seen->mixed && (c->explicit_map || seen->role_mixed)) {
 			form = seen->map;
 		} else if (seen->mixed) {
-			static const enum nb_irq_role order[] = { NB_IRQ_RX, NB_IRQ_TX, NB_IRQ_TXRX, NB_IRQ_MISC };
 			size_t used = 0;
 
-			for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
-				if (seen->role[order[k]][0])
+			for (int k = 0; k < NB_IRQ_ROLES; k++) {
+				enum nb_irq_role r = nb_irq_role_shown(k);
+
+				if (seen->role[r][0])
 					used += (size_t)snprintf(roles + used, sizeof(roles) - used, "%s%s:%s", used ? "," : "",
-								 nb_irq_role_name(order[k]), seen->role[order[k]]);
+								 nb_irq_role_name(r), seen->role[r]);
 			}
 			form = roles;
 		}

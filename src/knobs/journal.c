@@ -273,15 +273,15 @@ const char *nb_journal_record(const struct nb_journal *j)
 }
 
 /*
- * Order: mtu first, then the rest newest-first (undo order). An MTU change can make a driver
- * reset the device (rings reallocated, IRQs requested again, coalescing reprogrammed), which
- * would undo anything restored before it; every other knob is an independent setting
- * (threaded and gro_flush_timeout do not depend on each other), so undo order costs nothing
- * and leaves the state the way it was built.
+ * Order: the knobs whose row says NB_KNOB_RESTORE_FIRST (mtu) first, then the rest newest-first
+ * (undo order). An MTU change can make a driver reset the device (rings reallocated, IRQs
+ * requested again, coalescing reprogrammed), which would undo anything restored before it; every
+ * other knob is an independent setting (threaded and gro_flush_timeout do not depend on each
+ * other), so undo order costs nothing and leaves the state the way it was built.
  */
 static int restore_rank(const struct nb_journal *j, int k)
 {
-	return strcmp(j->e[k].knob, "mtu") ? 1 + (j->n - 1 - k) : 0;
+	return nb_knob_has(j->e[k].knob, NB_KNOB_RESTORE_FIRST) ? 0 : 1 + (j->n - 1 - k);
 }
 
 static int restore_write_check(const struct nb_journal *j, struct nb_journal_entry *e, struct nb_err *err)

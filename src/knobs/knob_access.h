@@ -34,6 +34,23 @@ const char *nb_knob_name(int index);
 /* One line for --help: what the knob is and which values it takes. */
 const char *nb_knob_help(int index);
 
+/* The kind of value a knob's row takes. A CPU list has commas inside one value, so a sweep's
+ * values of it are separated by '/' (--knob irq_affinity=0/1/0,1). */
+enum nb_knob_value_kind { NB_KNOB_INTEGER, NB_KNOB_CPU_LIST };
+/* The row's kind; NB_KNOB_INTEGER for a name nicbench does not know. Pure. */
+enum nb_knob_value_kind nb_knob_value_kind(const char *name);
+
+/* What a knob's row says of it beyond its values. */
+enum nb_knob_flag {
+	/* set on the peer as well (nicbench serve follows it): a link's two ends must agree */
+	NB_KNOB_BOTH_ENDS = 1u << 0,
+	/* restored before every other knob: changing it may reset the device (rings reallocated,
+	 * IRQs requested again, coalescing reprogrammed), which would undo what came before */
+	NB_KNOB_RESTORE_FIRST = 1u << 1,
+};
+/* Does the row of knob `name` (an @napi/@queue suffix allowed) carry the flag? Pure. */
+bool nb_knob_has(const char *name, enum nb_knob_flag flag);
+
 /* How a report writes a knob's value: true, with *number, for an integer knob's plain decimal
  * value ("threaded": 1); false for text: irq_affinity's CPU lists and the "282=7777 283=0" of
  * NAPIs that differ. Pure. */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "kit/nb_error.h"
+#include "knobs/knob_access.h"
 #include "nic/knob_types.h"
 
 struct knob_row;
@@ -30,13 +31,12 @@ typedef int (*knob_write_fn)(const struct knob_row *row, const struct nb_knob_ta
 /* Which napi-get/napi-set attribute a row maps to (NAPI_NONE: sysfs, ethtool or procfs only). */
 enum napi_attr { NAPI_NONE, NAPI_GRO, NAPI_DEFER, NAPI_SUSPEND, NAPI_THREADED };
 
-enum knob_syntax { KNOB_INTEGER, KNOB_CPU_LIST };
-
 struct knob_row {
 	const char *name;
 	const char *help;
-	enum knob_syntax syntax;
-	unsigned long long min, max;   /* KNOB_INTEGER range */
+	enum nb_knob_value_kind syntax;
+	unsigned long long min, max;   /* NB_KNOB_INTEGER range */
+	unsigned flags;                /* enum nb_knob_flag */
 	const char *sysfs_attr;        /* sysfs rows: attribute under /sys/class/net/IF/ */
 	size_t coalesce_offset;        /* ethtool rows: __u32 field of struct ethtool_coalesce */
 	const char *unsupported_why;   /* what EOPNOTSUPP means for this knob */

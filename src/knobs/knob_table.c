@@ -48,15 +48,15 @@ static int mtu_write(const struct knob_row *row, const struct nb_knob_target *t,
 }
 
 #define SYSFS_ROW(n, attr, lo, hi, why, h) \
-	{ .name = n, .help = h, .syntax = KNOB_INTEGER, .min = lo, .max = hi, .sysfs_attr = attr, \
+	{ .name = n, .help = h, .syntax = NB_KNOB_INTEGER, .min = lo, .max = hi, .sysfs_attr = attr, \
 	  .unsupported_why = why, .read = nb_knob_sysfs_read, .write = nb_knob_sysfs_write }
 /* A NAPI row: napi-set per NAPI where the kernel has it, the sysfs attribute (device-wide)
  * where it does not; attr NULL: no sysfs fallback at all. */
 #define NAPI_ROW(n, attr, na, lo, hi, why, h) \
-	{ .name = n, .help = h, .syntax = KNOB_INTEGER, .min = lo, .max = hi, .sysfs_attr = attr, \
+	{ .name = n, .help = h, .syntax = NB_KNOB_INTEGER, .min = lo, .max = hi, .sysfs_attr = attr, \
 	  .unsupported_why = why, .napi = na, .read = nb_knob_napi_read, .write = nb_knob_napi_write }
 #define COALESCE_ROW(n, field, hi, h) \
-	{ .name = n, .help = h, .syntax = KNOB_INTEGER, .min = 0, .max = hi, \
+	{ .name = n, .help = h, .syntax = NB_KNOB_INTEGER, .min = 0, .max = hi, \
 	  .coalesce_offset = offsetof(struct ethtool_coalesce, field), \
 	  .unsupported_why = no_hw_coalesce, \
 	  .read = coalesce_read, .write = coalesce_write }
@@ -87,10 +87,10 @@ static const struct knob_row knobs[] = {
 		     "hardware: 1 = the driver tunes RX coalescing itself, 0 = fixed values"),
 	COALESCE_ROW("adaptive-tx", use_adaptive_tx_coalesce, 1,
 		     "hardware: 1 = the driver tunes TX coalescing itself, 0 = fixed values"),
-	{ .name = "irq_affinity", .syntax = KNOB_CPU_LIST, .read = nb_knob_affinity_read, .write = nb_knob_affinity_write,
+	{ .name = "irq_affinity", .syntax = NB_KNOB_CPU_LIST, .read = nb_knob_affinity_read, .write = nb_knob_affinity_write,
 	  .help = "CPU list (0, 0-1, 0,2) for all the interface's IRQs, per IRQ role (rx:0,tx:1; roles rx, tx, txrx, "
 		  "misc), or per IRQ: \"24=0 25=1\"" },
-	{ .name = "mtu", .syntax = KNOB_INTEGER, .min = 68, .max = 65535, .sysfs_attr = "mtu", .read = nb_knob_sysfs_read,
+	{ .name = "mtu", .syntax = NB_KNOB_INTEGER, .flags = NB_KNOB_BOTH_ENDS | NB_KNOB_RESTORE_FIRST, .min = 68, .max = 65535, .sysfs_attr = "mtu", .read = nb_knob_sysfs_read,
 	  .write = mtu_write, .help = "MTU in bytes, 68..65535 (the device may allow less); the peer follows "
 				     "when it is nicbench serve" },
 };
@@ -140,7 +140,7 @@ static int validate_row(const struct knob_row *row, const char *value, struct nb
 	unsigned long long v;
 	int ret;
 
-	if (row->syntax == KNOB_CPU_LIST)
+	if (row->syntax == NB_KNOB_CPU_LIST)
 		return nb_knob_affinity_validate(row, value, err);
 	ret = nb_knob_parse_decimal(value, strlen(value), &v);
 	if (ret == -EINVAL)
@@ -351,7 +351,7 @@ static const struct knob_row *find_row(const char *name, struct knob_call *c)
 
 int nb_knob_value_label(const char *name, const char *value, char *buf, size_t len)
 {
-	if (name && value && !strcmp(name, "irq_affinity"))
+	if (value && nb_knob_value_kind(name) == NB_KNOB_CPU_LIST)
 		return nb_irq_affinity_label(value, buf, len);
 	return (size_t)snprintf(buf, len, "%s", value ? value : "") < len ? 0 : -ENAMETOOLONG;
 }
@@ -363,12 +363,26 @@ int nb_knob_find(const char *name)
 	return row ? (int)(row - knobs) : -1;
 }
 
+enum nb_knob_value_kind nb_knob_value_kind(const char *name)
+{
+	const struct knob_row *row = name ? find_row(name, NULL) : NULL;
+
+	return row ? row->syntax : NB_KNOB_INTEGER;
+}
+
+bool nb_knob_has(const char *name, enum nb_knob_flag flag)
+{
+	const struct knob_row *row = name ? find_row(name, NULL) : NULL;
+
+	return row && (row->flags & flag);
+}
+
 bool nb_knob_value_number(const char *name, const char *value, unsigned long long *number)
 {
 	const struct knob_row *row = find_row(name, NULL);
 
 	/* 2^53: the largest whole number every JSON reader (jq's doubles) keeps exactly */
-	return row && row->syntax == KNOB_INTEGER && value && nb_knob_parse_decimal(value, strlen(value), number) == 0 &&
+	return row && row->syntax == NB_KNOB_INTEGER && value && nb_knob_parse_decimal(value, strlen(value), number) == 0 &&
 	       *number <= (1ULL << 53);
 }
 

@@ -56,17 +56,12 @@ int nb_irq_name_belongs_dev(const char *action, const char *iface, const char *d
 
 /* ---- roles ---- */
 
-static const char *const role_names[NB_IRQ_ROLES] = { "misc", "rx", "tx", "txrx" };
-
-const char *nb_irq_role_name(enum nb_irq_role role)
-{
-	return role >= 0 && role < NB_IRQ_ROLES ? role_names[role] : NULL;
-}
-
 int nb_irq_role_parse(const char *s, size_t len, enum nb_irq_role *role)
 {
 	for (int r = 0; r < NB_IRQ_ROLES; r++) {
-		if (strlen(role_names[r]) == len && !strncasecmp(s, role_names[r], len)) {
+		const char *name = nb_irq_role_name((enum nb_irq_role)r);
+
+		if (strlen(name) == len && !strncasecmp(s, name, len)) {
 			*role = (enum nb_irq_role)r;
 			return 0;
 		}

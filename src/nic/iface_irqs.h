@@ -9,6 +9,7 @@
 
 #include "kit/nb_error.h"
 #include "kit/nb_paths.h"
+#include "kit/nic_names.h"
 
 /* True when an IRQ action name (last column of /proc/interrupts) belongs to iface:
  * "eth0", "eth0-rx-0", "eth0-TxRx-3", "eth0:ch22:multi". */
@@ -46,14 +47,9 @@ int nb_iface_device_name(const struct nb_paths *paths, const char *iface, char *
  * many-CPU machines). Caller frees *out. Returns 0 or -errno. */
 int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *err);
 
-/* ---- IRQs by role: rx, tx, both (one vector per queue pair), misc (link, errors, the
- * device's only IRQ) ---- */
+/* ---- IRQs by role (enum nb_irq_role, nb_irq_role_name: kit/nic_names.h) ---- */
 
-enum nb_irq_role { NB_IRQ_MISC, NB_IRQ_RX, NB_IRQ_TX, NB_IRQ_TXRX, NB_IRQ_ROLES };
-
-/* "misc", "rx", "tx", "txrx"; NULL for a value out of range. */
-const char *nb_irq_role_name(enum nb_irq_role role);
-/* The role named by s[0..len); -EINVAL when it is none of the names above. */
+/* The role named by s[0..len), any case; -EINVAL when it is none of the roles' names. */
 int nb_irq_role_parse(const char *s, size_t len, enum nb_irq_role *role);
 /* Pure: the role an action name's words say, as drivers name their vectors: a word rx, rxN,
  * input (virtio) -> rx; tx, txN, output -> tx; txrx, rxtx, TxRx-like -> txrx; anything else

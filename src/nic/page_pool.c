@@ -8,11 +8,6 @@
 
 #include "nic/nb_genl.h"
 
-const char *const nb_pp_counter_names[NB_PP_COUNTERS] = {
-	"alloc_fast", "alloc_slow", "alloc_slow_high_order", "alloc_empty", "alloc_refill", "alloc_waive",
-	"recycle_cached", "recycle_cache_full", "recycle_ring", "recycle_ring_full", "recycle_released_refcnt",
-};
-
 #define NETDEV_GENL_VERSION 1
 
 /* ---- pure parsers ---- */
@@ -343,7 +338,7 @@ void nb_pp_metrics(const struct nb_pp_delta *d, struct nb_metric_set *m)
 
 		if (!(d->total.present & (1u << c)))
 			continue;
-		snprintf(name, sizeof(name), "pp_%s", nb_pp_counter_names[c]);
+		snprintf(name, sizeof(name), NB_M_PP_PREFIX "%s", nb_pp_counter_names[c]);
 		nb_metrics_put(m, name, (double)d->total.v[c]);
 	}
 	if (d->total.has_inflight)

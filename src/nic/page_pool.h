@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "kit/metrics.h"
+#include "kit/nic_names.h"
 
 /* From Documentation/netlink/specs/netdev.yaml (not in Debian 12's headers). */
 enum { NB_NETDEV_CMD_PAGE_POOL_GET = 5, NB_NETDEV_CMD_PAGE_POOL_STATS_GET = 9 };
@@ -25,13 +26,7 @@ enum {
 	NB_NETDEV_A_PAGE_POOL_STATS_FIRST = 8, /* alloc-fast; the counters run on from here */
 };
 
-/* The page-pool-stats counters, index i is attribute 8 + i ("alloc-fast" -> "alloc_fast"). */
-enum {
-	NB_PP_ALLOC_FAST, NB_PP_ALLOC_SLOW, NB_PP_ALLOC_SLOW_HIGH_ORDER, NB_PP_ALLOC_EMPTY, NB_PP_ALLOC_REFILL,
-	NB_PP_ALLOC_WAIVE, NB_PP_RECYCLE_CACHED, NB_PP_RECYCLE_CACHE_FULL, NB_PP_RECYCLE_RING,
-	NB_PP_RECYCLE_RING_FULL, NB_PP_RECYCLE_RELEASED_REFCNT, NB_PP_COUNTERS
-};
-extern const char *const nb_pp_counter_names[NB_PP_COUNTERS];
+/* The page-pool-stats counters (enum nb_pp_counter, nb_pp_counter_names): kit/nic_names.h. */
 
 #define NB_PP_POOLS 64
 

@@ -33,12 +33,6 @@ static const char *fmt_g(char *buf, size_t len, double v, int prec)
 	return buf;
 }
 
-/* Most names differ in their first byte: skip the call then. */
-static inline bool same_name(const char *a, const char *b)
-{
-	return a[0] == b[0] && !strcmp(a, b);
-}
-
 const char *nb_cmp_format_change(char *buf, size_t len, const struct nb_cmp_metric_result *m)
 {
 	if (!m->has_change) {
@@ -54,13 +48,10 @@ const char *nb_cmp_format_change(char *buf, size_t len, const struct nb_cmp_metr
 /* Room for any double in "%+.4f": 309 digits, sign, point and decimals. */
 #define FIXED_MAX 328
 
-/* A floor in words: CPU shares and loss in percentage points, the rest in the metric's unit. */
-/* An amount in the metric's unit: a floor, a spread. */
+/* An amount in the metric's unit: a floor, a spread. A percentage moves in points. */
 static const char *amount_text(char *buf, size_t len, const struct nb_cmp_metric_result *m, double v)
 {
-	size_t nl = strlen(m->name);
-
-	if ((nl > 4 && !strcmp(m->name + nl - 4, "_pct")) || !strcmp(m->name, "lost_percent"))
+	if (nb_metric_kind_is_pct(nb_metric_kind_of(m->name)))
 		snprintf(buf, len, "%.3g points", v);
 	else
 		nb_render_value(buf, len, m->name, true, v);
@@ -148,11 +139,6 @@ const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric
 	return buf;
 }
 
-static bool is_bitrate(const char *name)
-{
-	return same_name(name, NB_M_THROUGHPUT_BPS) || same_name(name, NB_CMP_EFFICIENCY_METRIC);
-}
-
 /* snprintf(buf, len, "%.*f %s", decimals, v, unit) */
 static void format_scaled(char *buf, size_t len, double v, int decimals, const char *unit)
 {
@@ -165,21 +151,6 @@ static void format_scaled(char *buf, size_t len, double v, int decimals, const c
 	} else {
 		snprintf(buf, len, "%.*f %s", decimals, v, unit); /* cut where printf cuts it */
 	}
-}
-
-/* The short unit of an event rate from the metric table's unit column: "pps" for packets/s, "/s"
- * for other events per second; NULL for anything else. */
-static const char *rate_unit(const char *name)
-{
-	const struct nb_metric_def *d = nb_metric_lookup(name);
-
-	if (!d)
-		return NULL;
-	if (!strcmp(d->unit, "packets/s"))
-		return "pps";
-	if (!strcmp(d->unit, "1/s"))
-		return "/s";
-	return NULL;
 }
 
 /* 47630 packets/s -> "47.6 kpps", 1.2e6 /s -> "1.20 M/s", 950 -> "950 pps". */
@@ -198,30 +169,41 @@ static void format_rate(char *buf, size_t len, double v, const char *unit)
 	}
 }
 
+/* 1.5e9 -> "1.50 Gbit/s" (unit "bit/s"), "1.50 Gbit/cpu-s" (unit "bit/cpu-s"). */
+static void format_bits(char *buf, size_t len, double v, const char *unit)
+{
+	char u[16];
+
+	if (fabs(v) >= 1e9)
+		snprintf(u, sizeof(u), "G%s", unit), format_scaled(buf, len, v / 1e9, 2, u);
+	else if (fabs(v) >= 1e6)
+		snprintf(u, sizeof(u), "M%s", unit), format_scaled(buf, len, v / 1e6, 2, u);
+	else if (fabs(v) >= 1e3)
+		snprintf(u, sizeof(u), "k%s", unit), format_scaled(buf, len, v / 1e3, 2, u);
+	else
+		format_scaled(buf, len, v, 0, unit);
+}
+
+/* By the row's unit kind: the name is only the key to the row. */
 const char *nb_render_value(char *buf, size_t len, const char *name, bool present, double v)
 {
-	size_t nl = strlen(name);
+	const struct nb_metric_def *d = nb_metric_lookup(name);
+	enum nb_metric_unit_kind kind = d ? d->kind : NB_UNIT_NUMBER;
 
-	if (!present) {
+	if (!present)
 		snprintf(buf, len, "-");
-	} else if (is_bitrate(name)) {
-		bool thr = same_name(name, NB_M_THROUGHPUT_BPS);
-
-		if (fabs(v) >= 1e9)
-			format_scaled(buf, len, v / 1e9, 2, thr ? "Gbit/s" : "Gbit/cpu-s");
-		else if (fabs(v) >= 1e6)
-			format_scaled(buf, len, v / 1e6, 2, thr ? "Mbit/s" : "Mbit/cpu-s");
-		else if (fabs(v) >= 1e3)
-			format_scaled(buf, len, v / 1e3, 2, thr ? "kbit/s" : "kbit/cpu-s");
-		else
-			format_scaled(buf, len, v, 0, thr ? "bit/s" : "bit/cpu-s");
-	} else if (nl > 4 && !strcmp(name + nl - 4, "_pct")) {
+	else if (kind == NB_UNIT_BIT_PER_S)
+		format_bits(buf, len, v, "bit/s");
+	else if (kind == NB_UNIT_BIT_PER_CPU_S)
+		format_bits(buf, len, v, "bit/cpu-s");
+	else if (nb_metric_kind_is_pct(kind) && !(d->flags & NB_METRIC_SHOWN_BARE))
 		fmt_pct(buf, len, v, false);
-	} else if (rate_unit(name)) {
-		format_rate(buf, len, v, rate_unit(name));
-	} else {
+	else if (kind == NB_UNIT_PACKET_PER_S)
+		format_rate(buf, len, v, "pps");
+	else if (kind == NB_UNIT_PER_S)
+		format_rate(buf, len, v, "/s");
+	else
 		fmt_g(buf, len, v, 4);
-	}
 	return buf;
 }
 
@@ -385,7 +367,7 @@ static void put_text(FILE *out, const char *s, bool md)
 /* A headline figure: bit/s as the table always showed it, a packet rate in its unit. */
 static void headline_value(char *buf, size_t len, const char *metric, double v)
 {
-	if (!strcmp(metric, NB_M_THROUGHPUT_BPS))
+	if (nb_metric_kind_of(metric) == NB_UNIT_BIT_PER_S)
 		nb_rv_bps(buf, len, v);
 	else
 		nb_render_value(buf, len, metric, true, v);

@@ -16,7 +16,8 @@
 /* Okabe-Ito: the categorical palette that stays apart for the common colour-vision deficiencies. */
 static const char *const kind_colors[] = { "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9" };
 static const char *const kind_names[] = { "user", "system", "irq", "softirq" };
-static const char *const kind_metrics[] = { "user", "system", "irq", "softirq" };
+/* the shares kind_names name, in their order */
+static const enum nb_cpu_share kind_shares[] = { NB_SHARE_USER, NB_SHARE_SYSTEM, NB_SHARE_IRQ, NB_SHARE_SOFTIRQ };
 
 #define W NB_HTML_W
 #define LABEL_W NB_HTML_LABEL_W
@@ -316,7 +317,7 @@ static void section_cpu(struct nb_html_page *pg)
 		points++;
 		rows += 1 + (median_of(p, NB_M_NAPI_THREAD_PCT, &v) || median_of(p, NB_M_TRAFFIC_PROC_PCT, &v));
 		for (int c = 0; c < 256; c++) {
-			snprintf(name, sizeof(name), "cpu%d_busy_pct", c);
+			nb_metric_name_n(name, sizeof(name), nb_metric_cpu_share(NB_SHARE_BUSY, true), c);
 			if (median_of(p, name, &v))
 				rows++;
 			else if (rep->cpus > 0 && c >= rep->cpus)
@@ -344,8 +345,7 @@ static void section_cpu(struct nb_html_page *pg)
 		if (p->status != NB_CMP_STATUS_OK || !median_of(p, NB_M_CPU_BUSY_PCT, &busy))
 			continue;
 		for (int k = 0; k < 4; k++) {
-			snprintf(name, sizeof(name), "%s_pct", kind_metrics[k]);
-			v[k] = median_of(p, name, &v[k]) ? v[k] : 0;
+			v[k] = median_of(p, nb_metric_cpu_share(kind_shares[k], false), &v[k]) ? v[k] : 0;
 		}
 		stacked_row(out, y, p->id, v, kcolors, kind_names, 4);
 		y += 20;
@@ -359,14 +359,14 @@ static void section_cpu(struct nb_html_page *pg)
 		for (int c = 0; c < 256; c++) {
 			double cb;
 
-			snprintf(name, sizeof(name), "cpu%d_busy_pct", c);
+			nb_metric_name_n(name, sizeof(name), nb_metric_cpu_share(NB_SHARE_BUSY, true), c);
 			if (!median_of(p, name, &cb)) {
 				if (rep->cpus > 0 && c >= rep->cpus)
 					break;
 				continue;
 			}
 			for (int k = 0; k < 4; k++) {
-				snprintf(name, sizeof(name), "cpu%d_%s_pct", c, kind_metrics[k]);
+				nb_metric_name_n(name, sizeof(name), nb_metric_cpu_share(kind_shares[k], true), c);
 				v[k] = median_of(p, name, &v[k]) ? v[k] : 0;
 			}
 			snprintf(label, sizeof(label), "CPU%d", c);

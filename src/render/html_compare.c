@@ -30,9 +30,11 @@ static void value(FILE *out, const char *metric, double v)
 {
 	char buf[24];
 
-	if (!strcmp(metric, NB_M_THROUGHPUT_BPS) || !strcmp(metric, NB_M_THROUGHPUT_SENT_BPS))
+	enum nb_metric_unit_kind kind = nb_metric_kind_of(metric);
+
+	if (kind == NB_UNIT_BIT_PER_S)
 		fputs(nb_rv_bps(buf, sizeof(buf), v), out);
-	else if (!strcmp(metric, NB_CMP_EFFICIENCY_METRIC))
+	else if (kind == NB_UNIT_BIT_PER_CPU_S)
 		fprintf(out, "%s per CPU-s", nb_rv_bps(buf, sizeof(buf), v));
 	else
 		fprintf(out, "%.4g", v);

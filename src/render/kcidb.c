@@ -81,11 +81,12 @@ static void path_node(char *buf, size_t len, const char *s)
 static json_t *number_json(const char *metric, double v)
 {
 	json_t *n = json_pack("{s:f}", "value", v);
+	enum nb_metric_unit_kind kind = nb_metric_kind_of(metric);
 
-	if (!strcmp(metric, NB_M_THROUGHPUT_BPS) || !strcmp(metric, NB_CMP_EFFICIENCY_METRIC)) {
-		json_object_set_new(n, "unit", json_string(strcmp(metric, NB_M_THROUGHPUT_BPS) ? "bit/CPU-s" : "bit/s"));
+	if (kind == NB_UNIT_BIT_PER_S || kind == NB_UNIT_BIT_PER_CPU_S) {
+		json_object_set_new(n, "unit", json_string(kind == NB_UNIT_BIT_PER_S ? "bit/s" : "bit/CPU-s"));
 		json_object_set_new(n, "prefix", json_string("metric"));
-	} else if (strlen(metric) > 4 && !strcmp(metric + strlen(metric) - 4, "_pct")) {
+	} else if (nb_metric_kind_is_pct(kind)) {
 		json_object_set_new(n, "unit", json_string("%"));
 	}
 	return n;

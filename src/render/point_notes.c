@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/metric_table.h"
 #include "kit/nb_print.h"
+#include "kit/nic_names.h"
 
 struct notes {
 	char (*line)[NB_NOTE_LINE_MAX];
@@ -54,29 +56,21 @@ static void done_line(struct notes *nt)
 		nt->n++;
 }
 
-/* The metrics named PREFIX<N>SUFFIX, in the report's order: "; by WHAT: LABEL<N> value, ..." */
-static void by_number(char *buf, const struct nb_cmp_point *p, const char *prefix, const char *suffix,
-		      const char *what, const char *label)
+/* The metrics of the family PATTERN ("cpu{N}_..."), in the report's order: "; by WHAT: LABEL<N> value, ..." */
+static void by_number(char *buf, const struct nb_cmp_point *p, const char *pattern, const char *what,
+		      const char *label)
 {
-	size_t plen = strlen(prefix);
 	char num[24];
-	int n = 0;
+	int n = 0, number;
 
 	for (int i = 0; i < p->n_metrics; i++) {
-		const char *m = p->metrics[i].name;
-		char *end;
-		unsigned long number;
-
-		if (strncmp(m, prefix, plen) || !isdigit((unsigned char)m[plen]) || p->metrics[i].n <= 0)
-			continue;
-		number = strtoul(m + plen, &end, 10);
-		if (strcmp(end, suffix))
+		if (p->metrics[i].n <= 0 || !nb_metric_name_number(pattern, p->metrics[i].name, &number))
 			continue;
 		if (n++ == 0)
 			nb_appendf(buf, NB_NOTE_LINE_MAX, "%sby %s:", buf[0] ? "; " : "NIC IRQs/s ", what);
 		else
 			nb_appendf(buf, NB_NOTE_LINE_MAX, ",");
-		nb_appendf(buf, NB_NOTE_LINE_MAX, " %s%lu %s", label, number,
+		nb_appendf(buf, NB_NOTE_LINE_MAX, " %s%d %s", label, number,
 			   count_text(num, sizeof(num), p->metrics[i].median));
 	}
 }
@@ -84,20 +78,21 @@ static void by_number(char *buf, const struct nb_cmp_point *p, const char *prefi
 /* "NIC IRQs/s by role: rx 12.1k, tx 3.2k; by CPU: cpu0 12.1k, cpu1 3.2k; by IRQ: 24 12.1k, 25 3.2k" */
 static void irq_line(struct notes *nt, const struct nb_cmp_point *p)
 {
-	static const char *const roles[] = { "rx", "tx", "txrx", "misc" };
 	char *buf = open_line(nt), num[24], name[40];
 	double v;
 
 	if (!buf)
 		return;
-	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++) {
-		snprintf(name, sizeof(name), "irq_%s_per_s", roles[r]);
+	for (int k = 0; k < NB_IRQ_ROLES; k++) {
+		const char *role = nb_irq_role_name(nb_irq_role_shown(k));
+
+		snprintf(name, sizeof(name), NB_M_IRQ_ROLE_PREFIX "%s" NB_M_IRQ_ROLE_SUFFIX, role);
 		if (median_of(p, name, &v))
-			nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%s %s", buf[0] ? ", " : "NIC IRQs/s by role: ", roles[r],
+			nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%s %s", buf[0] ? ", " : "NIC IRQs/s by role: ", role,
 				count_text(num, sizeof(num), v));
 	}
-	by_number(buf, p, "cpu", "_interrupts_per_s", "CPU", "cpu");
-	by_number(buf, p, "irq", "_per_s", "IRQ", "");
+	by_number(buf, p, NB_M_CPU_N_INTERRUPTS_PER_S, "CPU", "cpu");
+	by_number(buf, p, NB_M_IRQ_N_PER_S, "IRQ", "");
 	done_line(nt);
 }
 
@@ -126,12 +121,10 @@ static void placement_line(struct notes *nt, const struct nb_cmp_point *p)
 /* "page_pool a run: recycled 98.5%; alloc fast 1.2M, slow 120; recycle cached 1.1M, ring 90.0k" */
 static void page_pool_line(struct notes *nt, const struct nb_cmp_point *p)
 {
-	static const struct { const char *metric, *label; } shown[] = {
-		{ "pp_alloc_fast", "alloc fast" },        { "pp_alloc_slow", "alloc slow" },
-		{ "pp_alloc_empty", "ring empty" },       { "pp_recycle_cached", "recycled cached" },
-		{ "pp_recycle_ring", "recycled ring" },   { "pp_recycle_ring_full", "ring full" },
-		{ "pp_recycle_released_refcnt", "released" },
-	};
+	/* the counters the list gives a label, in its order */
+#define PP_SHOWN_(e, name, eth, unit, dir, doc, label) { NB_M_PP_PREFIX #name, label },
+	static const struct { const char *metric, *label; } shown[] = { NB_PP_COUNTER_LIST(PP_SHOWN_) };
+#undef PP_SHOWN_
 	char *buf = open_line(nt), num[24];
 	double v;
 	bool any = false;
@@ -141,7 +134,7 @@ static void page_pool_line(struct notes *nt, const struct nb_cmp_point *p)
 	if (median_of(p, "pp_recycle_pct", &v))
 		nb_appendf(buf, NB_NOTE_LINE_MAX, "page_pool (median a run): recycled %.1f%%", v), any = true;
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
-		if (!median_of(p, shown[i].metric, &v))
+		if (!shown[i].label || !median_of(p, shown[i].metric, &v))
 			continue;
 		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%s %s", any ? ", " : "page_pool (median a run): ", shown[i].label,
 			count_text(num, sizeof(num), v));

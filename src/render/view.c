@@ -416,16 +416,7 @@ const struct nb_cmp_samples *nb_rv_p99(const struct nb_cmp_point *p)
 {
 	const struct nb_cmp_samples *s = nb_cmp_point_metric(p, NB_M_RR_LATENCY_P99_US);
 
-	if (s && s->n > 0)
-		return s;
-	/* another p99 in microseconds, but not a p999 */
-	for (int i = 0; i < p->n_metrics; i++) {
-		size_t n = strlen(p->metrics[i].name);
-
-		if (n > 8 && !strcmp(p->metrics[i].name + n - 8, "_p99_us") && p->metrics[i].n > 0)
-			return &p->metrics[i];
-	}
-	return NULL;
+	return s && s->n > 0 ? s : NULL;
 }
 
 const char *nb_rv_setting(const struct nb_cmp_point *p)
@@ -451,8 +442,9 @@ bool nb_rv_gated(const struct nb_cmp_options *opt, const char *test, const char 
 
 const char *nb_rv_headline(const struct nb_cmp_point *p)
 {
-	/* rr points keep their own cells (trans/s in HTML, "-" in text) */
-	if (p->headline && !strcmp(p->headline, NB_M_RX_PACKETS_PER_S))
+	/* a flood's packet rate stands in for the throughput; rr points keep their own cells
+	 * (trans/s in HTML, "-" in text) */
+	if (p->headline && nb_metric_kind_of(p->headline) == NB_UNIT_PACKET_PER_S)
 		return p->headline;
 	return NB_M_THROUGHPUT_BPS;
 }
@@ -632,7 +624,7 @@ const char *nb_rv_front_figures(char *buf, size_t len, const struct nb_cmp_point
 	double bps;
 	int n = 0;
 
-	if (tput_of(p, &bps) && strcmp(nb_rv_headline(p), NB_M_THROUGHPUT_BPS))
+	if (tput_of(p, &bps) && nb_metric_kind_of(nb_rv_headline(p)) == NB_UNIT_PACKET_PER_S)
 		n = snprintf(buf, len, "%.1f kpps", bps / 1e3);
 	else if (tput_of(p, &bps))
 		nb_rv_bps(buf, len, bps), n = (int)strlen(buf);

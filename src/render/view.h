@@ -66,7 +66,7 @@ void nb_rv_bottleneck(const struct nb_cmp_report *rep, const struct nb_cmp_point
 /* Throughput per busy CPU (bits per CPU-second): median over the runs that have both; false when absent. */
 bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, double *bits_per_cpu_s);
 
-/* The point's p99 latency (a metric whose name holds "p99", from rr tests); NULL when none. */
+/* The point's p99 latency (rr_latency_p99_us, from rr tests); NULL when none. */
 const struct nb_cmp_samples *nb_rv_p99(const struct nb_cmp_point *p);
 
 /* The setting of a point: its id without the test name ("threaded=1/gro_flush_timeout=20000"), "default" when none. */

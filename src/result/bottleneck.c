@@ -85,7 +85,7 @@ static bool busiest_cpu(const struct nb_bn_input *in, struct cpu_view *v, struct
 	v->cpu = -1;
 	v->busy = -1;
 	for (int cpu = 0; cpu < NB_BN_MAX_CPUS; cpu++) {
-		snprintf(name, sizeof(name), "cpu%d_busy_pct", cpu);
+		nb_metric_name_n(name, sizeof(name), nb_metric_cpu_share(NB_SHARE_BUSY, true), cpu);
 		if (!get(in, name, &busy)) {
 			if (in->cpus > 0 && cpu >= in->cpus)
 				break;
@@ -98,14 +98,16 @@ static bool busiest_cpu(const struct nb_bn_input *in, struct cpu_view *v, struct
 		}
 	}
 	if (per_cpu) {
-		const char *kinds[] = { "softirq", "irq" };
+		static const struct { enum nb_cpu_share share; const char *word; } kinds[] = {
+			{ NB_SHARE_SOFTIRQ, "softirq" }, { NB_SHARE_IRQ, "irq" },
+		};
 
-		snprintf(name, sizeof(name), "cpu%d_busy_pct", v->cpu);
+		nb_metric_name_n(name, sizeof(name), nb_metric_cpu_share(NB_SHARE_BUSY, true), v->cpu);
 		figure(out, name, v->busy);
 		for (size_t k = 0; k < 2; k++) {
-			snprintf(name, sizeof(name), "cpu%d_%s_pct", v->cpu, kinds[k]);
+			nb_metric_name_n(name, sizeof(name), nb_metric_cpu_share(kinds[k].share, true), v->cpu);
 			if (get(in, name, &x)) {
-				add_consumer(v, kinds[k], x);
+				add_consumer(v, kinds[k].word, x);
 				figure(out, name, x);
 			}
 		}
@@ -146,14 +148,16 @@ static void process_consumers(const struct nb_bn_input *in, struct cpu_view *v, 
 	/* Without the process split, the machine's user and system columns say what kind of work it was. */
 	if (!any && v->cpu >= 0) {
 		char name[NB_METRIC_NAME_MAX];
-		const char *kinds[] = { "system", "user" };
+		static const struct { enum nb_cpu_share share; const char *word; } kinds[] = {
+			{ NB_SHARE_SYSTEM, "system" }, { NB_SHARE_USER, "user" },
+		};
 
 		for (size_t k = 0; k < 2; k++) {
-			snprintf(name, sizeof(name), "cpu%d_%s_pct", v->cpu, kinds[k]);
+			nb_metric_name_n(name, sizeof(name), nb_metric_cpu_share(kinds[k].share, true), v->cpu);
 			if (!get(in, name, &x) && in->cpus == 1)
-				snprintf(name, sizeof(name), "%s_pct", kinds[k]);
+				snprintf(name, sizeof(name), "%s", nb_metric_cpu_share(kinds[k].share, false));
 			if (get(in, name, &x)) {
-				add_consumer(v, kinds[k], x);
+				add_consumer(v, kinds[k].word, x);
 				figure(out, name, x);
 			}
 		}

@@ -14,10 +14,11 @@
 /* the peer waits for its own carrier (NB_MTU_CARRIER_TIMEOUT_S) before it answers */
 #define PEER_MTU_TIMEOUT_S (NB_MTU_CARRIER_TIMEOUT_S + 10.0)
 
+/* The point's value of the knob set on both ends of the link (its row says so: the MTU). */
 static const char *point_mtu_value(const struct nb_point *p)
 {
 	for (int k = 0; k < p->nknobs; k++)
-		if (!strcmp(p->knobs[k].name, "mtu"))
+		if (nb_knob_has(p->knobs[k].name, NB_KNOB_BOTH_ENDS))
 			return p->knobs[k].value;
 	return NULL;
 }
@@ -55,7 +56,7 @@ void nb_runner_mtu_point(struct runner *rn, const struct nb_point *p, struct nb_
 	pr->mtu.dut = atoi(value);
 	pr->mtu.peer = -1;
 	for (int k = 0; k < pr->nknobs; k++)
-		if (!strcmp(pr->readback[k].name, "mtu"))
+		if (nb_knob_has(pr->readback[k].name, NB_KNOB_BOTH_ENDS))
 			pr->mtu.dut = atoi(pr->readback[k].value);
 	nb_mtu_describe(nb_mtu_last_outcome(), pr->mtu.dut_how, sizeof(pr->mtu.dut_how));
 	if (!strcmp(cfg->peer_mtu, "off")) {

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "kit/metric_table.h"
+
 struct cpu_shares {
 	double busy, user, system, irq, softirq;
 	double steal;  /* what the hypervisor ran elsewhere while this guest had work */
@@ -68,11 +70,11 @@ static void put_unaccounted(struct nb_metric_set *out, double ticks, const struc
 static void put_machine_cpu(const struct nb_snapshot *a, const struct nb_snapshot *b,
 			    struct nb_metric_set *out)
 {
-	static const char *const names[5] = {
-		"cpu_busy_pct", "user_pct", "system_pct", "irq_pct", "softirq_pct",
-	};
+	const char *names[NB_CPU_SHARES];
 	struct cpu_shares p;
 
+	for (int k = 0; k < NB_CPU_SHARES; k++)
+		names[k] = nb_metric_cpu_share((enum nb_cpu_share)k, false);
 	if (a->cpu_all_present && b->cpu_all_present && cpu_shares_between(&a->cpu_all, &b->cpu_all, &p)) {
 		put_shares(out, names, &p);
 		/* a VM's host taking the CPUs moves every figure (compare's steal rule) */
@@ -84,18 +86,16 @@ static void put_machine_cpu(const struct nb_snapshot *a, const struct nb_snapsho
 static void put_per_cpu(const struct nb_snapshot *a, const struct nb_snapshot *b,
 			struct nb_metric_set *out)
 {
-	static const char *const kinds[5] = { "busy", "user", "system", "irq", "softirq" };
-
 	for (int cpu = 0; cpu < NB_MAX_CPUS; cpu++) {
-		char names[5][NB_METRIC_NAME_MAX];
-		const char *ptrs[5];
+		char names[NB_CPU_SHARES][NB_METRIC_NAME_MAX];
+		const char *ptrs[NB_CPU_SHARES];
 		struct cpu_shares p;
 
 		if (!a->cpu_present[cpu] || !b->cpu_present[cpu] ||
 		    !cpu_shares_between(&a->cpu[cpu], &b->cpu[cpu], &p))
 			continue;
-		for (int k = 0; k < 5; k++) {
-			snprintf(names[k], sizeof(names[k]), "cpu%d_%s_pct", cpu, kinds[k]);
+		for (int k = 0; k < NB_CPU_SHARES; k++) {
+			nb_metric_name_n(names[k], sizeof(names[k]), nb_metric_cpu_share((enum nb_cpu_share)k, true), cpu);
 			ptrs[k] = names[k];
 		}
 		put_shares(out, ptrs, &p);
@@ -125,7 +125,7 @@ static void put_per_cpu_interrupts(const struct nb_snapshot *a, const struct nb_
 
 		if (!b->cpu_present[cpu] && !b->irq_count[cpu])
 			continue;
-		snprintf(name, sizeof(name), "cpu%d_interrupts_per_s", cpu);
+		nb_metric_name_n(name, sizeof(name), NB_M_CPU_N_INTERRUPTS_PER_S, cpu);
 		put_rate(out, name, a->irq_count[cpu], b->irq_count[cpu], b->t - a->t);
 	}
 }
@@ -199,7 +199,8 @@ static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_sna
 
 			if (!b->irq_role_present[r])
 				continue;
-			snprintf(name, sizeof(name), "irq_%s_per_s", nb_irq_role_name((enum nb_irq_role)r));
+			snprintf(name, sizeof(name), NB_M_IRQ_ROLE_PREFIX "%s" NB_M_IRQ_ROLE_SUFFIX,
+				 nb_irq_role_name((enum nb_irq_role)r));
 			put_rate(out, name, a->irq_role_count[r], b->irq_role_count[r], dt);
 		}
 		/* one by one: the IRQs of a role with several (a queue each) are not told apart above */
@@ -209,7 +210,7 @@ static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_sna
 			for (int j = 0; j < a->nirq_each; j++) {
 				if (a->irq_each[j] != b->irq_each[i])
 					continue;
-				snprintf(name, sizeof(name), "irq%d_per_s", b->irq_each[i]);
+				nb_metric_name_n(name, sizeof(name), NB_M_IRQ_N_PER_S, b->irq_each[i]);
 				put_rate(out, name, a->irq_each_count[j], b->irq_each_count[i], dt);
 				break;
 			}

@@ -119,13 +119,6 @@ void nb_counters_end(struct nb_counters *c, struct nb_run_counters **out, struct
 	nb_eth_stats_metrics(&rc->eth, m);
 }
 
-/* page_pool_ethtool_stats_get_strings()'s names, in the order of the page-pool-stats counters */
-static const char *const eth_pp_names[NB_PP_COUNTERS] = {
-	"rx_pp_alloc_fast", "rx_pp_alloc_slow", "rx_pp_alloc_slow_ho", "rx_pp_alloc_empty", "rx_pp_alloc_refill",
-	"rx_pp_alloc_waive", "rx_pp_recycle_cached", "rx_pp_recycle_cache_full", "rx_pp_recycle_ring",
-	"rx_pp_recycle_ring_full", "rx_pp_recycle_released_ref",
-};
-
 static int eth_find(const struct nb_eth_stats_snap *s, const char *name)
 {
 	for (int i = 0; i < s->n; i++) {
@@ -138,7 +131,7 @@ static int eth_find(const struct nb_eth_stats_snap *s, const char *name)
 bool nb_eth_lists_page_pool(const struct nb_eth_stats_snap *s)
 {
 	for (int c = 0; c < NB_PP_COUNTERS; c++) {
-		if (eth_find(s, eth_pp_names[c]) >= 0)
+		if (eth_find(s, nb_pp_ethtool_names[c]) >= 0)
 			return true;
 	}
 	return false;
@@ -153,7 +146,7 @@ bool nb_pp_delta_from_ethtool(const struct nb_eth_stats_snap *a, const struct nb
 	if (!a->present || !b->present)
 		return false;
 	for (int c = 0; c < NB_PP_COUNTERS; c++) {
-		int ia = eth_find(a, eth_pp_names[c]), ib = eth_find(b, eth_pp_names[c]);
+		int ia = eth_find(a, nb_pp_ethtool_names[c]), ib = eth_find(b, nb_pp_ethtool_names[c]);
 
 		/* went backwards (the driver remade its pools and their counts): absent, as over netlink */
 		if (ia < 0 || ib < 0 || b->v[ib] < a->v[ia])

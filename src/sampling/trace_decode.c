@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/metric_table.h"
+
 #include <traceevent/event-parse.h>
 
 #define SOFTIRQ_NET_TX 2
@@ -216,7 +218,7 @@ static void put_softirq_metrics(const struct nb_trace_acc *acc, double seconds, 
 	for (int cpu = 0; cpu < acc->ncpus; cpu++) {
 		rx += (double)acc->net_rx_ns[cpu];
 		tx += (double)acc->net_tx_ns[cpu];
-		snprintf(name, sizeof(name), "cpu%d_net_rx_softirq_ns_per_s", cpu);
+		nb_metric_name_n(name, sizeof(name), NB_M_CPU_N_NET_RX_SOFTIRQ_NS_PER_S, cpu);
 		nb_metrics_put(out, name, (double)acc->net_rx_ns[cpu] / seconds);
 	}
 	nb_metrics_put(out, "net_rx_softirq_ns_per_s", rx / seconds);

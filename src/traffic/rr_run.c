@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/metric_table.h"
 #include "traffic/child_link.h"
 #include "traffic/rr_child.h"
 #include "traffic/rr_proto.h"
@@ -44,9 +45,9 @@ void nb_rr_derive_metrics(struct nb_metric_set *m)
 	/* cpu_busy_pct is a share of the whole machine; the per-CPU shares add up to busy cores */
 	for (int i = 0; i < m->n; i++) {
 		const char *name = m->m[i].name;
-		int cpu, used = 0;
+		int cpu;
 
-		if (sscanf(name, "cpu%d_busy_pct%n", &cpu, &used) == 1 && used > 0 && name[used] == '\0') {
+		if (nb_metric_name_number(nb_metric_cpu_share(NB_SHARE_BUSY, true), name, &cpu)) {
 			busy_cores += m->m[i].value / 100.0;
 			any_cpu = true;
 		}

@@ -361,9 +361,31 @@ static void test_value_label(void)
 	CHECK(nb_knob_value_label("irq_affinity", "rx:0,tx:1", buf, 4) == -ENAMETOOLONG);
 }
 
+/* What a row says of its knob, asked by name: the value kind that picks a sweep's separator,
+ * the knob set on both ends and the one restored first. */
+static void test_row_properties(void)
+{
+	CHECK(nb_knob_value_kind("irq_affinity") == NB_KNOB_CPU_LIST);
+	CHECK(nb_knob_value_kind("threaded") == NB_KNOB_INTEGER);
+	CHECK(nb_knob_value_kind("gro_flush_timeout@napi282") == NB_KNOB_INTEGER);
+	CHECK(nb_knob_value_kind("no_such_knob") == NB_KNOB_INTEGER && nb_knob_value_kind(NULL) == NB_KNOB_INTEGER);
+	CHECK(nb_knob_has("mtu", NB_KNOB_BOTH_ENDS) && nb_knob_has("mtu", NB_KNOB_RESTORE_FIRST));
+	CHECK(!nb_knob_has("threaded", NB_KNOB_BOTH_ENDS) && !nb_knob_has("rx-usecs", NB_KNOB_RESTORE_FIRST));
+	CHECK(!nb_knob_has("no_such_knob", NB_KNOB_BOTH_ENDS) && !nb_knob_has(NULL, NB_KNOB_RESTORE_FIRST));
+	/* one knob at most is set on the peer: the runner sends the peer one value per point */
+	{
+		int both = 0;
+
+		for (int i = 0; i < nb_knob_count(); i++)
+			both += nb_knob_has(nb_knob_name(i), NB_KNOB_BOTH_ENDS);
+		CHECK_MSG(both == 1, "%d knobs set on both ends", both);
+	}
+}
+
 int main(void)
 {
 	test_value_label();
+	test_row_properties();
 	test_table();
 	test_value_number();
 	test_validate();

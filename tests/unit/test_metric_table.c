@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The metric table: every row complete, lookups by name and placeholder, docs/report.md in step.
  * `test_metric_table --print` prints the Markdown that docs/report.md's metric list holds. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,61 @@ static void test_emitted_names_known(void)
 	CHECK(nb_metric_lookup("rx_missed_errors") && nb_metric_lookup("rx_fifo_errors"));
 }
 
+/* A row's unit kind agrees with its unit in words: two rows with the same words have the same
+ * kind, so render/ prints alike what the doc calls alike. The flags sit where compare needs them. */
+static void test_unit_kinds(void)
+{
+	for (int i = 0; i < nb_metric_rows(); i++) {
+		const struct nb_metric_def *d = nb_metric_row(i);
+
+		CHECK_MSG(d->kind != NB_UNIT_NUMBER, "%s: no unit kind", d->name);
+		for (int j = 0; j < i; j++) {
+			const struct nb_metric_def *e = nb_metric_row(j);
+
+			CHECK_MSG(strcmp(d->unit, e->unit) || d->kind == e->kind, "%s and %s: unit \"%s\", two kinds",
+				  d->name, e->name, d->unit);
+		}
+		CHECK_MSG(!(d->flags & NB_METRIC_FOLLOWS_WORK) || d->direction == NB_METRIC_LOWER_BETTER,
+			  "%s: a cost that follows the work is lower-better", d->name);
+		CHECK_MSG(!(d->flags & NB_METRIC_SHOWN_BARE) || nb_metric_kind_is_pct(d->kind), "%s", d->name);
+	}
+	CHECK(nb_metric_kind_of(NB_M_THROUGHPUT_BPS) == NB_UNIT_BIT_PER_S);
+	CHECK(nb_metric_kind_of("cpu3_softirq_pct") == NB_UNIT_PCT_CPU);
+	CHECK(nb_metric_kind_of(NB_M_RX_PACKETS_PER_S) == NB_UNIT_PACKET_PER_S);
+	CHECK(nb_metric_kind_of("no_such_pct") == NB_UNIT_NUMBER);
+	CHECK(nb_metric_has_flag("rx_dropped", NB_METRIC_COUNTS_LOSSES));
+	CHECK(nb_metric_has_flag("lost_percent", NB_METRIC_COUNTS_LOSSES));
+	CHECK(nb_metric_has_flag(NB_M_CPU_BUSY_PCT, NB_METRIC_FOLLOWS_WORK));
+	CHECK(!nb_metric_has_flag(NB_M_THROUGHPUT_BPS, NB_METRIC_COUNTS_LOSSES | NB_METRIC_FOLLOWS_WORK));
+	CHECK(!nb_metric_has_flag("no_such_metric", NB_METRIC_COUNTS_LOSSES));
+}
+
+/* The family builders: a member's name from its row's pattern and back, and every CPU share's
+ * names have rows. */
+static void test_family_names(void)
+{
+	char buf[64];
+	int n = -1;
+
+	CHECK(nb_metric_name_n(buf, sizeof(buf), nb_metric_cpu_share(NB_SHARE_BUSY, true), 12) == 0);
+	CHECK_STR(buf, "cpu12_busy_pct");
+	CHECK(nb_metric_name_n(buf, sizeof(buf), NB_M_IRQ_N_PER_S, 24) == 0);
+	CHECK_STR(buf, "irq24_per_s");
+	CHECK(nb_metric_name_n(buf, 6, NB_M_IRQ_N_PER_S, 24) == -ENAMETOOLONG);
+	CHECK(nb_metric_name_n(buf, sizeof(buf), NB_M_THROUGHPUT_BPS, 1) == -EINVAL);
+	CHECK(nb_metric_name_number(nb_metric_cpu_share(NB_SHARE_BUSY, true), "cpu3_busy_pct", &n) && n == 3);
+	CHECK(!nb_metric_name_number(nb_metric_cpu_share(NB_SHARE_BUSY, true), "cpu_busy_pct", &n));
+	CHECK(!nb_metric_name_number(nb_metric_cpu_share(NB_SHARE_BUSY, true), "cpu3_user_pct", &n));
+	for (int k = 0; k < NB_CPU_SHARES; k++) {
+		const char *whole = nb_metric_cpu_share((enum nb_cpu_share)k, false);
+
+		CHECK(nb_metric_name_n(buf, sizeof(buf), nb_metric_cpu_share((enum nb_cpu_share)k, true), 0) == 0);
+		CHECK_MSG(nb_metric_lookup(buf) && nb_metric_lookup(buf)->kind == NB_UNIT_PCT_CPU, "%s", buf);
+		CHECK_MSG(whole && nb_metric_kind_of(whole) == NB_UNIT_PCT_MACHINE, "%s", whole ? whole : "share");
+	}
+	CHECK(nb_metric_cpu_share(NB_CPU_SHARES, false) == NULL);
+}
+
 static char *read_text(const char *path)
 {
 	char *text = NULL, buf[4096];
@@ -150,6 +206,8 @@ int main(int argc, char **argv)
 	test_rows_complete();
 	test_lookup();
 	test_emitted_names_known();
+	test_unit_kinds();
+	test_family_names();
 	test_documented();
 	return nb_test_done("test_metric_table");
 }
