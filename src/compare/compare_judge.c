@@ -11,6 +11,12 @@
 #include "compare_rules.h"
 #include "compare_stats.h"
 
+/* Counts of lost, dropped or retransmitted packets: judged in packets, and any change counts (steal rule). */
+static bool loss_family(const char *family)
+{
+	return family && (!strcmp(family, "drops") || !strcmp(family, "loss") || !strcmp(family, "retransmits"));
+}
+
 static void traits_fill(struct metric_traits *t, const struct nb_cmp_options *opt, const char *name)
 {
 	t->name = name;
@@ -208,7 +214,7 @@ static bool clears_spread(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, c
 	{
 		const char *family = nb_cmp_metric_floor(m->name).family;
 
-		positive = positive && !(family && (!strcmp(family, "drops") || !strcmp(family, "loss")));
+		positive = positive && !loss_family(family);
 	}
 	for (int i = 0; positive && i < b->n; i++)
 		positive = b->values[i] > 0;
@@ -437,7 +443,7 @@ void nb_cmp_judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, co
 		m->gated = false;
 	m->has_floor = resolve_floor(ctx, t, &m->floor);
 	m->floor_family = m->has_floor ? t->floor.family : NULL;
-	m->counts_losses = t->floor.family && (!strcmp(t->floor.family, "drops") || !strcmp(t->floor.family, "loss"));
+	m->counts_losses = loss_family(t->floor.family);
 	/* CPU time spent: it grows with the packets handled */
 	m->follows_work = t->direction == NB_CMP_LOWER_BETTER && t->floor.family &&
 			  (!strcmp(t->floor.family, "cpu") || !strcmp(t->floor.family, "core") ||

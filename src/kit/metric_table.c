@@ -14,6 +14,9 @@
 #define FLOOR_CORE { "core", NB_METRIC_FLOOR_ABS, 6, "percentage points of one CPU" }
 #define FLOOR_LOSS { "loss", NB_METRIC_FLOOR_ABS, 2, "percentage points of the datagrams" }
 #define FLOOR_DROPS { "drops", NB_METRIC_FLOOR_ABS, 100, "packets (events) per run" }
+/* a retransmit is a whole TCP segment sent again: a few tens a run are a real change (lan743x at MTU 9000:
+ * 27 -> 0 a 20-s run), where a hundred dropped packets may be noise */
+#define FLOOR_RETRANSMITS { "retransmits", NB_METRIC_FLOOR_ABS, 10, "segments per run" }
 #define FLOOR_JITTER_MS { "jitter", NB_METRIC_FLOOR_ABS, 0.05, "ms" }
 #define FLOOR_LATENCY_US { "latency", NB_METRIC_FLOOR_ABS, 10, "microseconds" }
 #define FLOOR_RATES { "rates", NB_METRIC_FLOOR_ABS, 1000, "events per second" }
@@ -48,7 +51,7 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	{ "lost_packets", "datagrams per run", LOWER, FLOOR_DROPS, true, "iperf", "UDP datagrams the receiver did not get" },
 	{ "packets", "datagrams per run", NEUTRAL, FLOOR_DROPS, false, "iperf", "UDP datagrams of the run" },
 	{ "jitter_ms", "ms", LOWER, FLOOR_JITTER_MS, true, "iperf", "UDP jitter as the receiver saw it" },
-	{ "retransmits", "segments per run", LOWER, FLOOR_DROPS, true, "iperf", "TCP retransmissions of the sender" },
+	{ "retransmits", "segments per run", LOWER, FLOOR_RETRANSMITS, true, "iperf", "TCP retransmissions of the sender" },
 	{ NB_M_IPERF_HOST_CPU_PCT, "% of one CPU", LOWER, FLOOR_CORE, true, "iperf",
 	  "CPU of the local iperf3 process, as iperf3 reports it" },
 	{ NB_M_IPERF_REMOTE_CPU_PCT, "% of one CPU", NEUTRAL, FLOOR_CORE, false, "iperf",
@@ -248,6 +251,8 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	  "receive drops the NIC counted as missed (rx_missed_errors or rx_queue_N_missed_errors)" },
 	{ "rx_fifo_errors", "packets per run", LOWER, FLOOR_DROPS, true, "ethtool -S",
 	  "receive FIFO overruns the driver counted (rx_fifo_errors or rx_queue_N_fifo_errors)" },
+	{ "rx_overrun_errors", "packets per run", LOWER, FLOOR_DROPS, true, "ethtool -S",
+	  "receive overruns under the driver's own names, the largest (cpsw's Rx DMA Overruns, rx_overruns, rx_overflow_cntr)" },
 	/* derived by compare */
 	{ NB_M_BITS_PER_CPU_SECOND, "bit per CPU-second", HIGHER, FLOOR_NONE, true, "compare",
 	  "throughput_bps per busy CPU: throughput / (cpu_busy_pct x CPUs / 100)" },

@@ -135,14 +135,15 @@ struct moved_counter {
 	json_int_t delta;
 };
 
-/* A counter whose name says something went wrong: drops, errors, overruns, timeouts. */
+/* A counter whose name says something went wrong: drops, errors, overruns, timeouts. Without case:
+ * drivers name them as they like (cpsw's "Rx DMA Overruns", "Rx CRC Errors"). */
 static bool trouble_counter(const char *name)
 {
 	static const char *const words[] = { "err", "drop", "miss", "fifo", "over", "timeout", "restart", "fail",
 					     "busy", "lost", "discard", "no_buf", "nobuf", "alloc_fail" };
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strstr(name, words[i]))
+		if (strcasestr(name, words[i]))
 			return true;
 	return false;
 }
