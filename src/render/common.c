@@ -533,8 +533,9 @@ void nb_render_movers(struct nb_print *out, const char *lead, const struct nb_cm
 	for (int i = 0; i < pr->n_movers; i++) {
 		const struct nb_cmp_mover *m = &pr->movers[i];
 
-		nb_print_fmt(out, "%s %s %.1f%% -> %.1f%% (%+.1f pts", i ? "," : "", m->symbol, m->base_share_pct,
-			     m->new_share_pct, m->change_pts);
+		nb_print_fmt(out, "%s %s %s%.1f%% -> %s%.1f%% (%s%+.1f pts", i ? "," : "", m->symbol,
+			     m->base_unlisted ? "<" : "", m->base_share_pct, m->new_unlisted ? "<" : "", m->new_share_pct,
+			     m->base_unlisted || m->new_unlisted ? "at least " : "", m->change_pts);
 		if (m->n_pairs >= 2)
 			nb_print_fmt(out, ", pairs %+.1f..%+.1f", m->change_lo_pts, m->change_hi_pts);
 		nb_print_putc(out, ')');

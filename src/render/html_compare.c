@@ -326,7 +326,8 @@ void nb_html_section_compare(struct nb_html_page *pg)
 			nb_html_esc(out, pr->id);
 			fputs("</td><td class=\"id\">", out);
 			nb_html_esc(out, pr->movers[k].symbol);
-			fprintf(out, "</td><td>%.1f</td><td>%.1f</td><td>%+.1f", pr->movers[k].base_share_pct,
+			fprintf(out, "</td><td>%s%.1f</td><td>%s%.1f</td><td>%+.1f", pr->movers[k].base_unlisted ? "&lt;" : "",
+				pr->movers[k].base_share_pct, pr->movers[k].new_unlisted ? "&lt;" : "",
 				pr->movers[k].new_share_pct, pr->movers[k].change_pts);
 			if (pr->movers[k].n_pairs >= 2)
 				fprintf(out, " (%d pairs, %+.1f..%+.1f)", pr->movers[k].n_pairs, pr->movers[k].change_lo_pts,
