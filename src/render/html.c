@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "kit/metric_table.h"
 #include "render/common.h"
+#include "render/flamegraph.h"
 #include "render/point_notes.h"
 #include "render/html.h"
 
@@ -611,6 +612,52 @@ static void section_series(struct nb_html_page *pg)
 
 /* ---- profile ---- */
 
+#define FLAME_POINTS_MAX 4
+
+/* Each point's flame graph from the folded stacks beside the report (the first few points). */
+static void section_flames(struct nb_html_page *pg)
+{
+	const struct nb_cmp_report *rep = pg->in->rep;
+	FILE *out = pg->out;
+	int shown = 0, more = 0;
+
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_point *p = &rep->points[i];
+		struct nb_folded set = { 0 };
+		struct nb_err err = { 0 };
+		char title[300];
+
+		if (!p->stacks_file)
+			continue;
+		if (shown >= FLAME_POINTS_MAX) {
+			more++;
+			continue;
+		}
+		if (!shown++)
+			fputs("<h3>Flame graphs</h3>\n<p>Kernel stacks of each point's diagnostic repetition: a frame's width "
+			      "is its share of the samples, its callers below it; hover a frame for its share.</p>\n",
+			      out);
+		fputs("<h4>", out);
+		nb_html_esc(out, p->id);
+		fputs("</h4>\n", out);
+		if (nb_folded_load(p->stacks_file, &set, &err) < 0 || set.total == 0) {
+			fputs("<p class=\"note\">", out);
+			nb_html_esc(out, err.msg[0] ? err.msg : "no samples in the stacks file");
+			fputs("</p>\n", out);
+		} else {
+			snprintf(title, sizeof(title), "%s: %llu samples", p->id, (unsigned long long)set.total);
+			fputs("<div class=\"flame\">", out);
+			if (nb_flamegraph_svg(&set, &(struct nb_flame_opts){ .title = title }, out) < 0)
+				fputs("<p class=\"note\">flame graph: out of memory</p>", out);
+			fputs("</div>\n", out);
+		}
+		nb_folded_free(&set);
+	}
+	if (more)
+		fprintf(out, "<p>%d more point(s) have stacks; only the first %d are drawn.</p>\n", more,
+			FLAME_POINTS_MAX);
+}
+
 static void section_profile(struct nb_html_page *pg)
 {
 	const struct nb_cmp_report *rep = pg->in->rep;
@@ -636,6 +683,7 @@ static void section_profile(struct nb_html_page *pg)
 	}
 	if (!shown)
 		fputs("<p>No point has a profile (tracing off or unavailable).</p>\n", out);
+	section_flames(pg);
 	fputs("</section>\n", out);
 }
 

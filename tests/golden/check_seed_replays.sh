@@ -52,6 +52,11 @@ code "cpsw backwards, default gate" "$rc" 1
 out=$("$bin" report "$s/cpsw-base.json" 2>&1); rc=$?
 has "cpsw report: udp-rx shows its packet rate" "$out" '^udp-rx +47\.6 kpps +47\.5 kpps \.\. 48\.0 kpps '
 code "cpsw report" "$rc" 0
+# the text names the folded stacks; the HTML draws them (perf top's shares as printed)
+has "cpsw report: names its folded stacks" "$out" '^ +kernel stacks \(folded, for a flame graph\): .*/cpsw-base\.udp-rx\.folded$'
+out=$("$bin" report --format html "$s/cpsw-base.json" 2>&1)
+has "cpsw report, HTML: a flame graph" "$out" '<h3>Flame graphs</h3>'
+has "cpsw report, HTML: the recycling frame at perf top's share" "$out" '<g><title>page_pool_release_page: 1\.19% \(119 samples\)</title>'
 out=$("$bin" report --format markdown "$s/cpsw-base.json" 2>&1)
 has "cpsw report, Markdown: udp-rx shows its packet rate" "$out" '^\| udp-rx \| 47\.6 kpps \|'
 
