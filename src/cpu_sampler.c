@@ -232,8 +232,10 @@ static void sample_irqs(struct nb_sampler *s, struct nb_snapshot *snap)
 	for (int i = 0; i < s->nirqs && i < NB_MAX_IRQS; i++)
 		snap->irq_role_present[s->irq_role[i]] = true;
 	if (s->irqs_from_interrupts) {
+		/* by number too: the IRQs found (by name, or a PCI device's MSI vectors when no name tells) */
 		struct nb_irq_match m = { .iface = s->iface, .device = s->device[0] ? s->device : NULL,
-					  .names = &s->irq_patterns };
+					  .names = &s->irq_patterns, .by_number = s->irqs,
+					  .n_by_number = s->nirqs < NB_MAX_IRQS ? s->nirqs : NB_MAX_IRQS };
 		int n;
 
 		if (!s->irq_patterns_ok || read_interrupts(s) < 0)

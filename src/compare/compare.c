@@ -130,7 +130,7 @@ static enum nb_cmp_verdict point_verdict_from_metrics(const struct nb_cmp_point_
 static int cmp_mover(const void *pa, const void *pb)
 {
 	const struct nb_cmp_mover *a = pa, *b = pb;
-	double da = fabs(a->new_share_pct - a->base_share_pct), db = fabs(b->new_share_pct - b->base_share_pct);
+	double da = fabs(a->change_pts), db = fabs(b->change_pts);
 
 	return (da < db) - (da > db);
 }
@@ -147,7 +147,33 @@ static double profile_share(const struct nb_cmp_point *p, const char *symbol, bo
 	return 0;
 }
 
-/* The profile symbols whose share moved most; a symbol absent on one side counts as 0%. */
+/* The smallest share a top list shows: a symbol absent from it had less. */
+static double list_floor(const struct nb_cmp_point *p)
+{
+	double least = p->profile[0].share_pct;
+
+	for (int i = 1; i < p->n_profile; i++)
+		least = fmin(least, p->profile[i].share_pct);
+	return least;
+}
+
+/* The move that holds whatever an unlisted share was (between 0 and its list's smallest): 0 when its
+ * sign is not known. */
+static double sure_move(const struct nb_cmp_mover *m)
+{
+	double d = m->new_share_pct - m->base_share_pct;
+
+	if (m->new_unlisted)
+		return d < 0 ? d : 0; /* new was at most its bound: only a fall is sure */
+	if (m->base_unlisted)
+		return d > 0 ? d : 0;
+	return d;
+}
+
+/* The profile symbols whose share moved most. A symbol absent from one side's list is not taken
+ * for 0%: its share was below that list's smallest, so only the move that bound makes sure counts
+ * (cpsw's perf top: free_unref_page 2.27% before, unlisted after below 0.58%, fell by at least 1.7
+ * points, not 2.3 to nothing). */
 static void profile_movers(struct nb_cmp_point_result *pr)
 {
 	const struct nb_cmp_point *b = pr->base, *n = pr->new;
@@ -157,22 +183,32 @@ static void profile_movers(struct nb_cmp_point_result *pr)
 
 	if (!b || !n || !b->n_profile || !n->n_profile)
 		return;
-	for (int i = 0; i < b->n_profile && count < 128; i++)
-		all[count++] = (struct nb_cmp_mover){ .symbol = b->profile[i].symbol,
-						      .base_share_pct = b->profile[i].share_pct,
-						      .new_share_pct = profile_share(n, b->profile[i].symbol, &found) };
+	for (int i = 0; i < b->n_profile && count < 128; i++) {
+		struct nb_cmp_mover m = { .symbol = b->profile[i].symbol, .base_share_pct = b->profile[i].share_pct };
+
+		m.new_share_pct = profile_share(n, m.symbol, &found);
+		if (!found) {
+			m.new_unlisted = true;
+			m.new_share_pct = list_floor(n);
+		}
+		m.change_pts = sure_move(&m);
+		all[count++] = m;
+	}
 	for (int i = 0; i < n->n_profile && count < 128; i++) {
 		profile_share(b, n->profile[i].symbol, &found);
-		if (!found)
-			all[count++] = (struct nb_cmp_mover){ .symbol = n->profile[i].symbol,
-							      .new_share_pct = n->profile[i].share_pct };
+		if (!found) {
+			struct nb_cmp_mover m = { .symbol = n->profile[i].symbol, .new_share_pct = n->profile[i].share_pct,
+						  .base_unlisted = true, .base_share_pct = list_floor(b) };
+
+			m.change_pts = sure_move(&m);
+			all[count++] = m;
+		}
 	}
 	qsort(all, (size_t)count, sizeof(all[0]), cmp_mover);
 	for (int i = 0; i < count && pr->n_movers < NB_CMP_MAX_MOVERS; i++) {
 		/* Sampling jitter moves every symbol a little: only real moves are news. */
-		if (fabs(all[i].new_share_pct - all[i].base_share_pct) < NB_CMP_MOVER_SINGLE_MIN_PTS)
-			break;
-		all[i].change_pts = all[i].new_share_pct - all[i].base_share_pct;
+		if (fabs(all[i].change_pts) < NB_CMP_MOVER_SINGLE_MIN_PTS)
+			continue;
 		pr->movers[pr->n_movers++] = all[i];
 	}
 }

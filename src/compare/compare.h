@@ -204,6 +204,9 @@ struct nb_cmp_metric_result {
 struct nb_cmp_mover {
 	const char *symbol;
 	double base_share_pct, new_share_pct;
+	/* absent from that side's top list (single profiles): its share was below the list's smallest,
+	 * which the *_share_pct above holds as the bound; the move is judged by that bound */
+	bool base_unlisted, new_unlisted;
 	int n_pairs;
 	double change_pts, change_lo_pts, change_hi_pts;
 };

@@ -18,6 +18,9 @@
 #define FLOOR_CORE { "core", NB_METRIC_FLOOR_ABS, 6, "percentage points of one CPU" }
 #define FLOOR_LOSS { "loss", NB_METRIC_FLOOR_ABS, 2, "percentage points of the datagrams" }
 #define FLOOR_DROPS { "drops", NB_METRIC_FLOOR_ABS, 100, "packets (events) per run" }
+/* a retransmit is a whole TCP segment sent again: a few tens a run are a real change (lan743x at MTU 9000:
+ * 27 -> 0 a 20-s run), where a hundred dropped packets may be noise */
+#define FLOOR_RETRANSMITS { "retransmits", NB_METRIC_FLOOR_ABS, 10, "segments per run" }
 #define FLOOR_JITTER_MS { "jitter", NB_METRIC_FLOOR_ABS, 0.05, "ms" }
 #define FLOOR_LATENCY_US { "latency", NB_METRIC_FLOOR_ABS, 10, "microseconds" }
 #define FLOOR_RATES { "rates", NB_METRIC_FLOOR_ABS, 1000, "events per second" }
@@ -102,7 +105,7 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	{ "packets", "datagrams per run", U_PER_RUN, NEUTRAL, FLOOR_DROPS, false, LOSSES, "iperf",
 	  "UDP datagrams of the run" },
 	{ "jitter_ms", "ms", U_MS, LOWER, FLOOR_JITTER_MS, true, 0, "iperf", "UDP jitter as the receiver saw it" },
-	{ "retransmits", "segments per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "iperf",
+	{ "retransmits", "segments per run", U_PER_RUN, LOWER, FLOOR_RETRANSMITS, true, LOSSES, "iperf",
 	  "TCP retransmissions of the sender" },
 	{ NB_M_IPERF_HOST_CPU_PCT, "% of one CPU", U_PCT_CPU, LOWER, FLOOR_CORE, true, WORK, "iperf",
 	  "CPU of the local iperf3 process, as iperf3 reports it" },
@@ -325,6 +328,8 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	  "receive drops the NIC counted as missed (rx_missed_errors or rx_queue_N_missed_errors)" },
 	{ "rx_fifo_errors", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "ethtool -S",
 	  "receive FIFO overruns the driver counted (rx_fifo_errors or rx_queue_N_fifo_errors)" },
+	{ "rx_overrun_errors", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "ethtool -S",
+	  "receive overruns under the driver's own names, the largest (cpsw's Rx DMA Overruns, rx_overruns, rx_overflow_cntr)" },
 	/* derived by compare */
 	{ NB_M_BITS_PER_CPU_SECOND, "bit per CPU-second", U_BITS_CPU, HIGHER, FLOOR_NONE, true, 0, "compare",
 	  "throughput_bps per busy CPU: throughput / (cpu_busy_pct x CPUs / 100)" },

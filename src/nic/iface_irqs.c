@@ -3,6 +3,7 @@
 #include "nic/iface_irqs.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -266,6 +267,14 @@ struct irq_scan {
 	int found;
 };
 
+static bool listed(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
 static void scan_line(struct irq_scan *s, const char *line, size_t len, const int *cpu_of_col, int ncols)
 {
 	struct token tok[NB_IRQ_TOKENS_MAX];
@@ -284,6 +293,13 @@ static void scan_line(struct irq_scan *s, const char *line, size_t len, const in
 	for (col = 0; col < ncols && 1 + col < ntok && !parse_u64(&tok[1 + col], &count); col++)
 		;
 	r = actions_match(tok, ntok, 1 + col, s->m, name, sizeof(name));
+	if (!r && listed(s->m->by_number, s->m->n_by_number, (int)irq)) {
+		/* the device's own vector: its last action names it, whatever that says */
+		snprintf(name, sizeof(name), "%.*s", (int)(tok[ntok - 1].len < sizeof(name) ? tok[ntok - 1].len
+											 : sizeof(name) - 1),
+			 tok[ntok - 1].s);
+		r = 1 + (int)nb_irq_role_guess(name);
+	}
 	if (!r)
 		return;
 	if (s->irqs && s->found < s->max_irqs) {
@@ -415,6 +431,46 @@ int nb_iface_device_name(const struct nb_paths *paths, const char *iface, char *
 	return 0;
 }
 
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int nb_iface_msi_irqs(const struct nb_paths *paths, const char *iface, int *irqs, int max)
+{
+	char rel[96], path[4096];
+	int all[2048]; /* PCI allows 2048 MSI-X vectors a function */
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	if (!nb_ifname_valid(iface))
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "class/net/%s/device/msi_irqs", iface);
+	if (nb_path_join(path, sizeof(path), paths->sys, rel))
+		return -ENAMETOOLONG;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		char *end;
+		long v = strtol(e->d_name, &end, 10);
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || *end || v < 0 || v > INT_MAX)
+			continue;
+		if (n < (int)(sizeof(all) / sizeof(all[0])))
+			all[n++] = (int)v;
+	}
+	closedir(d);
+	if (n == 0)
+		return -ENOENT;
+	qsort(all, (size_t)n, sizeof(*all), int_cmp);
+	memcpy(irqs, all, sizeof(*irqs) * (size_t)(n < max ? n : max));
+	return n;
+}
+
 int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *err)
 {
 	char path[4096];
@@ -484,6 +540,16 @@ int nb_irqs_find(const struct nb_paths *paths, const char *iface, const char *ir
 	if (nb_iface_device_name(paths, iface, device, sizeof(device)) == 0)
 		m.device = device;
 	ret = nb_irqs_parse(text, &m, out, max, err);
+	/* No name tells (lan743x calls every vector "lan743x"): a PCI device's MSI vectors are its own. */
+	if (ret == 0 && names.n == 0) {
+		int msi[256], n = nb_iface_msi_irqs(paths, iface, msi, 256);
+
+		if (n > 0) {
+			m.by_number = msi;
+			m.n_by_number = n < 256 ? n : 256;
+			ret = nb_irqs_parse(text, &m, out, max, err);
+		}
+	}
 	free(text);
 	return ret;
 }

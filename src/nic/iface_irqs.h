@@ -89,7 +89,17 @@ struct nb_irq_match {
 	const char *iface;
 	const char *device;
 	const struct nb_irq_names *names;
+	/* IRQs that are the NIC's by number whatever their names (its PCI MSI/MSI-X vectors from
+	 * <sys>/class/net/IF/device/msi_irqs/), used when the names tell nothing (lan743x names every
+	 * vector "lan743x"); NULL/0: none */
+	const int *by_number;
+	int n_by_number;
 };
+
+/* The PCI MSI/MSI-X vectors of iface's device: the names of <sys>/class/net/IF/device/msi_irqs/,
+ * the lowest max of them ascending (returns how many there are). -ENOENT when the device has none (no PCI,
+ * or MSI off), -EINVAL for a bad interface name. */
+int nb_iface_msi_irqs(const struct nb_paths *paths, const char *iface, int *irqs, int max);
 
 /* Pure: the matching IRQs in file order (up to max into out; returns how many match, which
  * may exceed max). */
@@ -101,7 +111,8 @@ int nb_irqs_parse(const char *text, const struct nb_irq_match *m, struct nb_irq 
 int nb_irq_counts_parse(const char *text, const struct nb_irq_match *m, uint64_t *per_cpu, int max_cpus,
 			int *ncpus, uint64_t per_role[NB_IRQ_ROLES], int *each_irq, uint64_t *each_count, int max_each,
 			struct nb_err *err);
-/* The NIC's IRQs now: irq_names is the board's spec (NULL or "": by name). */
+/* The NIC's IRQs now: irq_names is the board's spec (NULL or "": by name; when no name is the
+ * interface's or its device's, its PCI MSI vectors by number, as nb_iface_msi_irqs). */
 int nb_irqs_find(const struct nb_paths *paths, const char *iface, const char *irq_names, struct nb_irq *out,
 		 int max, struct nb_err *err);
 

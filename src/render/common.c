@@ -422,14 +422,15 @@ void nb_render_efficiency(char *buf, size_t len, const struct nb_cmp_report *rep
 	if (!nb_rv_efficiency(rep, p, &e))
 		snprintf(buf, len, "-");
 	else
-		nb_rv_bps(buf, len, e);
+		nb_rv_efficiency_text(buf, len, p, e);
 }
 
-/* The choice in words, shared by text and Markdown: "SETTING: tcp-tx +3.0%, ... (worst: udp-tx -24.0%)". */
+/* The choice in words, shared by text and Markdown:
+ * "BEST, margin over the runner-up SECOND: tcp-tx +3.0%, ...; worst case udp-tx -24.0%". */
 static void choice_line(FILE *out, const struct nb_rv_choice *c, bool md)
 {
 	put_text(out, c->best, md);
-	fputs(" against ", out);
+	fputs(", margin over the runner-up ", out);
 	put_text(out, c->reference, md);
 	fputc(':', out);
 	for (int t = 0; t < c->n_tests; t++) {
@@ -452,8 +453,9 @@ void nb_render_choice(FILE *out, const struct nb_cmp_report *rep, bool md)
 		const struct nb_rv_test_front *f = &c.tests[t];
 		int shown = 0;
 
-		fprintf(out, md ? "- **%s**: Pareto front of throughput, bits per CPU-second%s:" : "  %s: Pareto front of throughput, bits per CPU-second%s:",
-			f->test, f->has_p99 ? " and p99 latency" : "");
+		fprintf(out, md ? "- **%s**: Pareto front of %s%s:" : "  %s: Pareto front of %s%s:", f->test,
+			f->packets ? "packet rate, packets per CPU-second" : "throughput, bits per CPU-second",
+			f->has_p99 ? " and p99 latency" : "");
 		for (int i = 0; i < f->n_points; i++) {
 			char tput[64];
 
@@ -461,13 +463,17 @@ void nb_render_choice(FILE *out, const struct nb_cmp_report *rep, bool md)
 				continue;
 			nb_rv_front_figures(tput, sizeof(tput), f->points[i]);
 			fprintf(out, "%s ", shown++ ? "," : "");
-			put_text(out, nb_rv_setting(f->points[i]), md);
+			put_text(out, nb_rv_choice_setting(f->points[i]), md);
 			fprintf(out, " (%s)", tput);
 		}
 		fprintf(out, "%s\n", shown ? "" : " none (no throughput measured)");
 	}
-	if (c.best) {
-		fprintf(out, md ? "\n**Best across tests** (geometric mean of throughput): " : "  best across tests (geometric mean of throughput): ");
+	if (c.best && c.worst_test < 0) {
+		fprintf(out, md ? "\nNo two settings ran in the same test: nothing to weigh against each other.\n"
+			       : "  no two settings ran in the same test: nothing to weigh against each other\n");
+	} else if (c.best) {
+		fprintf(out, md ? "\n**Best across tests** (geometric mean of the headline rate): "
+			       : "  best across tests (geometric mean of the headline rate): ");
 		choice_line(out, &c, md);
 		fprintf(out, "\n");
 	} else {
@@ -509,8 +515,9 @@ void nb_render_movers(struct nb_print *out, const char *lead, const struct nb_cm
 	for (int i = 0; i < pr->n_movers; i++) {
 		const struct nb_cmp_mover *m = &pr->movers[i];
 
-		nb_print_fmt(out, "%s %s %.1f%% -> %.1f%% (%+.1f pts", i ? "," : "", m->symbol, m->base_share_pct,
-			     m->new_share_pct, m->change_pts);
+		nb_print_fmt(out, "%s %s %s%.1f%% -> %s%.1f%% (%s%+.1f pts", i ? "," : "", m->symbol,
+			     m->base_unlisted ? "<" : "", m->base_share_pct, m->new_unlisted ? "<" : "", m->new_share_pct,
+			     m->base_unlisted || m->new_unlisted ? "at least " : "", m->change_pts);
 		if (m->n_pairs >= 2)
 			nb_print_fmt(out, ", pairs %+.1f..%+.1f", m->change_lo_pts, m->change_hi_pts);
 		nb_print_putc(out, ')');

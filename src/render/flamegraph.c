@@ -24,6 +24,7 @@ struct flame_node {
 
 struct flame {
 	struct flame_node root;
+	bool single;        /* one side: no base to colour against */
 	uint64_t total_new, total_base;
 	int depth;          /* deepest stack */
 	uint64_t hidden;    /* frames too narrow to draw */
@@ -135,6 +136,19 @@ static void fill_of(double delta_pts, int *r, int *g, int *b)
 	}
 }
 
+/* A single flame graph's fill: red to yellow by a hash of the name, so neighbours differ and a
+ * symbol keeps its colour from one graph to the next. */
+static void warm_of(const char *name, int *r, int *g, int *b)
+{
+	uint32_t h = 2166136261u;
+
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	*r = 205 + (int)(h % 50);
+	*g = 80 + (int)((h >> 8) % 150);
+	*b = 40 + (int)((h >> 16) % 40);
+}
+
 static void draw(struct flame *fl, struct flame_node *n, int level, double x, FILE *out)
 {
 	double w = fl->width * (double)n->n_new / (double)fl->total_new;
@@ -148,11 +162,18 @@ static void draw(struct flame *fl, struct flame_node *n, int level, double x, FI
 		fl->hidden++;
 		return;
 	}
-	fill_of(new_pct - base_pct, &r, &g, &b);
-	fprintf(out, "<g><title>");
-	put_esc(out, n->name, (size_t)-1);
-	fprintf(out, ": %.2f%% -> %.2f%% (%+.2f pts; %" PRIu64 " -> %" PRIu64 " samples)</title>", base_pct, new_pct,
-		new_pct - base_pct, n->n_base, n->n_new);
+	if (fl->single) {
+		warm_of(n->name, &r, &g, &b);
+		fprintf(out, "<g><title>");
+		put_esc(out, n->name, (size_t)-1);
+		fprintf(out, ": %.2f%% (%" PRIu64 " samples)</title>", new_pct, n->n_new);
+	} else {
+		fill_of(new_pct - base_pct, &r, &g, &b);
+		fprintf(out, "<g><title>");
+		put_esc(out, n->name, (size_t)-1);
+		fprintf(out, ": %.2f%% -> %.2f%% (%+.2f pts; %" PRIu64 " -> %" PRIu64 " samples)</title>", base_pct,
+			new_pct, new_pct - base_pct, n->n_base, n->n_new);
+	}
 	fprintf(out, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" stroke=\"#fff\" stroke-width=\"0.5\"/>",
 		x, y, w, FRAME_H - 1, r, g, b);
 	if (w > 3 * CHAR_PX) {
@@ -176,8 +197,8 @@ static void draw(struct flame *fl, struct flame_node *n, int level, double x, FI
 	}
 }
 
-int nb_flamegraph_diff_svg(const struct nb_folded *base, const struct nb_folded *new_side,
-			   const struct nb_flame_opts *opts, FILE *out)
+static int flame_svg(const struct nb_folded *base, const struct nb_folded *new_side, bool single,
+		     const struct nb_flame_opts *opts, FILE *out)
 {
 	struct flame fl = { 0 };
 	double height;
@@ -185,6 +206,7 @@ int nb_flamegraph_diff_svg(const struct nb_folded *base, const struct nb_folded 
 
 	if (!new_side || new_side->total == 0)
 		return -EINVAL;
+	fl.single = single;
 	fl.width = opts && opts->width > 0 ? opts->width : 1200;
 	fl.min_px = opts && opts->min_frame_px > 0 ? opts->min_frame_px : 0.5;
 	fl.total_new = new_side->total;
@@ -202,10 +224,15 @@ int nb_flamegraph_diff_svg(const struct nb_folded *base, const struct nb_folded 
 		"font-family=\"sans-serif\" font-size=\"%d\">\n",
 		fl.width, height, fl.width, height, FONT_PX);
 	fprintf(out, "<text x=\"%.0f\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">", fl.width / 2);
-	put_esc(out, opts && opts->title ? opts->title : "Differential flame graph", (size_t)-1);
-	fprintf(out, "</text>\n<text x=\"%.0f\" y=\"33\" text-anchor=\"middle\">width: new side's samples (%" PRIu64
-		     "); colour: change of share against base (%" PRIu64 " samples), red grew, blue shrank, full at %.0f pts</text>\n",
-		fl.width / 2, fl.total_new, fl.total_base, SATURATE_PTS);
+	put_esc(out, opts && opts->title ? opts->title : single ? "Flame graph" : "Differential flame graph", (size_t)-1);
+	if (single)
+		fprintf(out, "</text>\n<text x=\"%.0f\" y=\"33\" text-anchor=\"middle\">width: share of the %" PRIu64
+			     " samples; a frame's callers below it; colours only tell neighbours apart</text>\n",
+			fl.width / 2, fl.total_new);
+	else
+		fprintf(out, "</text>\n<text x=\"%.0f\" y=\"33\" text-anchor=\"middle\">width: new side's samples (%" PRIu64
+			     "); colour: change of share against base (%" PRIu64 " samples), red grew, blue shrank, full at %.0f pts</text>\n",
+			fl.width / 2, fl.total_new, fl.total_base, SATURATE_PTS);
 	/* the root spans everything: its children are the drawn roots */
 	fl.depth--;
 	{
@@ -223,4 +250,49 @@ int nb_flamegraph_diff_svg(const struct nb_folded *base, const struct nb_folded 
 		height - 6, fl.hidden, fl.min_px);
 	node_free(&fl.root);
 	return ferror(out) ? -EIO : 0;
+}
+
+int nb_flamegraph_diff_svg(const struct nb_folded *base, const struct nb_folded *new_side,
+			   const struct nb_flame_opts *opts, FILE *out)
+{
+	return flame_svg(base, new_side, false, opts, out);
+}
+
+int nb_flamegraph_svg(const struct nb_folded *set, const struct nb_flame_opts *opts, FILE *out)
+{
+	return flame_svg(NULL, set, true, opts, out);
+}
+
+int nb_folded_load(const char *path, struct nb_folded *set, struct nb_err *err)
+{
+	char *text = NULL;
+	size_t cap = 0, len = 0;
+	FILE *f = fopen(path, "re");
+	int rc;
+
+	if (!f)
+		return nb_err_set(err, -errno, "stacks not read: %s: %s", path, strerror(errno));
+	for (;;) {
+		size_t got;
+
+		if (len + 4097 > cap) {
+			char *p = realloc(text, cap = cap ? cap * 2 : 65536);
+
+			if (!p) {
+				free(text);
+				fclose(f);
+				return nb_err_set(err, -ENOMEM, "stacks not read: %s: out of memory", path);
+			}
+			text = p;
+		}
+		got = fread(text + len, 1, cap - len - 1, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	text[len] = '\0';
+	rc = nb_folded_parse(set, text, path, err);
+	free(text);
+	return rc;
 }

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "kit/nb_error.h"
 #include "sampling/kprofile.h"
 
 struct nb_flame_opts {
@@ -21,5 +22,15 @@ struct nb_flame_opts {
  * -ENOMEM. */
 int nb_flamegraph_diff_svg(const struct nb_folded *base, const struct nb_folded *new_side,
 			   const struct nb_flame_opts *opts, FILE *out);
+
+/* The flame graph of one set of folded stacks (a single report's point): frames sized by samples,
+ * in warm colours that tell neighbours apart and mean nothing more; every frame's <title> has its
+ * share and samples. 0, -EINVAL (no samples) or -ENOMEM. */
+int nb_flamegraph_svg(const struct nb_folded *set, const struct nb_flame_opts *opts, FILE *out);
+
+/* Read a folded-stacks file (as `nicbench run` writes beside its report) into set, merging.
+ * -errno with "stacks not read: PATH: why" in err when it cannot be read; a malformed line as
+ * nb_folded_parse says it. */
+int nb_folded_load(const char *path, struct nb_folded *set, struct nb_err *err);
 
 #endif

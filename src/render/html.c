@@ -10,6 +10,7 @@
 #include "config/plan.h"
 #include "kit/metric_table.h"
 #include "render/common.h"
+#include "render/flamegraph.h"
 #include "render/point_notes.h"
 #include "render/html.h"
 
@@ -185,7 +186,7 @@ static void section_points(struct nb_html_page *pg)
 		else
 			fputs("<td data-v=\"-1\">absent</td>", out);
 		if (nb_rv_efficiency(rep, p, &v))
-			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%s</td>", v, nb_rv_bps(a, sizeof(a), v));
+			fprintf(out, "<td data-v=\"%.6g\" class=\"nw\">%s</td>", v, nb_rv_efficiency_text(a, sizeof(a), p, v));
 		else
 			fputs("<td data-v=\"-1\">absent</td>", out);
 		fprintf(out, "<td class=\"bnc\"><span class=\"bn bn-%s\">%s</span> ", nb_bn_code_name(bn.code), nb_bn_code_name(bn.code));
@@ -251,7 +252,7 @@ static void throughput_chart(struct nb_html_page *pg, const struct nb_rv_test_fr
 		}
 		fprintf(out, "<text class=\"lbl\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s", LABEL_W - 6, y + ROW_H * 0.7,
 			f->on_front[i] ? "&#9733; " : "");
-		nb_html_esc(out, nb_rv_setting(p));
+		nb_html_esc(out, nb_rv_choice_setting(p));
 		fprintf(out, "</text><rect class=\"bar%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"><title>",
 			f->on_front[i] ? " front" : "", x0, y, span * s->median / max, ROW_H);
 		nb_html_esc(out, p->id);
@@ -414,7 +415,7 @@ static void section_heatmap(struct nb_html_page *pg, const struct nb_rv_choice *
 	int ns = 0, cell_w, h;
 
 	for (int i = 0; i < rep->n_points; i++) {
-		const char *s = nb_rv_setting(&rep->points[i]);
+		const char *s = nb_rv_choice_setting(&rep->points[i]);
 		int k;
 
 		for (k = 0; k < ns; k++)
@@ -451,7 +452,7 @@ static void section_heatmap(struct nb_html_page *pg, const struct nb_rv_choice *
 				if (f->points[i]->status != NB_CMP_STATUS_OK || !median_of(f->points[i], NB_M_THROUGHPUT_BPS, &x))
 					continue;
 				best = fmax(best, x);
-				if (!strcmp(nb_rv_setting(f->points[i]), settings[s]))
+				if (!strcmp(nb_rv_choice_setting(f->points[i]), settings[s]))
 					v = x;
 			}
 			if (v < 0 || best <= 0) {
@@ -484,23 +485,27 @@ static void section_choice(struct nb_html_page *pg, const struct nb_rv_choice *c
 
 		fputs("<li><b>", out);
 		nb_html_esc(out, f->test);
-		fprintf(out, "</b>: Pareto front of throughput, bits per CPU-second%s: ", f->has_p99 ? " and p99 latency" : "");
+		fprintf(out, "</b>: Pareto front of %s%s: ",
+			f->packets ? "packet rate, packets per CPU-second" : "throughput, bits per CPU-second",
+			f->has_p99 ? " and p99 latency" : "");
 		for (int i = 0; i < f->n_points; i++) {
 			char figures[64];
 
 			if (!f->on_front[i])
 				continue;
 			fputs(shown++ ? ", " : "", out);
-			nb_html_esc(out, nb_rv_setting(f->points[i]));
+			nb_html_esc(out, nb_rv_choice_setting(f->points[i]));
 			fprintf(out, " (%s)", nb_rv_front_figures(figures, sizeof(figures), f->points[i]));
 		}
 		fputs(shown ? "</li>\n" : "none</li>\n", out);
 	}
 	fputs("</ul>\n", out);
-	if (c->best) {
-		fputs("<p class=\"best\">Best across tests (geometric mean of throughput): <b>", out);
+	if (c->best && c->worst_test < 0) {
+		fputs("<p>No two settings ran in the same test: nothing to weigh against each other.</p>\n", out);
+	} else if (c->best) {
+		fputs("<p class=\"best\">Best across tests (geometric mean of the headline rate): <b>", out);
 		nb_html_esc(out, c->best);
-		fputs("</b> against ", out);
+		fputs("</b>, margin over the runner-up ", out);
 		nb_html_esc(out, c->reference);
 		fputs(":", out);
 		for (int t = 0; t < c->n_tests; t++) {
@@ -607,6 +612,52 @@ static void section_series(struct nb_html_page *pg)
 
 /* ---- profile ---- */
 
+#define FLAME_POINTS_MAX 4
+
+/* Each point's flame graph from the folded stacks beside the report (the first few points). */
+static void section_flames(struct nb_html_page *pg)
+{
+	const struct nb_cmp_report *rep = pg->in->rep;
+	FILE *out = pg->out;
+	int shown = 0, more = 0;
+
+	for (int i = 0; i < rep->n_points; i++) {
+		const struct nb_cmp_point *p = &rep->points[i];
+		struct nb_folded set = { 0 };
+		struct nb_err err = { 0 };
+		char title[300];
+
+		if (!p->stacks_file)
+			continue;
+		if (shown >= FLAME_POINTS_MAX) {
+			more++;
+			continue;
+		}
+		if (!shown++)
+			fputs("<h3>Flame graphs</h3>\n<p>Kernel stacks of each point's diagnostic repetition: a frame's width "
+			      "is its share of the samples, its callers below it; hover a frame for its share.</p>\n",
+			      out);
+		fputs("<h4>", out);
+		nb_html_esc(out, p->id);
+		fputs("</h4>\n", out);
+		if (nb_folded_load(p->stacks_file, &set, &err) < 0 || set.total == 0) {
+			fputs("<p class=\"note\">", out);
+			nb_html_esc(out, err.msg[0] ? err.msg : "no samples in the stacks file");
+			fputs("</p>\n", out);
+		} else {
+			snprintf(title, sizeof(title), "%s: %llu samples", p->id, (unsigned long long)set.total);
+			fputs("<div class=\"flame\">", out);
+			if (nb_flamegraph_svg(&set, &(struct nb_flame_opts){ .title = title }, out) < 0)
+				fputs("<p class=\"note\">flame graph: out of memory</p>", out);
+			fputs("</div>\n", out);
+		}
+		nb_folded_free(&set);
+	}
+	if (more)
+		fprintf(out, "<p>%d more point(s) have stacks; only the first %d are drawn.</p>\n", more,
+			FLAME_POINTS_MAX);
+}
+
 static void section_profile(struct nb_html_page *pg)
 {
 	const struct nb_cmp_report *rep = pg->in->rep;
@@ -632,6 +683,7 @@ static void section_profile(struct nb_html_page *pg)
 	}
 	if (!shown)
 		fputs("<p>No point has a profile (tracing off or unavailable).</p>\n", out);
+	section_flames(pg);
 	fputs("</section>\n", out);
 }
 

@@ -44,40 +44,12 @@ static void value(FILE *out, const char *metric, double v)
 static void folded_read(FILE *out, const char *path, struct nb_folded *set)
 {
 	struct nb_err err = { 0 };
-	char *text = NULL;
-	size_t cap = 0, len = 0;
-	FILE *f = fopen(path, "re");
 
-	if (!f) {
-		fputs("<p class=\"note\">stacks not read: ", out);
-		nb_html_esc(out, path);
-		fprintf(out, ": %s</p>\n", strerror(errno));
-		return;
+	if (nb_folded_load(path, set, &err) < 0) {
+		fputs("<p class=\"note\">", out);
+		nb_html_esc(out, err.msg);
+		fputs("</p>\n", out);
 	}
-	for (;;) {
-		if (len + 4097 > cap) {
-			char *p = realloc(text, cap = cap ? cap * 2 : 65536);
-
-			if (!p)
-				break;
-			text = p;
-		}
-		size_t got = fread(text + len, 1, cap - len - 1, f);
-
-		len += got;
-		if (got == 0)
-			break;
-	}
-	fclose(f);
-	if (text) {
-		text[len] = '\0';
-		if (nb_folded_parse(set, text, path, &err) < 0) {
-			fputs("<p class=\"note\">", out);
-			nb_html_esc(out, err.msg);
-			fputs("</p>\n", out);
-		}
-	}
-	free(text);
 }
 
 /* One side's stacks of a point: every round's, merged, or the single report's. */
@@ -328,7 +300,8 @@ void nb_html_section_compare(struct nb_html_page *pg)
 			nb_html_esc(out, pr->id);
 			fputs("</td><td class=\"id\">", out);
 			nb_html_esc(out, pr->movers[k].symbol);
-			fprintf(out, "</td><td>%.1f</td><td>%.1f</td><td>%+.1f", pr->movers[k].base_share_pct,
+			fprintf(out, "</td><td>%s%.1f</td><td>%s%.1f</td><td>%+.1f", pr->movers[k].base_unlisted ? "&lt;" : "",
+				pr->movers[k].base_share_pct, pr->movers[k].new_unlisted ? "&lt;" : "",
 				pr->movers[k].new_share_pct, pr->movers[k].change_pts);
 			if (pr->movers[k].n_pairs >= 2)
 				fprintf(out, " (%d pairs, %+.1f..%+.1f)", pr->movers[k].n_pairs, pr->movers[k].change_lo_pts,

@@ -102,6 +102,11 @@ static void json_point(struct nb_print *b, const struct nb_cmp_point_result *pr,
 			nb_print_string(b, NB_PRINT_JSON, "symbol", NULL, pr->movers[i].symbol);
 			nb_print_double(b, NB_PRINT_JSON, "base_share_pct", NULL, pr->movers[i].base_share_pct);
 			nb_print_double(b, NB_PRINT_JSON, "new_share_pct", NULL, pr->movers[i].new_share_pct);
+			/* unlisted on a side: the share there was below the value given (the list's smallest) */
+			if (pr->movers[i].base_unlisted)
+				nb_print_bool(b, NB_PRINT_JSON, "base_unlisted", NULL, true);
+			if (pr->movers[i].new_unlisted)
+				nb_print_bool(b, NB_PRINT_JSON, "new_unlisted", NULL, true);
 			nb_print_close_object(b);
 		}
 		nb_print_close_array(b);

@@ -169,5 +169,10 @@ int nb_render_point_notes(const struct nb_cmp_point *p, const struct nb_rv_serie
 			 x->kernel_log_lines == 1 ? "" : "s", x->kernel_log_first ? x->kernel_log_first : "");
 		done_line(&nt);
 	}
+	/* the flame graph's input: the HTML report draws it, flamegraph.pl and speedscope read it too */
+	if (p->stacks_file && (l = open_line(&nt))) {
+		snprintf(l, NB_NOTE_LINE_MAX, "kernel stacks (folded, for a flame graph): %s", p->stacks_file);
+		done_line(&nt);
+	}
 	return nt.n;
 }

@@ -9,7 +9,7 @@
 #include "render/view.h"
 
 #define NB_NOTE_LINE_MAX 320
-#define NB_NOTE_LINES 6
+#define NB_NOTE_LINES 8
 
 /* Fill up to max lines for point p (x: its extras from the report file, or NULL); returns how many. */
 int nb_render_point_notes(const struct nb_cmp_point *p, const struct nb_rv_series *x,

@@ -135,14 +135,15 @@ struct moved_counter {
 	json_int_t delta;
 };
 
-/* A counter whose name says something went wrong: drops, errors, overruns, timeouts. */
+/* A counter whose name says something went wrong: drops, errors, overruns, timeouts. Without case:
+ * drivers name them as they like (cpsw's "Rx DMA Overruns", "Rx CRC Errors"). */
 static bool trouble_counter(const char *name)
 {
 	static const char *const words[] = { "err", "drop", "miss", "fifo", "over", "timeout", "restart", "fail",
 					     "busy", "lost", "discard", "no_buf", "nobuf", "alloc_fail" };
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strstr(name, words[i]))
+		if (strcasestr(name, words[i]))
 			return true;
 	return false;
 }
@@ -394,7 +395,38 @@ void nb_rv_bottleneck(const struct nb_cmp_report *rep, const struct nb_cmp_point
 	nb_bottleneck_judge(&in, out);
 }
 
-bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, double *bits_per_cpu_s)
+bool nb_rv_efficiency_in_packets(const struct nb_cmp_point *p)
+{
+	return !strcmp(nb_rv_headline(p), NB_M_RX_PACKETS_PER_S);
+}
+
+/* A flood's packets per CPU-second: its runs' rates and busy shares, paired by run where both metrics have
+ * every run, else the medians. */
+static bool packets_per_cpu_s(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, double *out)
+{
+	const struct nb_cmp_samples *pps = nb_cmp_point_metric(p, NB_M_RX_PACKETS_PER_S);
+	const struct nb_cmp_samples *busy = nb_cmp_point_metric(p, NB_M_CPU_BUSY_PCT);
+	double v[256];
+	int n = 0;
+	struct nb_stats st;
+
+	if (!pps || !busy || pps->n <= 0 || busy->n <= 0)
+		return false;
+	if (pps->n == busy->n) {
+		for (int i = 0; i < pps->n && n < 256; i++)
+			if (busy->values[i] > 0)
+				v[n++] = pps->values[i] / (busy->values[i] * rep->cpus / 100.0);
+	} else if (busy->median > 0) {
+		v[n++] = pps->median / (busy->median * rep->cpus / 100.0);
+	}
+	if (n == 0)
+		return false;
+	nb_stats_compute(v, n, &st);
+	*out = st.median;
+	return true;
+}
+
+bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, double *per_cpu_s)
 {
 	double v[256];
 	int n = 0;
@@ -402,14 +434,25 @@ bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point
 
 	if (rep->cpus <= 0 || p->status != NB_CMP_STATUS_OK)
 		return false;
+	if (nb_rv_efficiency_in_packets(p))
+		return packets_per_cpu_s(rep, p, per_cpu_s);
 	for (int i = 0; i < p->n_pairs && n < 256; i++)
 		if (p->pair_cpu_busy_pct[i] > 0)
 			v[n++] = p->pair_throughput_bps[i] / (p->pair_cpu_busy_pct[i] * rep->cpus / 100.0);
 	if (n == 0)
 		return false;
 	nb_stats_compute(v, n, &st);
-	*bits_per_cpu_s = st.median;
+	*per_cpu_s = st.median;
 	return true;
+}
+
+const char *nb_rv_efficiency_text(char *buf, size_t len, const struct nb_cmp_point *p, double v)
+{
+	if (nb_rv_efficiency_in_packets(p))
+		snprintf(buf, len, "%.1f kpps", v / 1e3);
+	else
+		nb_rv_bps(buf, len, v);
+	return buf;
 }
 
 const struct nb_cmp_samples *nb_rv_p99(const struct nb_cmp_point *p)
@@ -424,6 +467,47 @@ const char *nb_rv_setting(const struct nb_cmp_point *p)
 	const char *slash = strchr(p->id, '/');
 
 	return slash && slash[1] ? slash + 1 : "default";
+}
+
+/* Length of the id's head: the test name and the swept fields after it ("udp-rx/rate=1000M/length=60"). */
+static size_t fields_head(const char *id)
+{
+	static const char *const fields[] = { "rate=", "length=" };
+	const char *end = strchr(id, '/');
+
+	if (!end)
+		return strlen(id);
+	for (;;) {
+		bool field = false;
+
+		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+			field = field || !strncmp(end + 1, fields[i], strlen(fields[i]));
+		if (!field)
+			return (size_t)(end - id);
+		end = strchr(end + 1, '/');
+		if (!end)
+			return strlen(id);
+	}
+}
+
+const char *nb_rv_choice_setting(const struct nb_cmp_point *p)
+{
+	const char *rest = p->id + fields_head(p->id);
+
+	return rest[0] == '/' && rest[1] ? rest + 1 : "default";
+}
+
+void nb_rv_choice_test(char *buf, size_t len, const struct nb_cmp_point *p)
+{
+	const char *slash = strchr(p->id, '/');
+	size_t head = fields_head(p->id);
+
+	if (!p->test_name[0])
+		snprintf(buf, len, "%s", p->id); /* no test name: each point is its own test, as before */
+	else if (slash && (size_t)(slash - p->id) < head)
+		snprintf(buf, len, "%s%.*s", p->test_name, (int)(head - (size_t)(slash - p->id)), slash);
+	else
+		snprintf(buf, len, "%s", p->test_name);
 }
 
 bool nb_rv_gated(const struct nb_cmp_options *opt, const char *test, const char *metric)
@@ -524,14 +608,14 @@ static int test_index(struct nb_rv_choice *c, const char *test)
 			return i;
 	if (c->n_tests == NB_RV_MAX_TESTS)
 		return -1;
-	c->tests[c->n_tests].test = test;
+	snprintf(c->tests[c->n_tests].test, sizeof(c->tests[0].test), "%s", test);
 	return c->n_tests++;
 }
 
 static const struct nb_cmp_point *point_of(const struct nb_rv_test_front *t, const char *setting)
 {
 	for (int i = 0; i < t->n_points; i++)
-		if (!strcmp(nb_rv_setting(t->points[i]), setting))
+		if (!strcmp(nb_rv_choice_setting(t->points[i]), setting))
 			return t->points[i];
 	return NULL;
 }
@@ -547,30 +631,39 @@ static double change_in(const struct nb_rv_test_front *t, const char *setting, c
 	return 100.0 * (ta - tr) / tr;
 }
 
-void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out)
+/* Group the points by test (with its swept fields) and gather the settings, in the report's order. */
+static void gather(const struct nb_cmp_report *rep, struct nb_rv_choice *out, const char **settings)
 {
-	const char *settings[NB_RV_MAX_SETTINGS];
-	double best_score = -INFINITY;
-
-	memset(out, 0, sizeof(*out));
-	out->worst_test = -1;
 	for (int i = 0; i < rep->n_points; i++) {
 		const struct nb_cmp_point *p = &rep->points[i];
-		const char *test = p->test_name[0] ? p->test_name : p->id;
-		int t = test_index(out, test);
-		const char *s = nb_rv_setting(p);
-		int k;
+		const char *s = nb_rv_choice_setting(p);
+		char test[sizeof(out->tests[0].test)];
+		int t, k;
 
+		nb_rv_choice_test(test, sizeof(test), p);
+		t = test_index(out, test);
 		if (t < 0 || out->tests[t].n_points == NB_RV_MAX_SETTINGS)
 			continue;
 		out->tests[t].points[out->tests[t].n_points++] = p;
 		out->tests[t].has_p99 = out->tests[t].has_p99 || nb_rv_p99(p);
+		out->tests[t].packets = out->tests[t].packets || nb_rv_efficiency_in_packets(p);
 		for (k = 0; k < out->n_settings; k++)
 			if (!strcmp(settings[k], s))
 				break;
 		if (k == out->n_settings && k < NB_RV_MAX_SETTINGS)
 			settings[out->n_settings++] = s;
 	}
+}
+
+void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out)
+{
+	const char *settings[NB_RV_MAX_SETTINGS];
+	double score[NB_RV_MAX_SETTINGS];
+	int best = -1, second = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->worst_test = -1;
+	gather(rep, out, settings);
 	for (int t = 0; t < out->n_tests; t++) {
 		struct nb_rv_test_front *f = &out->tests[t];
 
@@ -583,19 +676,23 @@ void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out)
 	}
 	if (out->n_settings < 2)
 		return;
-	out->reference = settings[0];
-	/* Best across tests: the geometric mean of throughput ratios to the reference, over the tests where
-	 * both ran; a setting missing from a test it should have been in cannot win. */
+	/* Each setting's score: the geometric mean of its rate over the first setting's, over the tests where
+	 * both ran; a setting missing from a test it should have been in cannot win. Ratios of scores are
+	 * ratios of geometric means, so the best's margin over the runner-up does not depend on the first. */
 	for (int s = 0; s < out->n_settings; s++) {
 		double log_sum = 0;
 		int n = 0;
 		bool complete = true;
 
 		for (int t = 0; t < out->n_tests; t++) {
-			double c = change_in(&out->tests[t], settings[s], out->reference);
+			double c = change_in(&out->tests[t], settings[s], settings[0]);
 
 			if (isnan(c)) {
-				complete = complete && !point_of(&out->tests[t], out->reference);
+				const struct nb_cmp_point *r = point_of(&out->tests[t], settings[0]);
+				double x;
+
+				/* missing where the first setting has a rate */
+				complete = complete && !(r && rate_of(r, &x));
 				continue;
 			}
 			log_sum += log(fmax(1.0 + c / 100.0, 1e-6));
@@ -603,13 +700,22 @@ void nb_rv_choose(const struct nb_cmp_report *rep, struct nb_rv_choice *out)
 		}
 		if (!complete || n == 0)
 			continue;
-		if (log_sum / n > best_score) {
-			best_score = log_sum / n;
-			out->best = settings[s];
+		score[s] = log_sum / n;
+		if (best < 0 || score[s] > score[best]) {
+			second = best;
+			best = s;
+		} else if (second < 0 || score[s] > score[second]) {
+			second = s;
 		}
 	}
-	if (!out->best)
+	if (best < 0)
 		return;
+	out->best = settings[best];
+	/* the runner-up; with no other complete setting, the first other one the report has */
+	for (int s = 0; second < 0 && s < out->n_settings; s++)
+		if (s != best)
+			second = s;
+	out->reference = settings[second];
 	for (int t = 0; t < out->n_tests; t++) {
 		out->change_pct[t] = change_in(&out->tests[t], out->best, out->reference);
 		if (!isnan(out->change_pct[t]) &&

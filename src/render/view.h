@@ -63,8 +63,15 @@ const char *nb_rv_headline(const struct nb_cmp_point *p);
 /* The bottleneck of a loaded point (rules of bottleneck.c over its medians). */
 void nb_rv_bottleneck(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, struct nb_bottleneck *out);
 
-/* Throughput per busy CPU (bits per CPU-second): median over the runs that have both; false when absent. */
-bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, double *bits_per_cpu_s);
+/* The headline rate per busy CPU: bits per CPU-second, or for a flood (headline rx_packets_per_s) packets per
+ * CPU-second; median over the runs that have both; false when absent. */
+bool nb_rv_efficiency(const struct nb_cmp_report *rep, const struct nb_cmp_point *p, double *per_cpu_s);
+
+/* Is the point's efficiency in packets per CPU-second (a flood) rather than bits? */
+bool nb_rv_efficiency_in_packets(const struct nb_cmp_point *p);
+
+/* An efficiency figure in its unit: "538.0 Mbit/s" (bits per CPU-second) or "52.3 kpps" (packets). */
+const char *nb_rv_efficiency_text(char *buf, size_t len, const struct nb_cmp_point *p, double v);
 
 /* The point's p99 latency (rr_latency_p99_us, from rr tests); NULL when none. */
 const struct nb_cmp_samples *nb_rv_p99(const struct nb_cmp_point *p);
@@ -74,11 +81,18 @@ const char *nb_rv_setting(const struct nb_cmp_point *p);
 
 /* ---- which setting to choose ---- */
 
-#define NB_RV_MAX_TESTS 16
+/* A swept rate or length is part of what is measured, not a setting to choose: the choice groups points by
+ * their test and swept fields ("udp-rx/rate=1000M") and names the setting by its knobs alone
+ * ("irq_affinity=rx0-tx1"; "default" when none). nb_rv_setting keeps the fields (ids, kcidb paths). */
+const char *nb_rv_choice_setting(const struct nb_cmp_point *p);
+void nb_rv_choice_test(char *buf, size_t len, const struct nb_cmp_point *p);
+
+#define NB_RV_MAX_TESTS 32
 #define NB_RV_MAX_SETTINGS 128
 
 struct nb_rv_test_front {
-	const char *test;
+	char test[96];                 /* the test and its swept fields: "udp-rx/rate=1000M" */
+	bool packets;                  /* a flood: rates in packets, efficiency in packets per CPU-second */
 	int n_points;
 	const struct nb_cmp_point *points[NB_RV_MAX_SETTINGS];
 	bool on_front[NB_RV_MAX_SETTINGS];  /* not dominated in throughput, efficiency and (where present) p99 */
@@ -88,9 +102,9 @@ struct nb_rv_test_front {
 struct nb_rv_choice {
 	int n_tests;
 	struct nb_rv_test_front tests[NB_RV_MAX_TESTS];
-	const char *reference;         /* the first setting of the report: what changes are against */
-	const char *best;              /* highest geometric mean of throughput over the reference; NULL: none */
-	double change_pct[NB_RV_MAX_TESTS]; /* best vs reference, per test; NAN where either is missing */
+	const char *reference;         /* the runner-up: the margin of the best is against it */
+	const char *best;              /* highest geometric mean of the headline rate; NULL: none */
+	double change_pct[NB_RV_MAX_TESTS]; /* best vs runner-up, per test; NAN where either is missing */
 	int worst_test;                /* index of the largest loss (or smallest gain); -1 when none */
 	int n_settings;
 };

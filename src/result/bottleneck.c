@@ -226,12 +226,12 @@ static bool drops_matter(double drops, double packets_per_s, double window_s)
 struct drop_rule {
 	enum nb_bn_code code;
 	const char *where;
-	const char *counters[3];
+	const char *counters[4];
 	const char *packets; /* the rate the drops are a share of */
 };
 
 static const struct drop_rule drop_rules[] = {
-	{ NB_BN_NIC_DROPS, "at the NIC", { "rx_missed_errors", "rx_fifo_errors", "rx_dropped" }, NB_M_RX_PACKETS_PER_S },
+	{ NB_BN_NIC_DROPS, "at the NIC", { "rx_missed_errors", "rx_fifo_errors", "rx_overrun_errors", "rx_dropped" }, NB_M_RX_PACKETS_PER_S },
 	{ NB_BN_BACKLOG_DROPS, "in the backlog (softnet)", { "softnet_dropped" }, "softnet_processed_per_s" },
 	{ NB_BN_SOCKET_DROPS, "at the socket (UDP receive buffer)", { "udp_rcvbuf_errors" }, "udp_in_datagrams_per_s" },
 };
@@ -243,7 +243,7 @@ static enum nb_bn_code rule_drops(const struct nb_bn_input *in, const struct dro
 	double total = 0, pps = 0, x;
 	bool any = false;
 
-	for (int i = 0; i < 3 && r->counters[i]; i++) {
+	for (int i = 0; i < 4 && r->counters[i]; i++) {
 		if (get(in, r->counters[i], &x)) {
 			total += x;
 			any = true;

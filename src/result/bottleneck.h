@@ -14,7 +14,7 @@ enum nb_bn_code {
 	NB_BN_LINK,          /* none found, throughput near the link speed */
 	NB_BN_PEER,          /* the peer's iperf3 used a whole core */
 	NB_BN_CPU,           /* one CPU (or every CPU) saturated */
-	NB_BN_NIC_DROPS,     /* the NIC dropped (rx_missed_errors, rx_fifo_errors, rx_dropped) */
+	NB_BN_NIC_DROPS,     /* the NIC dropped (rx_missed_errors, rx_fifo_errors, rx_overrun_errors, rx_dropped) */
 	NB_BN_BACKLOG_DROPS, /* softnet backlog full */
 	NB_BN_SOCKET_DROPS,  /* UDP receive buffer errors */
 	NB_BN_NAPI_BUDGET,   /* NAPI polls used their whole budget */

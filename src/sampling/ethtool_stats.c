@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -162,6 +163,13 @@ static bool drop_name(const char *name, const char *what)
 	return *p == '_' && !strcmp(p + 1, what);
 }
 
+bool nb_eth_overrun_name(const char *name)
+{
+	if (strncasecmp(name, "rx", 2) || strcasestr(name, "irq"))
+		return false;
+	return strcasestr(name, "overrun") || strcasestr(name, "overflow");
+}
+
 void nb_eth_stats_delta(const struct nb_eth_stats_snap *a, const struct nb_eth_stats_snap *b,
 			struct nb_eth_stats_delta *d)
 {
@@ -188,6 +196,12 @@ void nb_eth_stats_delta(const struct nb_eth_stats_snap *a, const struct nb_eth_s
 		} else if (drop_name(b->names[i], "fifo_errors")) {
 			d->has_fifo = true;
 			d->fifo += delta;
+		} else if (nb_eth_overrun_name(b->names[i])) {
+			/* the largest, not the sum: a driver may count one overrun under two names (cpsw's
+			 * "Rx DMA Overruns" are its start- and middle-of-frame overruns at the DMA) */
+			d->has_overruns = true;
+			if (delta > d->overruns)
+				d->overruns = delta;
 		}
 		if (delta == 0)
 			continue;
@@ -212,4 +226,6 @@ void nb_eth_stats_metrics(const struct nb_eth_stats_delta *d, struct nb_metric_s
 		nb_metrics_put(m, "rx_missed_errors", (double)d->missed);
 	if (d->has_fifo)
 		nb_metrics_put(m, "rx_fifo_errors", (double)d->fifo);
+	if (d->has_overruns)
+		nb_metrics_put(m, "rx_overrun_errors", (double)d->overruns);
 }

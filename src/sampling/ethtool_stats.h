@@ -39,7 +39,15 @@ struct nb_eth_stats_delta {
 	 * (rx_missed_errors, or per queue rx_queue_N_missed_errors as ravb has them). */
 	bool has_missed, has_fifo;
 	uint64_t missed, fifo;
+	/* receive overruns under the driver's own names (cpsw's "Rx DMA Overruns", macb's rx_overruns,
+	 * stmmac's rx_overflow_cntr): also drops at the NIC; the largest such counter's delta */
+	bool has_overruns;
+	uint64_t overruns;
 };
+
+/* Does a driver's counter name count receive overruns (an rx counter naming an overrun or overflow,
+ * without case, not an interrupt count)? Pure. */
+bool nb_eth_overrun_name(const char *name);
 
 /* Build a snapshot from the ioctl's buffers: n names of NB_ETH_NAME_LEN bytes (not always
  * NUL-terminated) and n values. Pure; tests feed a real driver's string set. 0 or -ENOMEM. */
@@ -54,7 +62,7 @@ void nb_eth_stats_snap_release(struct nb_eth_stats_snap *s);
 void nb_eth_stats_delta(const struct nb_eth_stats_snap *a, const struct nb_eth_stats_snap *b,
 			struct nb_eth_stats_delta *d);
 
-/* rx_missed_errors and rx_fifo_errors, when the driver counts them (read by the bottleneck
+/* rx_missed_errors, rx_fifo_errors and rx_overrun_errors, when the driver counts them (read by the bottleneck
  * rule "drops at the NIC"). */
 void nb_eth_stats_metrics(const struct nb_eth_stats_delta *d, struct nb_metric_set *m);
 

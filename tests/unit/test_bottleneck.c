@@ -294,6 +294,80 @@ static void test_choice(void)
 	nb_cmp_report_free(&rep);
 }
 
+/* The lantiq seed's sweep: the best setting is the report's first, UDP swept over two rates, and a 60-byte
+ * flood whose headline is packets. The margin is over the runner-up, rates are tests, not settings. */
+static const char sweep_report[] =
+	"{\"schema\":\"nicbench-report/1\",\"host\":{\"cpus\":2,\"kernel\":{\"release\":\"t\"}},"
+	"\"config\":{\"duration\":10},\"results\":["
+#define SW(id, name, proto, rate, len, metric, v, b) \
+	"{\"id\":\"" id "\",\"test\":{\"name\":\"" name "\",\"protocol\":\"" proto "\",\"direction\":\"rx\"," \
+	"\"rate\":" #rate ",\"length\":" #len "},\"knobs\":{},\"status\":\"ok\",\"runs\":[]," \
+	"\"metrics\":{\"" metric "\":{\"median\":" #v ",\"n\":2,\"values\":[" #v "," #v "]}," \
+	"\"cpu_busy_pct\":{\"median\":" #b ",\"n\":2,\"values\":[" #b "," #b "]}}}"
+	SW("tcp-tx/irq_affinity=rx0-tx0", "tcp-tx", "tcp", 0, 0, "throughput_bps", 78e6, 50) ","
+	SW("tcp-tx/irq_affinity=rx0-tx1", "tcp-tx", "tcp", 0, 0, "throughput_bps", 69.6e6, 50) ","
+	SW("udp-rx/rate=150M/irq_affinity=rx0-tx0", "udp-rx", "udp", 150000000, 1460, "throughput_bps", 150e6, 40) ","
+	SW("udp-rx/rate=150M/irq_affinity=rx0-tx1", "udp-rx", "udp", 150000000, 1460, "throughput_bps", 150e6, 40) ","
+	SW("udp-rx/rate=1000M/irq_affinity=rx0-tx0", "udp-rx", "udp", 1000000000, 1460, "throughput_bps", 3e6, 100) ","
+	SW("udp-rx/rate=1000M/irq_affinity=rx0-tx1", "udp-rx", "udp", 1000000000, 1460, "throughput_bps", 2e6, 100) ","
+	SW("udp-rx/length=60/irq_affinity=rx0-tx0", "udp-rx", "udp", 700000000, 60, "rx_packets_per_s", 65000, 50) ","
+	SW("udp-rx/length=60/irq_affinity=rx0-tx1", "udp-rx", "udp", 700000000, 60, "rx_packets_per_s", 47000, 100)
+	"]}";
+#undef SW
+
+static void test_choice_sweep(void)
+{
+	struct nb_cmp_report rep = { 0 };
+	struct nb_err err = { 0 };
+	struct nb_rv_choice c;
+	double e;
+	char buf[32];
+
+	CHECK_MSG(nb_cmp_report_parse(sweep_report, sizeof(sweep_report) - 1, "sweep", &rep, &err) == 0, "%s",
+		  err.msg);
+	nb_rv_choose(&rep, &c);
+	/* the rates and the length are tests of their own; the settings are the placements alone */
+	CHECK_MSG(c.n_tests == 4 && c.n_settings == 2, "%d tests, %d settings", c.n_tests, c.n_settings);
+	CHECK(!strcmp(c.tests[1].test, "udp-rx/rate=150M") && !strcmp(c.tests[2].test, "udp-rx/rate=1000M"));
+	CHECK(!strcmp(c.tests[3].test, "udp-rx/length=60") && c.tests[3].packets && !c.tests[0].packets);
+	CHECK(!strcmp(nb_rv_choice_setting(&rep.points[2]), "irq_affinity=rx0-tx0"));
+	CHECK(!strcmp(nb_rv_setting(&rep.points[2]), "rate=150M/irq_affinity=rx0-tx0"));
+	/* the best is the first setting; its margin is over the other, never over itself */
+	CHECK(c.best && !strcmp(c.best, "irq_affinity=rx0-tx0"));
+	CHECK(c.reference && !strcmp(c.reference, "irq_affinity=rx0-tx1"));
+	CHECK_NEAR(c.change_pct[0], 100.0 * (78.0 - 69.6) / 69.6, 0.01);
+	CHECK_NEAR(c.change_pct[1], 0.0, 0.01);
+	CHECK_NEAR(c.change_pct[2], 50.0, 0.01);
+	CHECK(c.worst_test == 1);
+	/* the flood's efficiency: 65 kpps at 50% of 2 CPUs is 65 kpps per CPU-second, in packets */
+	CHECK(nb_rv_efficiency(&rep, &rep.points[6], &e));
+	CHECK_NEAR(e, 65000.0, 0.01);
+	CHECK(!strcmp(nb_rv_efficiency_text(buf, sizeof(buf), &rep.points[6], e), "65.0 kpps"));
+	CHECK(nb_rv_efficiency(&rep, &rep.points[7], &e));
+	CHECK_NEAR(e, 23500.0, 0.01);
+	nb_cmp_report_free(&rep);
+}
+
+/* Settings that never share a test cannot be weighed: no margin is made up. */
+static void test_choice_disjoint(void)
+{
+	static const char disjoint[] =
+		"{\"schema\":\"nicbench-report/1\",\"host\":{\"cpus\":1},\"results\":["
+		"{\"id\":\"tcp-tx\",\"test\":{\"name\":\"tcp-tx\"},\"knobs\":{},\"status\":\"ok\",\"runs\":[],"
+		"\"metrics\":{\"throughput_bps\":{\"median\":5e8,\"n\":1,\"values\":[5e8]}}},"
+		"{\"id\":\"udp-tx/threaded=1\",\"test\":{\"name\":\"udp-tx\"},\"knobs\":{},\"status\":\"ok\",\"runs\":[],"
+		"\"metrics\":{\"throughput_bps\":{\"median\":4e8,\"n\":1,\"values\":[4e8]}}}]}";
+	struct nb_cmp_report rep = { 0 };
+	struct nb_err err = { 0 };
+	struct nb_rv_choice c;
+
+	CHECK_MSG(nb_cmp_report_parse(disjoint, sizeof(disjoint) - 1, "disjoint", &rep, &err) == 0, "%s", err.msg);
+	nb_rv_choose(&rep, &c);
+	CHECK(c.n_settings == 2 && c.worst_test < 0);
+	CHECK(isnan(c.change_pct[0]) && isnan(c.change_pct[1]));
+	nb_cmp_report_free(&rep);
+}
+
 int main(void)
 {
 	test_cases();
@@ -302,5 +376,7 @@ int main(void)
 	test_replay_moves();
 	test_choice();
 	test_choice_rr();
+	test_choice_sweep();
+	test_choice_disjoint();
 	return nb_test_done("bottleneck");
 }

@@ -135,8 +135,51 @@ static void test_narrow(void)
 	nb_folded_free(&nw);
 }
 
+/* One report's flame graph: widths are shares of its own samples, titles carry no base, and the
+ * cpsw seed's folded file (perf top as printed) reads and draws with its shares. */
+static void test_single(void)
+{
+	struct nb_folded nw = { 0 }, cpsw = { 0 }, none = { 0 };
+	struct nb_err err = { 0 };
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *f;
+	const char *fr;
+	int rc;
+
+	CHECK(nb_folded_parse(&nw, new_text, "new", &err) == 0);
+	f = open_memstream(&svg, &len);
+	rc = f ? nb_flamegraph_svg(&nw, &(struct nb_flame_opts){ .width = 1000 }, f) : -1;
+	if (f)
+		fclose(f);
+	CHECK(rc == 0 && svg);
+	if (svg) {
+		fr = frame_of(svg, "__dma_page_dev_to_cpu");
+		CHECK_MSG(fr && strstr(fr, "<g><title>__dma_page_dev_to_cpu: 39.00% (39 samples)</title>") == fr, "%s",
+			  fr ? fr : svg);
+		CHECK_NEAR(attr(fr, "width"), 390.0, 0.01);
+		CHECK(strstr(svg, ">Flame graph<") && !strstr(svg, "->"));
+	}
+	free(svg);
+	CHECK(nb_folded_load(nb_test_fixture("compare/seeds/cpsw-base.udp-rx.folded"), &cpsw, &err) == 0);
+	CHECK(cpsw.total == 10000);
+	svg = NULL;
+	f = open_memstream(&svg, &len);
+	rc = f ? nb_flamegraph_svg(&cpsw, NULL, f) : -1;
+	if (f)
+		fclose(f);
+	CHECK(rc == 0 && svg && strstr(svg, "<g><title>page_pool_release_page: 1.19% (119 samples)</title>"));
+	free(svg);
+	CHECK(nb_folded_load("/nonexistent/x.folded", &none, &err) == -ENOENT);
+	CHECK(strstr(err.msg, "stacks not read: /nonexistent/x.folded: ") == err.msg);
+	CHECK(nb_flamegraph_svg(&none, NULL, stdout) == -EINVAL);
+	nb_folded_free(&nw);
+	nb_folded_free(&cpsw);
+}
+
 int main(void)
 {
+	test_single();
 	test_diff();
 	test_narrow();
 	return nb_test_done("flamegraph");

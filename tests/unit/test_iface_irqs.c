@@ -317,8 +317,51 @@ static void test_irq_watch(void)
 	CHECK(!nb_metrics_get(&m, "irqbalance_running", &v) && !nb_metrics_get(&m, "irq_affinity_moved", &v));
 }
 
+/* lan743x names every vector "lan743x": its IRQs are found as the PCI device's MSI vectors
+ * (tests/fixtures/knobs/lan743x-imx6, laid out as sysfs links it). */
+static void test_msi_irqs(void)
+{
+	char proc[1024], sys[1024];
+	struct nb_paths p = { .proc = proc, .sys = sys };
+	struct nb_irq found[8];
+	struct nb_err err = { 0 };
+	int msi[8], irqs[8], ncpus = 0;
+	uint64_t per_cpu[8], per_role[NB_IRQ_ROLES];
+	char *text;
+
+	snprintf(proc, sizeof(proc), "%s", nb_test_fixture("knobs/lan743x-imx6/proc"));
+	snprintf(sys, sizeof(sys), "%s", nb_test_fixture("knobs/lan743x-imx6/sys"));
+	CHECK(nb_iface_msi_irqs(&p, "eth0", msi, 8) == 5);
+	CHECK(msi[0] == 298 && msi[4] == 302);
+	CHECK(nb_iface_msi_irqs(&p, "eth0", msi, 2) == 5 && msi[0] == 298 && msi[1] == 299);
+	CHECK(nb_iface_msi_irqs(&p, "eth1", msi, 8) == -ENOENT);
+	CHECK(nb_iface_msi_irqs(&p, "../eth0", msi, 8) == -EINVAL);
+	/* by name nothing: neither eth0 nor 0000:01:00.0 names a vector */
+	text = load_fixture("knobs/lan743x-imx6/proc");
+	CHECK(text && nb_iface_irqs_parse_dev(text, "eth0", "0000:01:00.0", irqs, 8, &err) == 0);
+	/* found: the five vectors, not the root port's PCIe PME on MSI 0 nor fec's lines */
+	CHECK_MSG(nb_irqs_find(&p, "eth0", NULL, found, 8, &err) == 5, "%s", err.msg);
+	CHECK(found[0].irq == 298 && found[4].irq == 302);
+	CHECK_STR(found[1].name, "lan743x");
+	CHECK(found[1].role == NB_IRQ_MISC);
+	CHECK(nb_iface_irqs(&p, "eth0", irqs, 8, &err) == 5);
+	/* the counts by number: CPU0 has vectors 298..300, CPU1 301, CPU2 302 */
+	{
+		struct nb_irq_match m = { .iface = "eth0", .device = "0000:01:00.0", .by_number = msi, .n_by_number = 5 };
+
+		CHECK(nb_iface_msi_irqs(&p, "eth0", msi, 8) == 5);
+		CHECK(nb_irq_counts_parse(text, &m, per_cpu, 8, &ncpus, per_role, NULL, NULL, 0, &err) == 5);
+		CHECK(ncpus == 4 && per_cpu[0] == 14 + 182311 + 90244 && per_cpu[1] == 88102 && per_cpu[2] == 91577);
+		CHECK(per_role[NB_IRQ_MISC] == 14 + 182311 + 90244 + 88102 + 91577);
+	}
+	/* a board's names still decide alone: a pattern that matches nothing finds nothing */
+	CHECK(nb_irqs_find(&p, "eth0", "rx:nothing*", found, 8, &err) == 0);
+	free(text);
+}
+
 int main(void)
 {
+	test_msi_irqs();
 	test_irq_watch();
 	test_role_guess();
 	test_names_parse();

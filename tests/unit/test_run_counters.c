@@ -406,6 +406,33 @@ static void test_eth_drop_names(void)
 		CHECK_MSG(bn.code == NB_BN_NIC_DROPS && strstr(bn.sentence, "at the NIC"), "%s", bn.sentence);
 		CHECK(bn.n_figures > 0 && !strcmp(bn.figures[0].name, "rx_missed_errors") && bn.figures[0].value == 7);
 	}
+	/* cpsw names its counters in words (cpsw_ethtool.c's cpsw_gstrings_stats): its overruns feed the
+	 * rule too, the largest of them (one overrun may count under two names) */
+	{
+		static const char cpsw[][NB_ETH_NAME_LEN] = { "Good Rx Frames", "Rx CRC Errors", "Tx Underrun",
+							       "Rx Start of Frame Overruns", "Rx Middle of Frame Overruns",
+							       "Rx DMA Overruns" };
+		const uint64_t c_a[] = { 1000, 0, 0, 10, 0, 10 }, c_b[] = { 61000, 2, 5, 910, 3, 910 };
+		struct nb_eth_stats_snap ca = { 0 }, cb = { 0 };
+		struct nb_metric_set cm = { 0 };
+		struct nb_bn_input in = { .get = nb_bn_get_metric_set, .ctx = &cm, .cpus = 1, .window_s = 1, .ok = true };
+		struct nb_bottleneck bn;
+
+		CHECK(nb_eth_stats_from_raw(&ca, (const char *)cpsw, c_a, 6) == 0);
+		CHECK(nb_eth_stats_from_raw(&cb, (const char *)cpsw, c_b, 6) == 0);
+		nb_eth_stats_delta(&ca, &cb, &d);
+		nb_eth_stats_metrics(&d, &cm);
+		CHECK(nb_metrics_get(&cm, "rx_overrun_errors", &x) && x == 900);
+		CHECK(!nb_metrics_get(&cm, "rx_missed_errors", &x) && !nb_metrics_get(&cm, "rx_fifo_errors", &x));
+		CHECK(nb_eth_overrun_name("rx_overflow_cntr") && !nb_eth_overrun_name("rx_overflow_irq"));
+		CHECK(!nb_eth_overrun_name("Tx Underrun") && !nb_eth_overrun_name("tx_fifo_overrun"));
+		nb_metrics_put(&cm, "cpu_busy_pct", 40);
+		nb_metrics_put(&cm, "rx_packets_per_s", 60000);
+		nb_bottleneck_judge(&in, &bn);
+		CHECK_MSG(bn.code == NB_BN_NIC_DROPS && strstr(bn.sentence, "900 per run"), "%s", bn.sentence);
+		nb_eth_stats_snap_release(&ca);
+		nb_eth_stats_snap_release(&cb);
+	}
 	/* a counter that went backwards is left out and counted */
 	b.v[1] = 0;
 	nb_eth_stats_delta(&a, &b, &d);
