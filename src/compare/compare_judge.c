@@ -18,9 +18,14 @@ static void traits_fill(struct metric_traits *t, const struct nb_cmp_options *op
 	t->direction = nb_cmp_metric_direction(name);
 	t->min_effect_pct = nb_cmp_effective_min_effect(opt, name);
 	t->floor = nb_cmp_effective_floor(opt, name);
-	t->counts_losses = nb_metric_has_flag(name, NB_METRIC_COUNTS_LOSSES);
-	t->follows_work = nb_metric_has_flag(name, NB_METRIC_FOLLOWS_WORK);
-	t->host_state = nb_metric_has_flag(name, NB_METRIC_HOST_STATE);
+	{
+		const struct nb_metric_def *row = nb_metric_lookup(name);
+		unsigned flags = row ? row->flags : 0;
+
+		t->counts_losses = flags & NB_METRIC_COUNTS_LOSSES;
+		t->follows_work = flags & NB_METRIC_FOLLOWS_WORK;
+		t->host_state = flags & NB_METRIC_HOST_STATE;
+	}
 	t->gate_named = false;
 	for (int i = 0; i < opt->n_gate && !t->gate_named; i++)
 		t->gate_named = !strcmp(opt->gate[i].metric, name) || !strcmp(opt->gate[i].metric, NB_CMP_GATE_HEADLINE);

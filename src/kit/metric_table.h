@@ -6,7 +6,10 @@
  * and docs/report.md's metric list is printed from it (test_metric_table checks the page).
  *
  * Adding a metric is one row in metric_table.c's nb_metric_rows[] (then `test_metric_table
- * --print` for the doc line). A family of metrics whose names carry a number or a counter's name
+ * --print` for the doc line). The row says everything code needs: its unit kind (how render/
+ * prints it), direction, floor, and flags (counts losses, follows the work, host state); no code
+ * reads meaning from a name's spelling. The IRQ-role and page_pool families are expanded from
+ * kit/nic_names.h's lists; build a {N} member's name with nb_metric_name_n. A family of metrics whose names carry a number or a counter's name
  * is one row with a placeholder:
  *   {N}     one or more decimal digits, a CPU number: "cpu{N}_user_pct" is cpu0_user_pct, cpu12_...
  *   {name}  one or more characters: "ethtool_{name}" is every ethtool_ counter

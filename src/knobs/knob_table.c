@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kit/nic_names.h"
 #include "knobs/ethtool_coalesce.h"
 #include "knobs/knob_row.h"
 #include "nic/mtu.h"
@@ -63,6 +64,9 @@ static int mtu_write(const struct knob_row *row, const struct nb_knob_target *t,
 
 static const char no_hw_coalesce[] = "driver has no hardware interrupt coalescing";
 
+/* " rx", " tx", ...: the role list (kit/nic_names.h) spelled into irq_affinity's help */
+#define ROLE_WORD(e, name, doc) " " #name
+
 static const struct knob_row knobs[] = {
 	NAPI_ROW("threaded", "threaded", NAPI_THREADED, 0, 2,
 		 "device has no NAPI; veth has NAPI only while up with GRO on",
@@ -88,8 +92,8 @@ static const struct knob_row knobs[] = {
 	COALESCE_ROW("adaptive-tx", use_adaptive_tx_coalesce, 1,
 		     "hardware: 1 = the driver tunes TX coalescing itself, 0 = fixed values"),
 	{ .name = "irq_affinity", .syntax = NB_KNOB_CPU_LIST, .read = nb_knob_affinity_read, .write = nb_knob_affinity_write,
-	  .help = "CPU list (0, 0-1, 0,2) for all the interface's IRQs, per IRQ role (rx:0,tx:1; roles rx, tx, txrx, "
-		  "misc), or per IRQ: \"24=0 25=1\"" },
+	  .help = "CPU list (0, 0-1, 0,2) for all the interface's IRQs, per IRQ role (rx:0,tx:1; roles:"
+		  NB_IRQ_ROLE_LIST(ROLE_WORD) "), or per IRQ: \"24=0 25=1\"" },
 	{ .name = "mtu", .syntax = NB_KNOB_INTEGER, .flags = NB_KNOB_BOTH_ENDS | NB_KNOB_RESTORE_FIRST, .min = 68, .max = 65535, .sysfs_attr = "mtu", .read = nb_knob_sysfs_read,
 	  .write = mtu_write, .help = "MTU in bytes, 68..65535 (the device may allow less); the peer follows "
 				     "when it is nicbench serve" },
