@@ -337,7 +337,7 @@ static void judge_paired(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 		m->change_capped = m->change_pct >= opt->change_cap_pct;
 	}
 	if (opt->sequential) {
-		if (nb_seq_judge(m, positive ? ratio : NULL, diff, np, b->median, opt->alpha))
+		if (nb_seq_judge(m, positive ? ratio : NULL, diff, np, b->median, ctx->seq_alpha))
 			judge_supported(ctx, m, b, n, m->seq.diff_lo, m->seq.diff_hi);
 		return;
 	}

@@ -24,6 +24,7 @@
 #define NB_M_THROUGHPUT_SENT_BPS "throughput_sent_bps"
 #define NB_M_BITS_PER_CPU_SECOND "bits_per_cpu_second"
 #define NB_M_CPU_BUSY_PCT "cpu_busy_pct"
+#define NB_M_KERNEL_CPU_NS_PER_PACKET "kernel_cpu_ns_per_packet"
 #define NB_M_CPU_OTHER_PCT "cpu_other_pct"
 #define NB_M_STEAL_PCT "steal_pct"
 #define NB_M_IRQ_PCT "irq_pct"
