@@ -47,8 +47,18 @@ expect_usage "an arm64 guest boots Debian's kernels only" run --arch arm64 --ker
 expect_usage "no KVM for a foreign architecture" run --arch arm64 --accel kvm
 expect_usage "--netem needs --arch x86_64" run --arch riscv64 --netem 'delay 1ms'
 expect_usage "the guest is arm64 (AArch64)" run --arch arm64 --guest-bin "$(command -v busybox)"
+expect_usage "boot needs KERNEL ROUND OUT" boot
+expect_usage "boot needs KERNEL ROUND OUT" boot 6.1 A:1/2
+expect_usage "round 'X:1/2'" boot 6.1 X:1/2 "$tmp/x.json"
+expect_usage "round 'A:1'" boot --cpus 2 -- --tests tcp-rx 6.1 A:1 "$tmp/x.json"
+expect_usage "boot: -o is not taken" boot 6.1 A:1/2:s "$tmp/x.json" -- -o y.json
+expect_usage "no candidate 'c9'" boot --candidates /dev/null c9 A:1/2:s "$tmp/x.json"
+expect_usage "--work goes with --rounds" ab 6.1 6.1 --work "$tmp/w"
+expect_usage "--gate, --floor and --min-effect go with --rounds" ab 6.1 6.1 --gate throughput_bps
+expect_usage "--rounds 'many'" ab 6.1 6.1 --rounds many
 "$NB_SRC/scripts/lab" --help >"$tmp/help" 2>&1
 check "--help exits 0 and describes run and ab" grep -q 'scripts/lab ab KERNEL_A KERNEL_B' "$tmp/help"
+check "--help describes the boot hook" grep -q 'scripts/lab boot .*KERNEL ROUND OUT' "$tmp/help"
 # Nothing of a run was left behind by the refusals.
 check "no lab- namespace left" test -z "$(ip netns list 2>/dev/null | grep '^lab-')"
 finish
