@@ -36,7 +36,7 @@ nicbench_lab_build() {
 	if [ -n "${NB_LAB_NICBENCH:-}" ]; then
 		nicbench_bin=$NB_LAB_NICBENCH
 	else
-		nicbench_bin=$top/build-lab/nicbench
+		nicbench_bin=${top:?scripts/lib/common.sh: the sourcing script sets top}/build-lab/nicbench
 		if [ ! -x "$nicbench_bin" ] || [ -n "$(find "$top/src" "$top/CMakeLists.txt" -newer "$nicbench_bin" -print -quit)" ]; then
 			say "building the lab's nicbench in $top/build-lab"
 			local log

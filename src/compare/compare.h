@@ -205,6 +205,7 @@ struct nb_cmp_metric_result {
 	bool follows_work;       /* a CPU cost (cpu, core, softirq_time families, lower is better) */
 	double throughput_change_pct; /* the point's, for NB_CMP_REASON_FOLLOWS_THROUGHPUT */
 	int n_pairs;             /* paired rounds the verdict rests on; 0: judged on runs (or unpaired rounds) */
+	double alpha;            /* the level it was judged at: opt->alpha, or the gate's share (alpha_split) */
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
 	struct nb_seq_metric seq;  /* --sequential: decided or not, and the pairs still needed */
