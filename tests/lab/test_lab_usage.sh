@@ -54,6 +54,7 @@ expect_usage "round 'X:1/2'" boot 6.1 X:1/2 "$tmp/x.json"
 expect_usage "round 'A:1'" boot --cpus 2 -- --tests tcp-rx 6.1 A:1 "$tmp/x.json"
 expect_usage "boot: -o is not taken" boot 6.1 A:1/2:s "$tmp/x.json" -- -o y.json
 expect_usage "no candidate 'c9'" boot --candidates /dev/null c9 A:1/2:s "$tmp/x.json"
+expect_usage "--b-netem 'rate 1mbit; reboot'" boot --b-netem 'rate 1mbit; reboot' 6.1 B:1/2:s "$tmp/x.json"
 expect_usage "--work goes with --rounds" ab 6.1 6.1 --work "$tmp/w"
 expect_usage "--gate, --floor and --min-effect go with --rounds" ab 6.1 6.1 --gate throughput_bps
 expect_usage "--rounds 'many'" ab 6.1 6.1 --rounds many
