@@ -46,7 +46,8 @@ bed_flags() {
 }
 
 # bed_withheld COMPARE_JSON: how many gated metrics compare withheld as disturbed (foreign load or
-# host steal: the reason of an exit 3), 0 when none
+# host steal), 0 when none: a count for the benches' tables (compare's exit code says whether any was)
 bed_withheld() {
-	jq -f "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/withheld.jq" "$1"
+	jq '[.points[]? | .metrics // {} | to_entries[] | select(.value.gated and .value.verdict == "inconclusive"
+		and ((.value.reason // "") | startswith("disturbed") or startswith("host steal")))] | length' "$1"
 }

@@ -70,6 +70,8 @@ static void compare_usage(FILE *out)
 	      "                             was disturbed (foreign load, host steal)\n"
 	      "      --sequential           rounds: the always-valid verdict a loop can stop on (exit 3:\n"
 	      "                             undecided; a line a gated metric: pairs still needed)\n"
+	      "      --alpha-split          --sequential: share alpha among the gated metrics, so the\n"
+	      "                             gate as a whole errs at alpha (nicbench ab does)\n"
 	      "  -v, --verbose              text: list every metric (also --all-metrics); by default\n"
 	      "                             the gated ones and those regressed, improved, new or\n"
 	      "                             missing, direction-less changes on one line, and a count\n"
@@ -119,7 +121,7 @@ static int parse_color(const char *s, enum color_mode *c)
 
 enum { OPT_GATE = 256, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_RUNS, OPT_STRICT_ENV, OPT_FAIL_INCONCLUSIVE,
        OPT_ALL_METRICS, OPT_COLOR, OPT_FLOOR, OPT_MISSING_OK, OPT_LIST_FLOORS, OPT_ALLOW_DISTURBED,
-       OPT_SEQUENTIAL };
+       OPT_SEQUENTIAL, OPT_ALPHA_SPLIT };
 
 static const struct option long_options[] = {
 	{ "format", required_argument, NULL, 'f' },
@@ -137,6 +139,7 @@ static const struct option long_options[] = {
 	{ "allow-disturbed", no_argument, NULL, OPT_ALLOW_DISTURBED },
 	{ "list-floors", no_argument, NULL, OPT_LIST_FLOORS },
 	{ "sequential", no_argument, NULL, OPT_SEQUENTIAL },
+	{ "alpha-split", no_argument, NULL, OPT_ALPHA_SPLIT },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -181,6 +184,9 @@ static int parse_option(struct compare_cli *cli, int c, const char *arg, struct 
 		return nb_cmp_floor_parse(&cli->opt, arg, err) ? usage_error(err, err->msg, NULL) : 0;
 	case OPT_SEQUENTIAL:
 		cli->opt.sequential = true;
+		return 0;
+	case OPT_ALPHA_SPLIT:
+		cli->opt.alpha_split = true;
 		return 0;
 	case OPT_MISSING_OK:
 		cli->opt.missing_ok = true;
@@ -428,6 +434,10 @@ int cmd_compare(int argc, char **argv)
 	if (nb_opts_done(rc, "compare", &err, compare_usage, &rc))
 		goto out;
 	rc = NB_EXIT_USAGE;
+	if (cli.opt.alpha_split && !cli.opt.sequential) {
+		fprintf(stderr, "nicbench compare: --alpha-split goes with --sequential (try 'nicbench compare --help')\n");
+		goto out;
+	}
 	if (cli.opt.sequential && !cli.rounds) {
 		fprintf(stderr, "nicbench compare: --sequential wants rounds: A1.json... -- B1.json... (try 'nicbench compare --help')\n");
 		goto out;

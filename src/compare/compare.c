@@ -516,6 +516,47 @@ static size_t metric_slots(const struct nb_cmp_report *rep)
 	return n;
 }
 
+/* Every point of both reports, judged into out->points (from the first; the pool from its start). */
+static int judge_points(struct cmp_ctx *ctx, const struct point_index *new_idx, bool *matched,
+			struct nb_cmp_result *out)
+{
+	const struct nb_cmp_report *base = ctx->base, *new = ctx->new;
+	int ret = 0;
+
+	out->n_points = 0;
+	ctx->pool_used = 0;
+	memset(matched, 0, sizeof(*matched) * ((size_t)new->n_points + 1));
+	for (int i = 0; i < base->n_points; i++) {
+		const struct nb_cmp_point *n = find_point(new_idx, base->points[i].id);
+
+		if (n)
+			matched[n - new->points] = true;
+		ret = compare_point(ctx, &base->points[i], n, &out->points[out->n_points++]);
+		if (ret)
+			return ret;
+	}
+	for (int i = 0; !ret && i < new->n_points; i++) {
+		if (!matched[i])
+			ret = compare_point(ctx, NULL, &new->points[i], &out->points[out->n_points++]);
+	}
+	return ret;
+}
+
+/* The gated metrics the sequential verdict judged, over every point. */
+static int seq_gated(const struct nb_cmp_result *r)
+{
+	int k = 0;
+
+	for (int i = 0; i < r->n_points; i++) {
+		for (int j = 0; j < r->points[i].n_metrics; j++) {
+			const struct nb_cmp_metric_result *m = &r->points[i].metrics[j];
+
+			k += m->gated && m->seq.state != NB_SEQ_NONE;
+		}
+	}
+	return k;
+}
+
 int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new, const struct nb_cmp_options *opt,
 	       struct nb_cmp_result *out, struct nb_err *err)
 {
@@ -548,18 +589,17 @@ int nb_cmp_run(const struct nb_cmp_report *base, const struct nb_cmp_report *new
 		ret = nb_err_set(err, -ENOMEM, "compare %s with %s: out of memory", base->path, new->path);
 		goto out;
 	}
-	for (int i = 0; i < base->n_points; i++) {
-		const struct nb_cmp_point *n = find_point(&new_idx, base->points[i].id);
-
-		if (n)
-			matched[n - new->points] = true;
-		ret = compare_point(ctx, &base->points[i], n, &out->points[out->n_points++]);
-		if (ret)
-			break;
-	}
-	for (int i = 0; !ret && i < new->n_points; i++) {
-		if (!matched[i])
-			ret = compare_point(ctx, NULL, &new->points[i], &out->points[out->n_points++]);
+	ctx->seq_alpha = opt->alpha;
+	ret = judge_points(ctx, &new_idx, matched, out);
+	out->seq_gated = seq_gated(out);
+	out->seq_alpha = opt->alpha;
+	/* The gate fails when any gated metric's sequence says "worse": with k of them each at alpha,
+	 * that errs at up to k x alpha. Which metrics the gate holds does not depend on alpha, so the
+	 * first pass counts them and the second judges each at alpha / k. */
+	if (!ret && opt->sequential && opt->alpha_split && out->seq_gated > 1) {
+		ctx->seq_alpha = opt->alpha / out->seq_gated;
+		out->seq_alpha = ctx->seq_alpha;
+		ret = judge_points(ctx, &new_idx, matched, out);
 	}
 	if (ret) {
 		nb_err_set(err, ret, "compare %s with %s: out of memory", base->path, new->path);

@@ -112,11 +112,24 @@ struct nb_cmp_options {
 	 * nb_cmp_rounds): metrics whose samples pair are judged on the pairs (docs/compare.md) */
 	bool rounds_paired;
 	bool sequential;        /* --sequential: paired metrics get the always-valid verdict (sequential.h) */
+	/* --alpha-split: the sequential verdict's alpha is shared out evenly among the gated metrics it
+	 * judges (Bonferroni), so that the gate as a whole, not each metric, errs at alpha */
+	bool alpha_split;
 };
 
 /* min effect 5%, alpha 0.10, 3 runs, cap 10000%, gate "throughput_bps,cpu_busy_pct@*-rx,..." and,
  * unspelled, each point's headline metric (a flood point's rx_packets_per_s). */
 void nb_cmp_options_init(struct nb_cmp_options *opt);
+
+/* The default gate of nicbench ab and bisect: each point's headline, its throughput and the kernel's
+ * CPU time per packet. Where the link, the peer or the emulation holds the throughput, a driver
+ * change that costs CPU per packet shows in the cost alone (docs/compare.md, "The gate of ab"). */
+#define NB_CMP_AB_GATE NB_CMP_GATE_HEADLINE "," NB_M_THROUGHPUT_BPS "," NB_M_KERNEL_CPU_NS_PER_PACKET
+
+/* nb_cmp_options_init, then what ab and bisect judge by: the gate NB_CMP_AB_GATE, the sequential
+ * verdict and its alpha split among the gated metrics. The caller still sets rounds_paired (from
+ * nb_cmp_rounds) and may override the gate with nb_cmp_gate_parse. */
+void nb_cmp_options_ab_init(struct nb_cmp_options *opt);
 
 /* Replace the gate with a comma-separated list of METRIC[@TESTS][=PCT] rules, or "none". */
 int nb_cmp_gate_parse(struct nb_cmp_options *opt, const char *spec, struct nb_err *err);
@@ -193,6 +206,7 @@ struct nb_cmp_metric_result {
 	bool host_state;         /* the row says: the host's circumstances, not judged by them (NB_METRIC_HOST_STATE) */
 	double throughput_change_pct; /* the point's, for NB_CMP_REASON_FOLLOWS_THROUGHPUT */
 	int n_pairs;             /* paired rounds the verdict rests on; 0: judged on runs (or unpaired rounds) */
+	double alpha;            /* the level it was judged at: opt->alpha, or the gate's share (alpha_split) */
 	enum nb_cmp_verdict verdict;
 	enum nb_cmp_reason reason; /* why; nb_cmp_reason_text() words it */
 	struct nb_seq_metric seq;  /* --sequential: decided or not, and the pairs still needed */
@@ -245,6 +259,10 @@ struct nb_cmp_result {
 	 * none) and whether the two differ enough to explain a change (nb_cmp_run sets it). */
 	double other_base_pct, other_new_pct;
 	bool other_differs;
+	/* The sequential verdict: the gated metrics it judged (every point's) and the alpha each was
+	 * judged at (opt->alpha, or opt->alpha / seq_gated with opt->alpha_split). */
+	int seq_gated;
+	double seq_alpha;
 };
 
 /* Compare two reports. Both reports and opt must outlive the result. Returns 0, or

@@ -343,7 +343,9 @@ static void judge_paired(struct cmp_ctx *ctx, struct nb_cmp_metric_result *m, co
 		m->change_capped = m->change_pct >= opt->change_cap_pct;
 	}
 	if (opt->sequential) {
-		if (nb_seq_judge(m, positive ? ratio : NULL, diff, np, b->median, opt->alpha))
+		/* alpha_split shares alpha among the gated metrics only: the others keep the whole */
+		m->alpha = m->gated ? ctx->seq_alpha : opt->alpha;
+		if (nb_seq_judge(m, positive ? ratio : NULL, diff, np, b->median, m->alpha))
 			judge_supported(ctx, m, b, n, m->seq.diff_lo, m->seq.diff_hi);
 		return;
 	}
@@ -436,6 +438,7 @@ void nb_cmp_judge_metric(struct cmp_ctx *ctx, int pos, const char *test_name, co
 
 	memset(m, 0, sizeof(*m));
 	m->name = name;
+	m->alpha = opt->alpha;
 	t = metric_traits(ctx, pos, name);
 	m->direction = t->direction;
 	apply_gate(opt, test_name, ctx->headline, t, m);

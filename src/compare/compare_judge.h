@@ -40,6 +40,7 @@ struct cmp_ctx {
 	struct nb_cmp_steal steal;          /* the current point's steal_pct per side (point_steal) */
 	double throughput_ratio;            /* the current point's median throughput, new / base; NAN */
 	const char *headline;               /* the current point's headline metric (gate rule "headline") */
+	double seq_alpha;                   /* the sequential verdict's alpha per metric (alpha_split) */
 	size_t pool_used, pool_cap;
 	struct metric_traits traits[TRAITS_SLOTS];
 };

@@ -59,6 +59,15 @@ void nb_cmp_options_init(struct nb_cmp_options *opt)
 	opt->n_gate++;
 }
 
+void nb_cmp_options_ab_init(struct nb_cmp_options *opt)
+{
+	nb_cmp_options_init(opt);
+	/* the default gate's rules are known names: this cannot fail */
+	nb_cmp_gate_parse(opt, NB_CMP_AB_GATE, NULL);
+	opt->sequential = true;
+	opt->alpha_split = true;
+}
+
 static int parse_pct(const char *text, double *out)
 {
 	char *end;

@@ -239,7 +239,16 @@ void nb_seq_render(struct nb_print *out, const struct nb_cmp_result *r)
 		nb_print_double(out, NB_PRINT_JSON, "alpha", NULL, r->opt->alpha);
 		nb_print_double(out, NB_PRINT_JSON, "prior_c", NULL, NB_SEQ_PRIOR_C);
 		nb_print_double(out, NB_PRINT_JSON, "equivalence_factor", NULL, NB_SEQ_EQUIVALENCE_FACTOR);
+		if (r->opt->alpha_split) {
+			/* only with the split, so that compare's JSON stays as it was without it */
+			nb_print_int(out, NB_PRINT_JSON, "gated_metrics", NULL, r->seq_gated);
+			nb_print_double(out, NB_PRINT_JSON, "alpha_per_metric", NULL, r->seq_alpha);
+		}
 		nb_print_open_array(out, "metrics");
+	} else if (r->opt->alpha_split && r->seq_gated > 1) {
+		nb_print_fmt(out, "  sequential: %.0f%% confidence for the gate as a whole, %.3g%% for each of its %d gated "
+			     "metrics (valid at every look); unchanged once inside +-%g x the minimum effect\n",
+			     (1 - r->opt->alpha) * 100, (1 - r->seq_alpha) * 100, r->seq_gated, NB_SEQ_EQUIVALENCE_FACTOR);
 	} else {
 		nb_print_fmt(out, "  sequential: %.0f%% confidence sequence over the pairs (valid at every look); "
 			     "unchanged once inside +-%g x the minimum effect\n", (1 - r->opt->alpha) * 100,

@@ -27,6 +27,7 @@
 #define NB_M_THROUGHPUT_SENT_BPS "throughput_sent_bps"
 #define NB_M_BITS_PER_CPU_SECOND "bits_per_cpu_second"
 #define NB_M_CPU_BUSY_PCT "cpu_busy_pct"
+#define NB_M_KERNEL_CPU_NS_PER_PACKET "kernel_cpu_ns_per_packet"
 #define NB_M_CPU_OTHER_PCT "cpu_other_pct"
 #define NB_M_STEAL_PCT "steal_pct"
 #define NB_M_IRQ_PCT "irq_pct"
@@ -90,6 +91,7 @@ enum nb_metric_unit_kind {
 	NB_UNIT_US,            /* microseconds */
 	NB_UNIT_MS,            /* milliseconds */
 	NB_UNIT_NS_PER_S,      /* nanoseconds of time spent per second of wall time */
+	NB_UNIT_NS_PER_PACKET, /* nanoseconds of CPU time per packet handled: a cost, not a share */
 	NB_UNIT_MS_PER_S,      /* milliseconds of CPU per second of wall time */
 	NB_UNIT_PER_RUN,       /* a count of events over one run (packets, pages, datagrams) */
 	NB_UNIT_RATIO,         /* one count per another: packets per poll, interrupts per transaction */

@@ -66,7 +66,7 @@ static const char *floor_text(char *buf, size_t len, const struct nb_cmp_metric_
 const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,
 			       const struct nb_cmp_options *opt)
 {
-	double level = (1 - opt->alpha) * 100;
+	double level = (1 - (m->alpha > 0 ? m->alpha : opt->alpha)) * 100;
 	char lvl[FIXED_MAX], lo[FIXED_MAX], hi[FIXED_MAX], last[FIXED_MAX];
 
 	switch (m->reason) {

@@ -189,6 +189,8 @@ static void json_settings(struct nb_print *b, const struct nb_cmp_options *opt)
 			!opt->rounds_paired ? "mann-whitney-shift-interval"
 			: opt->sequential ? "paired-rounds-confidence-sequence" : "paired-rounds-sign-interval");
 	nb_print_double(b, NB_PRINT_JSON, "alpha", NULL, opt->alpha);
+	if (opt->alpha_split) /* only then: a result without it reads as it always did */
+		nb_print_bool(b, NB_PRINT_JSON, "alpha_split", NULL, true);
 	nb_print_double(b, NB_PRINT_JSON, "min_effect_pct", NULL, opt->min_effect_pct);
 	nb_print_int(b, NB_PRINT_JSON, "min_runs", NULL, opt->min_runs);
 	nb_print_double(b, NB_PRINT_JSON, "change_cap_pct", NULL, opt->change_cap_pct);

@@ -260,10 +260,11 @@ static void text_method(struct nb_print *out, const struct nb_cmp_options *opt)
 	if (opt->rounds_paired && opt->sequential) {
 		/* the sign interval does not decide here: say which test does (docs/compare.md) */
 		nb_print_fmt(out, "  sequential: the pairs' mean log ratio (B over A, round by round) and its %.0f%% confidence "
-			"sequence,\n  valid at every look; a change counts when the sequence lies beyond the minimum effect "
+			"sequence%s,\n  valid at every look; a change counts when the sequence lies beyond the minimum effect "
 			"(%g%%)%s, unchanged\n  when inside +-%g%%, else undecided (>= 3 pairs); no run with cpu_other_pct >= "
 			"%.0f%%, and more than host steal can explain\n  gate (*): ",
-			(1 - opt->alpha) * 100, opt->min_effect_pct, opt->no_floors ? "" : " and the metric's floor",
+			(1 - opt->alpha) * 100, opt->alpha_split ? " (the gate's, its alpha shared among the metrics)" : "",
+			opt->min_effect_pct, opt->no_floors ? "" : " and the metric's floor",
 			NB_SEQ_EQUIVALENCE_FACTOR * opt->min_effect_pct, NB_FOREIGN_LOAD_PCT);
 		return;
 	}

@@ -238,6 +238,32 @@ static void put_netdev(const struct nb_snapshot *a, const struct nb_snapshot *b,
 	put_count(out, "tx_errors", a->tx_errors, b->tx_errors);
 }
 
+/* The kernel's CPU time per packet the interface moved: what a driver change that costs CPU per
+ * packet moves even where the link, the peer or the emulation holds the throughput still. Time is
+ * system + irq + softirq of all CPUs (NAPI runs in softirq, or as system time in threaded NAPI and
+ * ksoftirqd), so the figure does not depend on how many CPUs share it, as the % of the machine
+ * does; packets are received plus sent, the work the interface did. Below NB_COST_MIN_PACKETS
+ * the window carried no traffic to speak of and the figure would be the idle kernel's. */
+static void put_kernel_cost(const struct nb_snapshot *a, const struct nb_snapshot *b,
+			    struct nb_metric_set *out)
+{
+	const struct nb_cpu_ticks *ta = &a->cpu_all, *tb = &b->cpu_all;
+	uint64_t packets;
+	double ticks;
+
+	if (!a->cpu_all_present || !b->cpu_all_present || !a->netdev_present || !b->netdev_present ||
+	    b->clk_tck <= 0)
+		return;
+	if (tb->system < ta->system || tb->irq < ta->irq || tb->softirq < ta->softirq ||
+	    b->rx_packets < a->rx_packets || b->tx_packets < a->tx_packets)
+		return;
+	packets = (b->rx_packets - a->rx_packets) + (b->tx_packets - a->tx_packets);
+	if (packets < NB_COST_MIN_PACKETS)
+		return;
+	ticks = (double)(tb->system - ta->system) + (double)(tb->irq - ta->irq) + (double)(tb->softirq - ta->softirq);
+	nb_metrics_put(out, NB_M_KERNEL_CPU_NS_PER_PACKET, ticks / (double)b->clk_tck * 1e9 / (double)packets);
+}
+
 static void put_udp(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
 		    struct nb_metric_set *out)
 {
@@ -260,6 +286,7 @@ void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 	put_threads(a, b, dt, out);
 	put_kernel_counters(a, b, dt, out);
 	put_netdev(a, b, dt, out);
+	put_kernel_cost(a, b, out);
 	put_udp(a, b, dt, out);
 	put_per_cpu(a, b, out);
 	put_per_cpu_interrupts(a, b, out);

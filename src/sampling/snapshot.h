@@ -66,6 +66,10 @@ struct nb_snapshot {
 	uint64_t peer_ticks;         /* their utime + stime + reaped children's; an exited one adds 0 */
 };
 
+/* Fewer packets than this in an interval: no kernel_cpu_ns_per_packet (the idle kernel's time
+ * over a handful of ARP and ACK packets is no cost of the work). */
+#define NB_COST_MIN_PACKETS 1000
+
 /* Pure: metrics over the interval a -> b. A metric whose source was missing in either
  * snapshot, whose counter went backwards (CPU hotplug, 32-bit wrap) or whose interval is
  * not positive is left out; nothing is ever reported as a negative or made-up 0.
@@ -97,6 +101,8 @@ struct nb_snapshot {
  * Counts over the interval: rx_dropped, tx_dropped, rx_errors, tx_errors, softnet_dropped,
  * time_squeeze, udp_in_errors, udp_rcvbuf_errors, udp_sndbuf_errors, udp_no_ports,
  * udp_in_csum_errors.
+ * kernel_cpu_ns_per_packet  (system + irq + softirq ticks of all CPUs) / clk_tck x 1e9 over the
+ *                  packets the interface received and sent; left out below NB_COST_MIN_PACKETS.
  * Machine-wide metrics are put first, so a set too small for many CPUs loses per-CPU ones. */
 void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 		       struct nb_metric_set *out);

@@ -38,6 +38,10 @@ cases() {
 	for fmt in text json; do
 		echo "compare-rounds-slow-sequential-$fmt compare --sequential --format $fmt $r/slow-A1.json $r/slow-A2.json $r/slow-A3.json $r/slow-A4.json $r/slow-A5.json -- $r/slow-B1.json $r/slow-B2.json $r/slow-B3.json $r/slow-B4.json $r/slow-B5.json"
 	done
+	# --alpha-split (nicbench ab's): the gate's two metrics at alpha / 2 each, said in the header and the settings
+	for fmt in text json; do
+		echo "compare-rounds-slow-split-$fmt compare --sequential --alpha-split --format $fmt $r/slow-A1.json $r/slow-A2.json $r/slow-A3.json $r/slow-A4.json $r/slow-A5.json -- $r/slow-B1.json $r/slow-B2.json $r/slow-B3.json $r/slow-B4.json $r/slow-B5.json"
+	done
 	echo "compare-rounds-aa-text compare $r/aa-A1.json $r/aa-A2.json $r/aa-A3.json $r/aa-A4.json $r/aa-A5.json -- $r/aa-B1.json $r/aa-B2.json $r/aa-B3.json $r/aa-B4.json $r/aa-B5.json"
 	echo "compare-g2ul-verbose compare -v $fx/compare/g2ul-base.json $fx/compare/g2ul-new.json"
 	echo "compare-g2ul-gate compare --gate throughput_bps $fx/compare/g2ul-base.json $fx/compare/g2ul-new.json"

@@ -123,3 +123,18 @@ check_virtio_qstats() {
 	check "$label: hardware counters absent, not 0 (${hw:-none})" test -z "$hw"
 	echo "$label: qstats total of the first run: $(jq -c '.results[0].runs[0].qstats.total' "$report")"
 }
+
+# round_report DIR SIDE I: the report under DIR (nicbench ab's --work: it names the files) of round I of SIDE, by
+# the round each report carries; nothing when there is none.
+round_report() {
+	local f
+	while IFS= read -r f; do
+		[ "$(jq -r '.round? | "\(.side):\(.index)"' "$f" 2>/dev/null)" = "$2:$3" ] && { echo "$f"; return 0; }
+	done < <(find "$1" -name '*.json' 2>/dev/null | sort)
+	return 1
+}
+
+# round_count DIR SIDE: how many reports under DIR are rounds of SIDE.
+round_count() {
+	find "$1" -name '*.json' -print0 2>/dev/null | xargs -0 -r jq -r '.round?.side // empty' 2>/dev/null | grep -cx "$2"
+}

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # scripts/lab's bad input: each mistake gets exit 2 and a line that names it, before anything is fetched or booted.
+# Then the command line `lab ab --rounds` hands nicbench ab, with a stand-in nicbench (nothing boots).
 set -u
 NB_SRC=${NB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d /tmp/nb-lab-test.XXXXXX)
@@ -47,8 +48,40 @@ expect_usage "an arm64 guest boots Debian's kernels only" run --arch arm64 --ker
 expect_usage "no KVM for a foreign architecture" run --arch arm64 --accel kvm
 expect_usage "--netem needs --arch x86_64" run --arch riscv64 --netem 'delay 1ms'
 expect_usage "the guest is arm64 (AArch64)" run --arch arm64 --guest-bin "$(command -v busybox)"
+expect_usage "boot needs KERNEL ROUND OUT" boot
+expect_usage "boot needs KERNEL ROUND OUT" boot 6.1 A:1/2
+expect_usage "round 'X:1/2'" boot 6.1 X:1/2 "$tmp/x.json"
+expect_usage "round 'A:1'" boot --cpus 2 -- --tests tcp-rx 6.1 A:1 "$tmp/x.json"
+expect_usage "boot: -o is not taken" boot 6.1 A:1/2:s "$tmp/x.json" -- -o y.json
+expect_usage "no candidate 'c9'" boot --candidates /dev/null c9 A:1/2:s "$tmp/x.json"
+expect_usage "--b-netem 'rate 1mbit; reboot'" boot --b-netem 'rate 1mbit; reboot' 6.1 B:1/2:s "$tmp/x.json"
+expect_usage "--work goes with --rounds" ab 6.1 6.1 --work "$tmp/w"
+expect_usage "--gate, --floor and --min-effect go with --rounds" ab 6.1 6.1 --gate throughput_bps
+expect_usage "--rounds 'many'" ab 6.1 6.1 --rounds many
+# ab --rounds hands the experiment to nicbench ab (here a stand-in that records its arguments): the lab's options
+# and RUN ARGS go into the hook, the gate, --work and the pairs to nicbench ab, and the hook, run as nicbench runs
+# it (CMD KERNEL ROUND OUT), takes its last three words (shown on a ROUND it refuses before any boot)
+if command -v qemu-system-x86_64 >/dev/null; then
+	printf '#!/bin/sh\n[ "$2" = --help ] && exit 0\nprintf "%%s\\n" "$@" >"%s"\nexit 3\n' "$tmp/ab.args" >"$tmp/nicbench"
+	chmod +x "$tmp/nicbench"
+	NB_LAB_NICBENCH=$tmp/nicbench "$NB_SRC/scripts/lab" ab 6.1 6.12 --rounds auto --max-rounds 4 --gate throughput_bps \
+		--work "$tmp/w" --b-netem 'rate 10mbit' --cpus 1 -- --tests tcp-rx --duration 2 >/dev/null 2>"$tmp/err"
+	check "lab ab --rounds: nicbench ab's exit (3) is the lab's" test $? -eq 3
+	check "lab ab --rounds: nicbench ab gets the pairs, the work directory, the gate and the kernels" test \
+		"$(grep -v -F -x -e --boot -e "$(sed -n 3p "$tmp/ab.args")" "$tmp/ab.args" | tr '\n' ' ')" = \
+		"ab --max-pairs 4 --work $tmp/w --gate throughput_bps 6.1 6.12 "
+	hook=$(sed -n 3p "$tmp/ab.args")
+	case $hook in
+	*"scripts/lab boot --arch x86_64 --nic e1000e --cpus 1 "*"--b-netem rate\ 10mbit -- --tests tcp-rx --duration 2 ") pass "the hook: $hook" ;;
+	*) fail "the hook lacks the lab's options or RUN ARGS: $hook" ;;
+	esac
+	sh -c "$hook 6.1 A:1 $tmp/o.json" 2>"$tmp/err"
+	check "the hook takes KERNEL ROUND OUT from its end (exit 2 on ROUND A:1)" test $? -eq 2
+	check "the hook names the ROUND it refused" grep -q "round 'A:1'" "$tmp/err"
+fi
 "$NB_SRC/scripts/lab" --help >"$tmp/help" 2>&1
 check "--help exits 0 and describes run and ab" grep -q 'scripts/lab ab KERNEL_A KERNEL_B' "$tmp/help"
+check "--help describes the boot hook" grep -q 'scripts/lab boot .*KERNEL ROUND OUT' "$tmp/help"
 # Nothing of a run was left behind by the refusals.
 check "no lab- namespace left" test -z "$(ip netns list 2>/dev/null | grep '^lab-')"
 finish

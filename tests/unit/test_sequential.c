@@ -228,6 +228,101 @@ static void test_compare_rounds(void)
 	}
 }
 
+/* --alpha-split: k gated metrics judged sequentially each get alpha / k, so that the gate as a whole
+ * errs at alpha. On the recorded slowed set the default gate holds throughput_bps and cpu_busy_pct
+ * (tcp-rx): each is judged at 0.05, its sequence wider than at 0.10, and the verdict still decided. */
+static void test_alpha_split(void)
+{
+	struct nb_cmp_rounds r;
+	struct nb_cmp_options opt;
+	struct nb_cmp_result plain = { 0 }, split = { 0 };
+	struct nb_err err = { 0 };
+	const struct nb_cmp_metric_result *mp, *ms;
+
+	CHECK(!load_rounds(&r, "slow", 5));
+	nb_cmp_options_init(&opt);
+	opt.rounds_paired = r.paired && r.n_paired > 0;
+	opt.sequential = true;
+	CHECK(!nb_cmp_run(&r.merged[0], &r.merged[1], &opt, &plain, &err));
+	opt.alpha_split = true;
+	CHECK(!nb_cmp_run(&r.merged[0], &r.merged[1], &opt, &split, &err));
+	CHECK_MSG(plain.seq_gated == 2 && plain.seq_alpha == 0.10, "plain: %d gated at %g", plain.seq_gated,
+		  plain.seq_alpha);
+	CHECK_MSG(split.seq_gated == 2 && fabs(split.seq_alpha - 0.05) < 1e-12, "split: %d gated at %g",
+		  split.seq_gated, split.seq_alpha);
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? "cpu_busy_pct" : "throughput_bps";
+
+		mp = metric(&plain, name);
+		ms = metric(&split, name);
+		CHECK_MSG(mp && ms && mp->gated && ms->gated && mp->seq.bounded && ms->seq.bounded, "%s", name);
+		if (!mp || !ms)
+			continue;
+		CHECK_MSG(ms->seq.lo_pct < mp->seq.lo_pct && ms->seq.hi_pct > mp->seq.hi_pct,
+			  "%s: split %.2f..%.2f%% should contain plain %.2f..%.2f%%", name, ms->seq.lo_pct,
+			  ms->seq.hi_pct, mp->seq.lo_pct, mp->seq.hi_pct);
+	}
+	ms = metric(&split, "throughput_bps");
+	CHECK(ms && ms->seq.state == NB_SEQ_DOWN && ms->verdict == NB_CMP_REGRESSED);
+	/* a metric that is not gated stays out of the count and keeps its own alpha's interval */
+	mp = metric(&plain, NB_M_BITS_PER_CPU_SECOND);
+	CHECK(!mp || !mp->gated);
+	nb_cmp_result_free(&plain);
+	nb_cmp_result_free(&split);
+
+	/* ab's defaults: the headline (here throughput_bps) and the kernel's CPU per packet, which these
+	 * older reports lack: one gated metric, judged at the whole alpha */
+	nb_cmp_options_ab_init(&opt);
+	opt.rounds_paired = r.paired && r.n_paired > 0;
+	CHECK(opt.sequential && opt.alpha_split && opt.n_gate == 3);
+	CHECK(!strcmp(opt.gate[2].metric, NB_M_KERNEL_CPU_NS_PER_PACKET));
+	CHECK(!nb_cmp_run(&r.merged[0], &r.merged[1], &opt, &split, &err));
+	CHECK_MSG(split.seq_gated == 1 && split.seq_alpha == opt.alpha, "ab: %d gated at %g", split.seq_gated,
+		  split.seq_alpha);
+	ms = metric(&split, "cpu_busy_pct");
+	CHECK(ms && !ms->gated);
+	ms = metric(&split, "throughput_bps");
+	CHECK(ms && ms->gated && ms->verdict == NB_CMP_REGRESSED);
+	nb_cmp_result_free(&split);
+	nb_cmp_rounds_free(&r);
+}
+
+/* Two gated metrics of A/A pairs with no minimum effect (any decided change is wrong), looked at
+ * after every pair: each at alpha, the gate errs more often than with alpha split between them,
+ * which stays below alpha (simulated; the mixture's bound is loose, so both are below 10%). */
+static void test_split_family_rate(void)
+{
+	int sets = 1000, wrong[2] = { 0, 0 };
+
+	rng_state = 0x1234567887654321ULL;
+	for (int s = 0; s < sets; s++) {
+		double lr[2][30], diff[2][30];
+		bool flagged[2] = { false, false };
+
+		for (int n = 1; n <= 30; n++) {
+			for (int k = 0; k < 2; k++) {
+				lr[k][n - 1] = aa_pair(false);
+				diff[k][n - 1] = 1e9 * (exp(lr[k][n - 1]) - 1);
+			}
+			for (int split = 0; split < 2; split++) {
+				struct nb_seq_rule rule = { split ? 0.05 : 0.10, 0, false, 0 };
+
+				for (int k = 0; k < 2 && !flagged[split]; k++) {
+					struct nb_seq_metric st = nb_seq_decide(lr[k], diff[k], n, 1e9, &rule);
+
+					flagged[split] = st.state == NB_SEQ_UP || st.state == NB_SEQ_DOWN;
+				}
+			}
+		}
+		wrong[0] += flagged[0];
+		wrong[1] += flagged[1];
+	}
+	CHECK_MSG(wrong[1] <= wrong[0] && wrong[1] <= sets / 10, "family error: %d of %d at alpha each, %d split",
+		  wrong[0], sets, wrong[1]);
+	printf("ok: two A/A metrics over 30 looks: %d of %d sets flagged at alpha each, %d with alpha split\n",
+	       wrong[0], sets, wrong[1]);
+}
+
 int main(void)
 {
 	test_halfwidth();
@@ -235,5 +330,7 @@ int main(void)
 	test_differences_only();
 	test_repeated_looks();
 	test_compare_rounds();
+	test_alpha_split();
+	test_split_family_rate();
 	return nb_test_done("test_sequential");
 }
