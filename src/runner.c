@@ -21,6 +21,7 @@
 #include "knobs/journal.h"
 #include "napi_knobs.h"
 #include "sampling/napi_trace.h"
+#include "kit/nb_print.h"
 #include "kit/nb_time.h"
 #include "nic/qstats.h"
 #include "sampling/run_counters.h"
@@ -292,10 +293,15 @@ static bool start_point(struct runner *rn, const struct nb_point *p, struct poin
 					     ? nb_trace_stacks_unavailable_reason(rn->trace)
 					     : NULL;
 		const char *notes = nb_trace_notes(rn->trace);
+		const char *pp = nb_trace_pp_unavailable_reason(rn->trace);
 
 		snprintf(pr->trace_detail, sizeof(pr->trace_detail), "%s%s%s%s%s%s", profile ? "profile: " : "",
 			 profile ? profile : "", stacks ? "profile stacks: " : "", stacks ? stacks : "",
 			 (profile || stacks) && notes ? "; " : "", notes ? notes : "");
+		/* said in the report's text when no page_pool counter came from elsewhere either */
+		if (pp)
+			nb_appendf(pr->trace_detail, sizeof(pr->trace_detail), "%spage_pool tracepoints: %s",
+				   pr->trace_detail[0] ? "; " : "", pp);
 	}
 	pr->runs = calloc((size_t)cfg->repetitions, sizeof(*pr->runs));
 	if (!pr->runs) {

@@ -331,6 +331,19 @@ static const struct nb_metric_def nb_metric_rows_table[] = {
 	  "pages out of the pools at the window's end (a level)" },
 	{ "pp_recycle_pct", "%", U_PCT, HIGHER, FLOOR_RECYCLING, false, 0, "page_pool",
 	  "(recycle_ring + recycle_cached) / (alloc_fast + alloc_refill + alloc_slow), as ynl's page-pool view" },
+	/* page_pool from its tracepoints, for drivers and kernels without netlink or ethtool counters (cpsw,
+	 * kernels before 6.8 or without CONFIG_PAGE_POOL_STATS): the diagnostic repetition, every pool of the
+	 * machine (the tracepoints name the pool, not the device) */
+	{ "pp_trace_alloc_pages", "pages per run", U_PER_RUN, NEUTRAL, FLOOR_PAGES, false, 0, "tracepoints",
+	  "pages the page pools took from the page allocator (page_pool:page_pool_state_hold events)" },
+	{ "pp_trace_release_pages", "pages per run", U_PER_RUN, NEUTRAL, FLOOR_PAGES, false, 0, "tracepoints",
+	  "pages the page pools gave back to the page allocator (page_pool:page_pool_state_release events)" },
+	{ "pp_trace_inflight_change", "pages", U_COUNT, NEUTRAL, FLOOR_PAGES, false, 0, "tracepoints",
+	  "pages taken and not given back over the window (hold - release): the pools' pages in flight grew by it" },
+	{ "pp_trace_pools", "pools", U_COUNT, NEUTRAL, FLOOR_PLACEMENT, false, 0, "tracepoints",
+	  "page pools that took or gave back a page in the window" },
+	{ "pp_trace_recycle_pct", "%", U_PCT, HIGHER, FLOOR_RECYCLING, false, 0, "tracepoints",
+	  "100 x (1 - pages taken / packets the interface's NAPI polled): packets served by recycled pages, a page a packet" },
 	/* the driver's ethtool -S drop counters, per queue ones summed (read by the NIC-drops rule) */
 	{ "rx_missed_errors", "packets per run", U_PER_RUN, LOWER, FLOOR_DROPS, true, LOSSES, "ethtool -S",
 	  "receive drops the NIC counted as missed (rx_missed_errors or rx_queue_N_missed_errors)" },

@@ -146,6 +146,38 @@ static void page_pool_line(struct notes *nt, const struct nb_cmp_point *p)
 	done_line(nt);
 }
 
+/* page_pool from its tracepoints (no netlink or ethtool counters): the diagnostic repetition's pages
+ * taken from and given back to the page allocator, and the recycling that implies. */
+static bool page_pool_trace_line(struct notes *nt, const struct nb_cmp_point *p)
+{
+	char *buf, a[24], r[24], d[24];
+	double alloc, rel, inflight = 0, pools = 0, pct;
+
+	if (!median_of(p, "pp_trace_alloc_pages", &alloc) || !median_of(p, "pp_trace_release_pages", &rel) ||
+	    !(buf = open_line(nt)))
+		return false;
+	median_of(p, "pp_trace_inflight_change", &inflight);
+	median_of(p, "pp_trace_pools", &pools);
+	nb_appendf(buf, NB_NOTE_LINE_MAX,
+		   "page_pool (tracepoints, diagnostic repetition, %.0f pool%s of the machine): %s pages taken from the "
+		   "page allocator, %s given back, in flight %s%s",
+		   pools, pools == 1 ? "" : "s", count_text(a, sizeof(a), alloc), count_text(r, sizeof(r), rel),
+		   inflight >= 0 ? "+" : "", count_text(d, sizeof(d), inflight));
+	if (median_of(p, "pp_trace_recycle_pct", &pct))
+		nb_appendf(buf, NB_NOTE_LINE_MAX, "; recycled %.1f%% of the packets polled (implied, a page a packet)",
+			   pct);
+	done_line(nt);
+	return true;
+}
+
+static bool has_pp_counters(const struct nb_cmp_point *p)
+{
+	for (int i = 0; i < p->n_metrics; i++)
+		if (!strncmp(p->metrics[i].name, "pp_", 3) && p->metrics[i].n > 0)
+			return true;
+	return false;
+}
+
 int nb_render_point_notes(const struct nb_cmp_point *p, const struct nb_rv_series *x,
 			  char (*lines)[NB_NOTE_LINE_MAX], int max)
 {
@@ -159,6 +191,10 @@ int nb_render_point_notes(const struct nb_cmp_point *p, const struct nb_rv_serie
 	irq_line(&nt, p);
 	placement_line(&nt, p);
 	page_pool_line(&nt, p);
+	if (!page_pool_trace_line(&nt, p) && !has_pp_counters(p) && x && x->pp_why && (l = open_line(&nt))) {
+		snprintf(l, NB_NOTE_LINE_MAX, "page_pool: not measured (%s)", x->pp_why);
+		done_line(&nt);
+	}
 	if (x && x->driver_counters && (l = open_line(&nt))) {
 		snprintf(l, NB_NOTE_LINE_MAX, "driver counters that moved (ethtool -S, run %d): %s", x->counters_run,
 			 x->driver_counters);

@@ -215,6 +215,25 @@ static int load_kernel_log(const json_t *point, struct nb_rv_series *s)
 	return 0;
 }
 
+/* Why page_pool went unmeasured, from both sources; nothing when the report recorded neither. */
+static int load_pp_why(const json_t *point, const json_t *runs, struct nb_rv_series *s)
+{
+	const char *counters = json_string_value(json_object_get(json_object_get(json_array_get(runs, 0), "page_pool"),
+								 "unavailable"));
+	const char *off = json_string_value(json_object_get(point, "trace_unavailable"));
+	const char *notes = json_string_value(json_object_get(point, "trace_notes"));
+	const char *tp = off ? off : notes ? strstr(notes, "page_pool tracepoints: ") : NULL;
+	char buf[800];
+
+	if (!counters)
+		return 0;
+	if (tp && tp != off)
+		tp += strlen("page_pool tracepoints: ");
+	snprintf(buf, sizeof(buf), "counters: %s%s%s", counters, tp ? "; tracepoints: " : "", tp ? tp : "");
+	s->pp_why = strdup(buf);
+	return s->pp_why ? 0 : -ENOMEM;
+}
+
 /* "MTU 9000 on both ends (the peer's labtap1 through nicbench serve); here: carrier back after 2.03 s" */
 static int load_mtu(const json_t *point, struct nb_rv_series *s)
 {
@@ -273,7 +292,8 @@ static int load_series(const json_t *point, struct nb_rv_series *s)
 		s->run = (int)i + 1;
 		break;
 	}
-	if (load_driver_counters(runs, s) < 0 || load_kernel_log(point, s) < 0 || load_mtu(point, s) < 0)
+	if (load_driver_counters(runs, s) < 0 || load_kernel_log(point, s) < 0 || load_mtu(point, s) < 0 ||
+	    load_pp_why(point, runs, s) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -322,6 +342,7 @@ void nb_rv_extra_free(struct nb_rv_extra *x)
 			free(x->series[i].col[c]);
 		free(x->series[i].driver_counters);
 		free(x->series[i].kernel_log_first);
+		free(x->series[i].pp_why);
 		free(x->series[i].mtu);
 	}
 	free(x->series);

@@ -36,6 +36,9 @@ struct nb_rv_series {
 	int kernel_log_lines;   /* lines the kernel logged during the point */
 	char *kernel_log_first; /* the first of them; owned or NULL */
 	char *mtu;              /* the mtu knob's record as a sentence (both ends, how); owned or NULL */
+	/* why no page_pool counter was read: the counters' reason of the first run (netlink, ethtool)
+	 * and the tracepoints' (point trace_unavailable, or its trace_notes); owned or NULL */
+	char *pp_why;
 };
 
 extern const char *const nb_rv_series_cols[NB_RV_SERIES_COLS];

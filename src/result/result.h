@@ -67,7 +67,7 @@ struct nb_point_result {
 	int nruns;
 	struct nb_run_record *runs;
 	char trace_note[256];           /* why tracepoint metrics are absent, when they are */
-	char trace_detail[512];         /* with tracing on: why some trace metrics or the profile are absent */
+	char trace_detail[800];         /* with tracing on: why some trace metrics or the profile are absent */
 	struct nb_profile profile;      /* top kernel symbols of the point's last ok run; n = 0: none */
 	bool has_diag;                  /* the diagnostic repetition ran ok: its metrics below */
 	struct nb_metric_set diag_metrics;

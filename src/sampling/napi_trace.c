@@ -39,6 +39,7 @@ struct trace_cpu {
 	int cpu;
 	int ring_fd; /* napi:napi_poll; owns the ring the others write to */
 	int softirq_entry_fd, softirq_exit_fd, profile_fd, irq_fd;
+	int pp_hold_fd, pp_release_fd; /* page_pool tracepoints, -1: not open */
 	void *ring;
 	size_t ring_len;
 };
@@ -61,7 +62,8 @@ struct nb_trace {
 	struct nb_profile_acc *prof;
 	struct nb_stack_acc *stacks; /* call chains; NULL: not asked for or not available */
 	char stacks_reason[256];
-	bool profile_wanted, profile_on, hardirq_on, running, thread_started;
+	bool profile_wanted, profile_on, hardirq_on, pp_on, running, thread_started;
+	char pp_reason[256];      /* why no page_pool figures come from the tracepoints */
 	int stop_fd;
 	pthread_t thread;
 	struct nb_trace_acc acc;
@@ -274,6 +276,8 @@ static void cpu_close(struct trace_cpu *c)
 	close_fd(&c->softirq_exit_fd);
 	close_fd(&c->profile_fd);
 	close_fd(&c->irq_fd);
+	close_fd(&c->pp_hold_fd);
+	close_fd(&c->pp_release_fd);
 	if (c->ring)
 		munmap(c->ring, c->ring_len);
 	c->ring = NULL;
@@ -332,6 +336,35 @@ static int open_tracepoints(struct nb_trace *t)
 		if (rc < 0) {
 			set_reason_errno(t, t->reason, sizeof(t->reason), "irq:softirq_entry/exit", c->cpu, -rc);
 			return rc;
+		}
+	}
+	return 0;
+}
+
+/* page_pool:page_pool_state_hold/_release of every traced CPU, into its ring; all or none. Each
+ * is a page a pool took from or gave back to the page allocator, for any driver with a pool. */
+static int open_pp_events(struct nb_trace *t)
+{
+	for (int i = 0; i < t->ncpus; i++) {
+		struct trace_cpu *c = &t->cpus[i];
+		struct perf_event_attr a;
+
+		if (!c->ring)
+			continue;
+		tracepoint_attr(&a, t->layout.pp_hold_id, true);
+		c->pp_hold_fd = open_into_ring(&a, c, NULL);
+		if (c->pp_hold_fd >= 0) {
+			tracepoint_attr(&a, t->layout.pp_release_id, true);
+			c->pp_release_fd = open_into_ring(&a, c, NULL);
+		}
+		if (c->pp_hold_fd < 0 || c->pp_release_fd < 0) {
+			set_reason_errno(t, t->pp_reason, sizeof(t->pp_reason), "page_pool:page_pool_state_hold/_release",
+					 c->cpu, c->pp_hold_fd < 0 ? -c->pp_hold_fd : -c->pp_release_fd);
+			for (int k = 0; k <= i; k++) {
+				close_fd(&t->cpus[k].pp_hold_fd);
+				close_fd(&t->cpus[k].pp_release_fd);
+			}
+			return -EIO;
 		}
 	}
 	return 0;
@@ -474,6 +507,10 @@ static void trace_setup(struct nb_trace *t, const struct nb_trace_opts *o)
 	}
 	if (open_tracepoints(t) < 0)
 		return;
+	if (t->layout.pp_hold_id < 0)
+		snprintf(t->pp_reason, sizeof(t->pp_reason), "%s", t->layout.pp_why);
+	else
+		t->pp_on = open_pp_events(t) == 0;
 	if (o->profile)
 		open_profile(t, o);
 	open_hardirqs(t, o);
@@ -503,6 +540,8 @@ static int arm(struct nb_trace *t, struct nb_err *err)
 	}
 	if (t->hardirq_on && open_irq_events(t) < 0)
 		t->hardirq_on = false;
+	if (t->pp_on && open_pp_events(t) < 0)
+		t->pp_on = false;
 	return 0;
 }
 
@@ -535,6 +574,7 @@ int nb_trace_open(const struct nb_trace_opts *o, struct nb_trace **out, struct n
 
 		c->cpu = i;
 		c->ring_fd = c->softirq_entry_fd = c->softirq_exit_fd = c->profile_fd = c->irq_fd = -1;
+		c->pp_hold_fd = c->pp_release_fd = -1;
 	}
 	trace_setup(t, o);
 	/* Opening every event here finds out what this kernel allows, once; then they are closed
@@ -563,6 +603,15 @@ const char *nb_trace_profile_unavailable_reason(const struct nb_trace *t)
 	if (t->reason[0] && t->profile_wanted)
 		return t->reason;
 	return t->profile_reason[0] ? t->profile_reason : NULL;
+}
+
+const char *nb_trace_pp_unavailable_reason(const struct nb_trace *t)
+{
+	if (!t)
+		return NULL;
+	if (t->reason[0])
+		return t->reason;
+	return t->pp_on ? NULL : t->pp_reason[0] ? t->pp_reason : "page_pool tracepoints not opened";
 }
 
 const char *nb_trace_notes(const struct nb_trace *t)
@@ -633,7 +682,8 @@ static void for_each_fd(struct nb_trace *t, unsigned long request)
 {
 	for (int i = 0; i < t->ncpus; i++) {
 		struct trace_cpu *c = &t->cpus[i];
-		int fds[] = { c->ring_fd, c->softirq_entry_fd, c->softirq_exit_fd, c->profile_fd, c->irq_fd };
+		int fds[] = { c->ring_fd, c->softirq_entry_fd, c->softirq_exit_fd, c->profile_fd, c->irq_fd,
+			      c->pp_hold_fd, c->pp_release_fd };
 
 		for (size_t k = 0; k < sizeof(fds) / sizeof(fds[0]); k++) {
 			if (fds[k] >= 0)
@@ -679,6 +729,7 @@ int nb_trace_begin(struct nb_trace *t, struct nb_err *err)
 		nb_stack_acc_reset(t->stacks);
 	memset(t->comms, 0, sizeof(t->comms));
 	nb_trace_acc_reset(&t->acc, t->ncpus, now_ns());
+	t->acc.pp_on = t->pp_on;
 	for_each_fd(t, PERF_EVENT_IOC_RESET);
 	for_each_fd(t, PERF_EVENT_IOC_ENABLE);
 	t->running = true;

@@ -44,6 +44,9 @@ int nb_trace_open(const struct nb_trace_opts *o, struct nb_trace **out, struct n
 const char *nb_trace_unavailable_reason(const struct nb_trace *t);
 /* Why the profile is off, or NULL when it is on or was not asked for. */
 const char *nb_trace_profile_unavailable_reason(const struct nb_trace *t);
+/* Why the page_pool tracepoints give no figures ("no page_pool tracepoints in ...: a kernel
+ * without CONFIG_PAGE_POOL"), or NULL when they are recorded. */
+const char *nb_trace_pp_unavailable_reason(const struct nb_trace *t);
 /* Metrics that are absent although tracing is on, and why ("hardirqs_per_s: veth0 has no
  * IRQs in /proc/interrupts"), or NULL. */
 const char *nb_trace_notes(const struct nb_trace *t);

@@ -5,6 +5,7 @@
 #include "sampling/trace_decode.h"
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -72,6 +73,47 @@ static int field_offset(struct tep_event *ev, const char *name, int size)
 	return f->offset;
 }
 
+int nb_trace_pp_layout_load(const char *events_dir, struct nb_trace_layout *l)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *hold = NULL, *release = NULL;
+	struct tep_format_field *fh, *fr;
+
+	l->pp_hold_id = l->pp_release_id = -1;
+	l->pp_hold_pool_off = l->pp_release_pool_off = -1;
+	if (!tep) {
+		snprintf(l->pp_why, sizeof(l->pp_why), "parse the page_pool tracepoints: out of memory");
+		return -ENOMEM;
+	}
+	l->pp_hold_id = layout_event(tep, events_dir, "page_pool", "page_pool_state_hold", &hold);
+	l->pp_release_id = layout_event(tep, events_dir, "page_pool", "page_pool_state_release", &release);
+	fh = l->pp_hold_id > 0 ? tep_find_field(hold, "pool") : NULL;
+	fr = l->pp_release_id > 0 ? tep_find_field(release, "pool") : NULL;
+	if (fh && fr && fh->size == fr->size && (fh->size == 4 || fh->size == 8)) {
+		l->pp_hold_pool_off = fh->offset;
+		l->pp_release_pool_off = fr->offset;
+		l->pp_pool_size = fh->size;
+	}
+	tep_free(tep);
+	if (l->pp_hold_id < 0 || l->pp_release_id < 0) {
+		int e = l->pp_hold_id < 0 ? -l->pp_hold_id : -l->pp_release_id;
+
+		snprintf(l->pp_why, sizeof(l->pp_why),
+			 "no page_pool tracepoints in %s (%s): a kernel without CONFIG_PAGE_POOL, or before 4.18",
+			 events_dir, strerror(e));
+		l->pp_hold_id = l->pp_release_id = -1;
+		return -e;
+	}
+	if (l->pp_hold_pool_off < 0) {
+		snprintf(l->pp_why, sizeof(l->pp_why), "page_pool tracepoints in %s: no pool field of 4 or 8 bytes",
+			 events_dir);
+		l->pp_hold_id = l->pp_release_id = -1;
+		return -EINVAL;
+	}
+	l->pp_why[0] = '\0';
+	return 0;
+}
+
 int nb_trace_layout_load(const char *events_dir, struct nb_trace_layout *l, struct nb_err *err)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -79,6 +121,7 @@ int nb_trace_layout_load(const char *events_dir, struct nb_trace_layout *l, stru
 
 	if (!tep)
 		return nb_err_set(err, -ENOMEM, "parse tracepoint formats in %s: out of memory", events_dir);
+	nb_trace_pp_layout_load(events_dir, l); /* optional: its absence is said, tracing goes on */
 	l->napi_poll_id = layout_event(tep, events_dir, "napi", "napi_poll", &napi);
 	l->softirq_entry_id = layout_event(tep, events_dir, "irq", "softirq_entry", &entry);
 	l->softirq_exit_id = layout_event(tep, events_dir, "irq", "softirq_exit", &exit_ev);
@@ -181,6 +224,35 @@ static void acc_softirq(struct nb_trace_acc *acc, bool entry, int cpu, int vec, 
 	acc->softirq_seen[cpu] = 1;
 }
 
+/* One page taken from (hold) or given back to (release) the page allocator by a pool. The
+ * tracepoints name the pool, not the device: every pool of the machine is counted. */
+static void acc_page_pool(struct nb_trace_acc *acc, const struct nb_trace_layout *l, bool hold,
+			  const unsigned char *r, size_t len)
+{
+	int off = hold ? l->pp_hold_pool_off : l->pp_release_pool_off;
+	uint64_t pool = 0;
+
+	if (off < 0 || (size_t)off + (size_t)l->pp_pool_size > len)
+		return;
+	if (l->pp_pool_size == 8) {
+		memcpy(&pool, r + off, 8);
+	} else {
+		uint32_t p32;
+
+		memcpy(&p32, r + off, 4);
+		pool = p32;
+	}
+	if (hold)
+		acc->pp_holds++;
+	else
+		acc->pp_releases++;
+	for (int i = 0; i < acc->pp_npools; i++)
+		if (acc->pp_pool[i] == pool)
+			return;
+	if (acc->pp_npools < NB_TRACE_PP_POOLS)
+		acc->pp_pool[acc->pp_npools++] = pool;
+}
+
 void nb_trace_acc_raw(struct nb_trace_acc *acc, const struct nb_trace_layout *l, const char *iface,
 		      int cpu, uint64_t time_ns, const void *raw, size_t len)
 {
@@ -196,6 +268,8 @@ void nb_trace_acc_raw(struct nb_trace_acc *acc, const struct nb_trace_layout *l,
 	} else if ((type == l->softirq_entry_id || type == l->softirq_exit_id) &&
 		   (size_t)l->softirq_vec_off + 4 <= len) {
 		acc_softirq(acc, type == l->softirq_entry_id, cpu, raw_i32(r, l->softirq_vec_off), time_ns);
+	} else if (l->pp_hold_id > 0 && (type == l->pp_hold_id || type == l->pp_release_id)) {
+		acc_page_pool(acc, l, type == l->pp_hold_id, r, len);
 	}
 }
 
@@ -244,6 +318,18 @@ void nb_trace_acc_metrics(const struct nb_trace_acc *acc, double seconds, double
 		nb_metrics_put(out, "hardirqs_per_s", hardirqs / seconds);
 	put_softirq_metrics(acc, seconds, out);
 	nb_metrics_put(out, "trace_lost_samples", (double)acc->lost);
+	/* no event: no pool took or gave back a page (none on the machine, or every page recycled): absent,
+	 * since 0 taken would read as 100% recycled for a driver without a pool */
+	if (acc->pp_on && acc->pp_npools > 0) {
+		nb_metrics_put(out, "pp_trace_alloc_pages", (double)acc->pp_holds);
+		nb_metrics_put(out, "pp_trace_release_pages", (double)acc->pp_releases);
+		nb_metrics_put(out, "pp_trace_inflight_change", (double)acc->pp_holds - (double)acc->pp_releases);
+		nb_metrics_put(out, "pp_trace_pools", (double)acc->pp_npools);
+		/* a page a packet: what the pools did not take from the page allocator came recycled */
+		if (acc->work > 0)
+			nb_metrics_put(out, "pp_trace_recycle_pct",
+				       fmax(0.0, 100.0 * (1.0 - (double)acc->pp_holds / (double)acc->work)));
+	}
 }
 
 /* ---- perf records ---- */

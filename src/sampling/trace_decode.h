@@ -23,7 +23,16 @@ struct nb_trace_layout {
 	int napi_dev_name_off;      /* __data_loc: u32 with offset (low 16) and length (high 16) */
 	int napi_work_off, napi_budget_off;
 	int softirq_vec_off;
+	/* page_pool:page_pool_state_hold/_release (a page taken from / given back to the page
+	 * allocator by a pool, since 4.18); optional: ids -1 and pp_why say why */
+	int pp_hold_id, pp_release_id;
+	int pp_hold_pool_off, pp_release_pool_off, pp_pool_size; /* the pool pointer: 4 or 8 bytes */
+	char pp_why[160];
 };
+
+/* Read only the page_pool tracepoints' layout (nb_trace_layout_load does it too); 0 when both
+ * are there, else -errno with pp_why set. */
+int nb_trace_pp_layout_load(const char *events_dir, struct nb_trace_layout *l);
 
 /* Parse the formats under events_dir (".../tracing/events") with libtraceevent. */
 int nb_trace_layout_load(const char *events_dir, struct nb_trace_layout *l, struct nb_err *err);
@@ -38,6 +47,12 @@ struct nb_trace_acc {
 	int open_vec[NB_TRACE_MAX_CPUS];
 	unsigned char softirq_seen[NB_TRACE_MAX_CPUS]; /* any entry/exit seen on the cpu yet */
 	uint64_t records, lost;
+	/* page_pool tracepoints: pages each pool took from and gave back to the page allocator */
+#define NB_TRACE_PP_POOLS 16
+	bool pp_on;                        /* the events were recorded in this window */
+	uint64_t pp_holds, pp_releases;
+	int pp_npools;                     /* distinct pools seen (up to NB_TRACE_PP_POOLS) */
+	uint64_t pp_pool[NB_TRACE_PP_POOLS];
 };
 
 void nb_trace_acc_reset(struct nb_trace_acc *acc, int ncpus, uint64_t t_begin_ns);
@@ -47,7 +62,10 @@ void nb_trace_acc_raw(struct nb_trace_acc *acc, const struct nb_trace_layout *l,
 		      int cpu, uint64_t time_ns, const void *raw, size_t len);
 /* Close the window: a softirq still running at t_end_ns counts up to t_end_ns. */
 void nb_trace_acc_finish(struct nb_trace_acc *acc, uint64_t t_end_ns);
-/* Rates over seconds. hardirqs < 0: not measured (metric absent). */
+/* Rates over seconds. hardirqs < 0: not measured (metric absent). With pp_on and an event seen, the page_pool
+ * figures of the window: pp_trace_alloc_pages, pp_trace_release_pages, pp_trace_inflight_change,
+ * pp_trace_pools and, when the interface's NAPI polled packets, pp_trace_recycle_pct (the packets
+ * served without a page from the page allocator, one page a packet). */
 void nb_trace_acc_metrics(const struct nb_trace_acc *acc, double seconds, double hardirqs,
 			  struct nb_metric_set *out);
 

@@ -3,6 +3,7 @@
  * recorded records (checked against tests/fixtures/trace/make_expected.py), IRQ lookup. */
 #include <errno.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -505,8 +506,80 @@ static void test_unavailable(void)
 	CHECK(nb_trace_open(&o, &t, &err) == -EINVAL && t == NULL);
 }
 
+/* page_pool's tracepoints in this machine's 6.18 format files (tests/fixtures/trace/events/page_pool):
+ * a page a pool took from the page allocator (state_hold) or gave back (state_release), counted per
+ * window and per pool, and the recycling that implies against the interface's polled packets. */
+static size_t pp_raw(unsigned char *buf, const struct nb_trace_layout *l, bool hold, uint64_t pool, uint32_t count)
+{
+	uint16_t type = (uint16_t)(hold ? l->pp_hold_id : l->pp_release_id);
+
+	memset(buf, 0, 40);
+	memcpy(buf, &type, 2);
+	memcpy(buf + (hold ? l->pp_hold_pool_off : l->pp_release_pool_off), &pool, 8);
+	memcpy(buf + 24, &count, 4); /* hold / release, the pool's running count */
+	return 40;
+}
+
+static void test_page_pool(void)
+{
+	struct nb_trace_layout l = fixture_layout(), none;
+	struct nb_trace_acc *acc = calloc(1, sizeof(*acc));
+	struct nb_metric_set m = { 0 };
+	const uint64_t pool_a = 0xffff888104a1c000ULL, pool_b = 0xffff888104a1d800ULL, base = 1000000000ULL;
+	unsigned char raw[64];
+	double v;
+	size_t n;
+
+	CHECK(l.pp_hold_id == read_id("trace/events/page_pool/page_pool_state_hold/id"));
+	CHECK(l.pp_release_id == read_id("trace/events/page_pool/page_pool_state_release/id"));
+	/* as the 6.18 format files state them: the pool pointer at 8, 8 bytes, in both */
+	CHECK(l.pp_hold_pool_off == 8 && l.pp_release_pool_off == 8 && l.pp_pool_size == 8 && !l.pp_why[0]);
+	if (!acc)
+		return;
+	nb_trace_acc_reset(acc, 2, base);
+	acc->pp_on = true;
+	for (uint32_t i = 0; i < 5; i++) {
+		n = pp_raw(raw, &l, true, pool_a, 100 + i);
+		nb_trace_acc_raw(acc, &l, "eth0", (int)(i % 2), base + i, raw, n);
+	}
+	for (uint32_t i = 0; i < 2; i++) {
+		n = pp_raw(raw, &l, true, pool_b, i);
+		nb_trace_acc_raw(acc, &l, "eth0", 0, base + 10 + i, raw, n);
+	}
+	for (uint32_t i = 0; i < 3; i++) {
+		n = pp_raw(raw, &l, false, pool_a, 40 + i);
+		nb_trace_acc_raw(acc, &l, "eth0", 1, base + 20 + i, raw, n);
+	}
+	n = napi_raw(raw, &l, "eth0", 64, 64);
+	nb_trace_acc_raw(acc, &l, "eth0", 0, base + 30, raw, n);
+	n = napi_raw(raw, &l, "eth0", 36, 64);
+	nb_trace_acc_raw(acc, &l, "eth0", 1, base + 31, raw, n);
+	/* a truncated record is not counted */
+	n = pp_raw(raw, &l, true, pool_a, 200);
+	nb_trace_acc_raw(acc, &l, "eth0", 0, base + 40, raw, 10);
+	nb_trace_acc_finish(acc, base + 1000000000ULL);
+	CHECK(acc->pp_holds == 7 && acc->pp_releases == 3 && acc->pp_npools == 2 && acc->work == 100);
+	nb_trace_acc_metrics(acc, 1.0, -1, &m);
+	CHECK(nb_metrics_get(&m, "pp_trace_alloc_pages", &v) && v == 7);
+	CHECK(nb_metrics_get(&m, "pp_trace_release_pages", &v) && v == 3);
+	CHECK(nb_metrics_get(&m, "pp_trace_inflight_change", &v) && v == 4);
+	CHECK(nb_metrics_get(&m, "pp_trace_pools", &v) && v == 2);
+	CHECK(nb_metrics_get(&m, "pp_trace_recycle_pct", &v) && fabs(v - 93.0) < 1e-9);
+	/* a window without the events: no page_pool metric at all, not zeros */
+	m = (struct nb_metric_set){ 0 };
+	nb_trace_acc_reset(acc, 2, base);
+	nb_trace_acc_finish(acc, base + 1000000000ULL);
+	nb_trace_acc_metrics(acc, 1.0, -1, &m);
+	CHECK(!nb_metrics_get(&m, "pp_trace_alloc_pages", &v));
+	free(acc);
+	/* a kernel without the tracepoints: absent with why */
+	CHECK(nb_trace_pp_layout_load("/nonexistent/events", &none) < 0);
+	CHECK(none.pp_hold_id < 0 && strstr(none.pp_why, "no page_pool tracepoints") && strstr(none.pp_why, "CONFIG_PAGE_POOL"));
+}
+
 int main(void)
 {
+	test_page_pool();
 	test_layout();
 	test_acc_cases();
 	test_metrics();
