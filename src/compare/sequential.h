@@ -6,7 +6,6 @@
 
 #include <stdbool.h>
 
-#include "kit/nb_print.h"
 
 /* The prior of the mixture: the standardised shift mu/sigma ~ N(0, 1/c). 0.1 lets three pairs
  * of a 30% change with a few percent of pair noise decide, and keeps the sequence narrow later. */
@@ -69,9 +68,5 @@ bool nb_seq_judge(struct nb_cmp_metric_result *m, const double *logratio, const 
 
 /* How many gated metrics the sequence has not decided yet (compare --sequential exits 3 then). */
 int nb_seq_undecided(const struct nb_cmp_result *r);
-
-/* One line per gated metric judged sequentially (text), or a "sequential" object (JSON); nothing
- * without --sequential, so that outputs stay as they were. */
-void nb_seq_render(struct nb_print *out, const struct nb_cmp_result *r);
 
 #endif

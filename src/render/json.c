@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* JSON: compare's result (schema nicbench-compare/1), written with the one printer. */
 #include "compare/compare_rounds.h"
+#include "render/sequential_view.h"
 #include "render/common.h"
 
 static const char *direction_name(enum nb_cmp_direction d)
@@ -217,7 +218,7 @@ int nb_cmp_render_json(FILE *out, const struct nb_cmp_result *r)
 	json_report_ref(&b, "new", r->new);
 	json_settings(&b, r->opt);
 	json_rounds(&b, r);
-	nb_seq_render(&b, r);
+	nb_render_sequential(&b, r);
 	json_env(&b, r);
 	nb_print_open_array_lines(&b, "points");
 	for (int i = 0; i < r->n_points; i++) {

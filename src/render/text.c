@@ -8,6 +8,7 @@
 
 #include "compare/compare_rounds.h"
 #include "compare/compare_stats.h"
+#include "render/sequential_view.h"
 #include "render/common.h"
 #include "render/point_notes.h"
 
@@ -331,7 +332,7 @@ static void text_body(struct nb_print *out, const struct nb_cmp_result *r, const
 		text_point(out, &r->points[i], opt, ro, &columns);
 		nb_print_drain(out);
 	}
-	nb_seq_render(out, r);
+	nb_render_sequential(out, r);
 	nb_render_disturbed(out, r, false);
 	put_rounds_hint(out, r);
 	nb_print_lit(out, "verdict: ");
