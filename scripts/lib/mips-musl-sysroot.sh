@@ -19,6 +19,7 @@
 #
 # mips_musl_sysroot BUILD_DIR: leaves BUILD_DIR/sysroot and BUILD_DIR/tools; a stamp skips it next time.
 # Needs private_apt, fetch_failed, say and debian_mirror_find from scripts/cross-build.
+# shellcheck disable=SC2154  # debian_mirror and debian_mirror_error are set by debian_mirror_find
 
 mips_musl_sources="musl jansson libnl3 libpcap"
 mips_musl_debs="glibc-source linux-libc-dev-mips-cross"
@@ -124,7 +125,7 @@ _mips_musl_libgcc() {
 	gccdir=$(dirname "$(mips-linux-gnu-gcc -print-libgcc-file-name)")
 
 	for lib in libgcc libatomic; do
-		rm -rf "$work/$lib" && mkdir -p "$work/$lib"
+		rm -rf "${work:?}/$lib" && mkdir -p "$work/$lib"
 		(cd "$work/$lib" && mips-linux-gnu-ar x "$gccdir/$lib.a")
 		dropped=0
 		for o in "$work/$lib"/*.o; do

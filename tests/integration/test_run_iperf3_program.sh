@@ -10,7 +10,7 @@ nb_require_root
 nb_in_testbed nbip 10.200.47
 
 nb_work_dir
-sweep=(-i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-tx,tcp-rx,udp-tx,udp-rx --rate 200M --duration 1 --omit 0
+sweep=(-i "$NB_IFACE" --peer "$NB_PEER" --tests "tcp-tx,tcp-rx,udp-tx,udp-rx" --rate 200M --duration 1 --omit 0
 	--repetitions 1 --settle 0 --no-trace --idle-check 0 --journal "$work/journal")
 
 "$NB_BIN" run "${sweep[@]}" --traffic-backend libiperf -o "$work/lib.json" 2>"$work/lib.err" ||
