@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -395,44 +396,27 @@ static void run_attempt(const struct nb_iperf_params *p, int connect_ms, int rep
 
 /* ---- the iperf3 program backend: the same attempt, run by the board's own iperf3 ---- */
 
-struct prog_start {
-	int report_fd;
-};
-
-/* The program is forked: the parent's CPU figures follow it from this attempt's marker on. */
-static void prog_started(void *ctx, pid_t pid)
-{
-	const struct prog_start *st = ctx;
-
-	nb_child_send_worker(st->report_fd, pid);
-	nb_child_send_marker(st->report_fd, nb_monotonic_s());
-}
-
 static void run_attempt_program(const struct nb_iperf_params *p, int connect_ms, int report_fd, struct attempt *a)
 {
-	struct nb_iperf_argv argv;
+	/* libiperf's UDP default datagram, as configure_client gives it */
+	struct nb_iperf_prog_test t = {
+		.host = p->host, .port = p->port, .udp = p->udp, .reverse = p->reverse, .duration_s = p->duration_s,
+		.omit_s = p->omit_s, .streams = p->streams, .rate_bps = p->rate_bps,
+		.length = p->udp && p->length <= 0 ? NB_IPERF_UDP_DEFAULT_LENGTH : p->length,
+	};
 	struct nb_iperf_prog_out out;
-	struct prog_start st = { .report_fd = report_fd };
 	char jtext[300];
 
 	memset(a, 0, sizeof(*a));
 	a->failed = true;
-	if (nb_iperf_prog_client_argv(p->program, p, connect_ms, &argv) < 0) {
-		a->rc = -ENOSPC;
-		snprintf(a->prog_error, sizeof(a->prog_error), "the iperf3 command line is too long");
-		return;
-	}
-	a->rc = nb_iperf_prog_run(argv.argv, CHILD_OUTPUT_MAX, prog_started, &st, &out);
-	if (a->rc < 0) {
-		snprintf(a->prog_error, sizeof(a->prog_error), "%s", out.error);
-		nb_iperf_prog_out_release(&out);
-		return;
-	}
+	a->rc = nb_iperf_prog_attempt(p->program, &t, connect_ms, report_fd, CHILD_OUTPUT_MAX, &out);
 	a->json = out.json;
 	out.json = NULL;
 	json_error_text(a->json, jtext, sizeof(jtext));
-	a->failed = json_has_error(a->json);
-	a->retryable = nb_iperf_prog_error_retryable(jtext);
+	if (a->rc == 0) {
+		a->failed = json_has_error(a->json);
+		a->retryable = nb_iperf_prog_error_retryable(jtext);
+	}
 	if (out.error[0])
 		snprintf(a->prog_error, sizeof(a->prog_error), "%s", out.error);
 	else if (a->failed && !jtext[0])
@@ -440,7 +424,6 @@ static void run_attempt_program(const struct nb_iperf_params *p, int connect_ms,
 		snprintf(a->prog_error, sizeof(a->prog_error), "%s %s%s%.200s", p->program,
 			 WIFEXITED(out.wait_status) ? "exited without a JSON result" : "died without a JSON result",
 			 out.stderr_tail[0] ? ": " : "", out.stderr_tail);
-	nb_iperf_prog_out_release(&out);
 }
 
 static void run_one_attempt(const struct nb_iperf_params *p, int connect_ms, int report_fd, struct attempt *a)
@@ -549,7 +532,7 @@ static void __attribute__((noreturn)) server_child_program(const struct nb_iperf
 	memset(&rep, 0, sizeof(rep));
 	rep.attempts = 1;
 	nb_traffic_format_peer(bind_text, sizeof(bind_text), p->bind ? p->bind : "*", p->port);
-	rc = nb_iperf_prog_server_argv(p->program, p, &argv);
+	rc = nb_iperf_prog_server_argv(p->program, p->bind, p->port, p->stats_interval_s, &argv);
 	if (rc == 0)
 		rc = nb_iperf_prog_run(argv.argv, CHILD_OUTPUT_MAX, NULL, NULL, &out);
 	json_error_text(out.json, jtext, sizeof(jtext));

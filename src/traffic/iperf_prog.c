@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "iperf_driver.h"
 #include "kit/nb_time.h"
+#include "traffic/child_link.h"
 
 int nb_iperf_backend_parse(const char *text, enum nb_iperf_backend *out, struct nb_err *err)
 {
@@ -102,47 +102,44 @@ static int finish(struct argv_builder *b, struct nb_iperf_argv *a)
 }
 
 /* The same test as iperf_driver.c's configure_client asks of libiperf, option for option. */
-int nb_iperf_prog_client_argv(const char *program, const struct nb_iperf_params *p, int connect_ms,
+int nb_iperf_prog_client_argv(const char *program, const struct nb_iperf_prog_test *t, int connect_ms,
 			      struct nb_iperf_argv *a)
 {
 	struct argv_builder b = { .a = a };
-	int length = p->length;
 
 	a->argv[0] = NULL;
 	push(&b, "%s", program);
 	push(&b, "--client");
-	push(&b, "%s", p->host);
+	push(&b, "%s", t->host);
 	push(&b, "--port");
-	push(&b, "%d", p->port);
+	push(&b, "%d", t->port);
 	push(&b, "--time");
-	push(&b, "%d", p->duration_s);
+	push(&b, "%d", t->duration_s);
 	push(&b, "--omit");
-	push(&b, "%d", p->omit_s);
+	push(&b, "%d", t->omit_s);
 	push(&b, "--parallel");
-	push(&b, "%d", p->streams > 0 ? p->streams : 1);
-	if (p->reverse)
+	push(&b, "%d", t->streams > 0 ? t->streams : 1);
+	if (t->reverse)
 		push(&b, "--reverse");
 	push(&b, "--connect-timeout");
 	push(&b, "%d", connect_ms);
 	push(&b, "--json");
-	if (p->udp) {
+	if (t->udp)
 		push(&b, "--udp");
-		if (length <= 0)
-			length = NB_IPERF_UDP_DEFAULT_LENGTH;
-	}
-	if (length > 0) {
+	if (t->length > 0) {
 		push(&b, "--length");
-		push(&b, "%d", length);
+		push(&b, "%d", t->length);
 	}
 	/* the program's UDP default is 1 Mbit/s where libiperf's test starts at 0 (unlimited): always say it */
 	push(&b, "--bitrate");
-	push(&b, "%llu", (unsigned long long)p->rate_bps);
-	if (!p->udp && p->reverse)
+	push(&b, "%llu", (unsigned long long)t->rate_bps);
+	if (!t->udp && t->reverse)
 		push(&b, "--get-server-output");
 	return finish(&b, a);
 }
 
-int nb_iperf_prog_server_argv(const char *program, const struct nb_iperf_serve_params *p, struct nb_iperf_argv *a)
+int nb_iperf_prog_server_argv(const char *program, const char *bind, int port, double interval_s,
+			      struct nb_iperf_argv *a)
 {
 	struct argv_builder b = { .a = a };
 
@@ -151,13 +148,13 @@ int nb_iperf_prog_server_argv(const char *program, const struct nb_iperf_serve_p
 	push(&b, "--server");
 	push(&b, "--one-off");
 	push(&b, "--port");
-	push(&b, "%d", p->port);
-	if (p->bind) {
+	push(&b, "%d", port);
+	if (bind) {
 		push(&b, "--bind");
-		push(&b, "%s", p->bind);
+		push(&b, "%s", bind);
 	}
 	push(&b, "--interval");
-	push(&b, "%g", p->stats_interval_s);
+	push(&b, "%g", interval_s);
 	push(&b, "--json");
 	return finish(&b, a);
 }
@@ -321,6 +318,34 @@ out:
 	free(out.buf);
 	free(err.buf);
 	return rc;
+}
+
+struct attempt_start {
+	int report_fd;
+};
+
+/* The program is forked: the parent's CPU figures follow it from this attempt's marker on. */
+static void attempt_started(void *ctx, pid_t pid)
+{
+	const struct attempt_start *st = ctx;
+
+	nb_child_send_worker(st->report_fd, pid);
+	nb_child_send_marker(st->report_fd, nb_monotonic_s());
+}
+
+int nb_iperf_prog_attempt(const char *program, const struct nb_iperf_prog_test *t, int connect_ms, int report_fd,
+			  size_t max_output, struct nb_iperf_prog_out *out)
+{
+	struct nb_iperf_argv argv;
+	struct attempt_start st = { .report_fd = report_fd };
+
+	if (nb_iperf_prog_client_argv(program, t, connect_ms, &argv) < 0) {
+		memset(out, 0, sizeof(*out));
+		out->wait_status = -1;
+		snprintf(out->error, sizeof(out->error), "the iperf3 command line is too long");
+		return -ENOSPC;
+	}
+	return nb_iperf_prog_run(argv.argv, max_output, attempt_started, &st, out);
 }
 
 void nb_iperf_prog_out_release(struct nb_iperf_prog_out *out)

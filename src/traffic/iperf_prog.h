@@ -7,12 +7,21 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "kit/nb_error.h"
 
-struct nb_iperf_params;
-struct nb_iperf_serve_params;
+/* One client test as the program is asked for it (iperf_driver.c fills it from its params). */
+struct nb_iperf_prog_test {
+	const char *host;
+	int port;
+	bool udp;
+	bool reverse;
+	int duration_s, omit_s, streams;
+	uint64_t rate_bps;    /* 0: unlimited */
+	int length;           /* --length; 0: the program's default (give UDP's explicitly) */
+};
 
 /* Which backend runs the iperf3 tests: the config's traffic_backend. */
 enum nb_iperf_backend {
@@ -36,15 +45,16 @@ int nb_iperf_backend_resolve(enum nb_iperf_backend want, enum nb_iperf_backend *
 int nb_iperf_prog_probe(const char *program, char *version, size_t len, struct nb_err *err);
 
 /* The command lines, pure: argv (NULL-terminated, pointing into store) of the client run
- * that configure_client gives libiperf, and of a one-test server. -ENOSPC when store or
- * max is too small. */
+ * that iperf_driver.c's configure_client gives libiperf, and of a one-test server. -ENOSPC
+ * when store or max is too small. */
 struct nb_iperf_argv {
 	char *argv[48];
 	char store[1024];
 };
-int nb_iperf_prog_client_argv(const char *program, const struct nb_iperf_params *p, int connect_ms,
+int nb_iperf_prog_client_argv(const char *program, const struct nb_iperf_prog_test *t, int connect_ms,
 			      struct nb_iperf_argv *a);
-int nb_iperf_prog_server_argv(const char *program, const struct nb_iperf_serve_params *p, struct nb_iperf_argv *a);
+int nb_iperf_prog_server_argv(const char *program, const char *bind, int port, double interval_s,
+			      struct nb_iperf_argv *a);
 
 /* What one run of the program gave. */
 struct nb_iperf_prog_out {
@@ -62,6 +72,11 @@ struct nb_iperf_prog_out {
 int nb_iperf_prog_run(char *const argv[], size_t max_output, void (*started)(void *ctx, pid_t pid), void *ctx,
 		      struct nb_iperf_prog_out *out);
 void nb_iperf_prog_out_release(struct nb_iperf_prog_out *out);
+
+/* In a traffic child: one client attempt. Once the program is forked, its pid (the worker) and the
+ * attempt's start marker go to report_fd (child_link.h). 0 when it ran, -errno (out->error) when not. */
+int nb_iperf_prog_attempt(const char *program, const struct nb_iperf_prog_test *t, int connect_ms, int report_fd,
+			  size_t max_output, struct nb_iperf_prog_out *out);
 
 /* Does iperf3's JSON error text say the server was not ready yet (refused, busy, the control
  * connection dropped), so another attempt may succeed? libiperf tells the same by i_errno. */

@@ -3,7 +3,6 @@
  * gives the program for each kind of test, the backend names and their resolution, which error texts
  * are retried, and running programs (/bin/sh scripts standing in for iperf3: version, output, exit). */
 #include "traffic/iperf_prog.h"
-#include "iperf_driver.h"
 
 #include <errno.h>
 #include <sys/wait.h>
@@ -24,7 +23,7 @@ static char *joined(char *const argv[])
 static void test_client_argv(void)
 {
 	static const struct {
-		struct nb_iperf_params p;
+		struct nb_iperf_prog_test t;
 		const char *want;
 	} cases[] = {
 		{ { .host = "10.0.0.2", .port = 5201, .duration_s = 10, .omit_s = 2, .streams = 1 },
@@ -34,8 +33,8 @@ static void test_client_argv(void)
 		{ { .host = "10.0.0.2", .port = 5202, .reverse = true, .duration_s = 5, .streams = 4 },
 		  "iperf3 --client 10.0.0.2 --port 5202 --time 5 --omit 0 --parallel 4 --reverse --connect-timeout 5000 "
 		  "--json --bitrate 0 --get-server-output" },
-		/* UDP: libiperf's default datagram when none is given, the rate always said (the program's is 1M) */
-		{ { .host = "fe80::2", .port = 5201, .udp = true, .duration_s = 3, .rate_bps = 150000000 },
+		/* UDP: the rate always said (the program's default is 1M, libiperf's 0) */
+		{ { .host = "fe80::2", .port = 5201, .udp = true, .duration_s = 3, .rate_bps = 150000000, .length = 1460 },
 		  "iperf3 --client fe80::2 --port 5201 --time 3 --omit 0 --parallel 1 --connect-timeout 5000 --json "
 		  "--udp --length 1460 --bitrate 150000000" },
 		{ { .host = "h", .port = 1, .udp = true, .reverse = true, .duration_s = 1, .length = 64 },
@@ -49,24 +48,22 @@ static void test_client_argv(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct nb_iperf_argv a;
 
-		CHECK(nb_iperf_prog_client_argv("iperf3", &cases[i].p, 5000, &a) == 0);
+		CHECK(nb_iperf_prog_client_argv("iperf3", &cases[i].t, 5000, &a) == 0);
 		CHECK_STR(joined(a.argv), cases[i].want);
 	}
 }
 
 static void test_server_argv(void)
 {
-	struct nb_iperf_serve_params p = { .bind = "10.0.0.2", .port = 5201, .stats_interval_s = 0.5 };
 	struct nb_iperf_argv a;
 	char host[2000];
 
-	CHECK(nb_iperf_prog_server_argv("/usr/bin/iperf3", &p, &a) == 0);
+	CHECK(nb_iperf_prog_server_argv("/usr/bin/iperf3", "10.0.0.2", 5201, 0.5, &a) == 0);
 	CHECK_STR(joined(a.argv), "/usr/bin/iperf3 --server --one-off --port 5201 --bind 10.0.0.2 --interval 0.5 --json");
 	/* a command line past the buffer is refused, not cut */
 	memset(host, 'h', sizeof(host) - 1);
 	host[sizeof(host) - 1] = '\0';
-	p.bind = host;
-	CHECK(nb_iperf_prog_server_argv("iperf3", &p, &a) == -ENOSPC);
+	CHECK(nb_iperf_prog_server_argv("iperf3", host, 5201, 0, &a) == -ENOSPC);
 	CHECK(a.argv[0] == NULL);
 }
 
