@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Runs iperf3 tests through libiperf in forked, watched children and turns their JSON into metrics. */
+/* Runs iperf3 tests through libiperf, or the iperf3 program (traffic/iperf_prog.c), in forked,
+ * watched children and turns their JSON into metrics. */
 #include "iperf_driver.h"
 
 #include <errno.h>
@@ -12,19 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "traffic/child_link.h"
+#include "traffic/iperf_prog.h"
 #include "traffic/traffic_run.h"
 #include "kit/nb_paths.h"
 #include "kit/nb_time.h"
 
 /* libiperf's header relies on uint64_t without including <stdint.h> itself. */
 #include <stdint.h>
+#if NB_HAVE_LIBIPERF
 #include <iperf_api.h>
+#endif
 
 #define NB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -46,11 +51,19 @@ struct nb_iperf_run {
 	struct nb_traffic_run base;  /* first: nb_traffic_finish frees the run through it */
 	struct nb_iperf_params p;
 	char host[256];
+	char program[256];
 };
+
+/* A build without libiperf runs "iperf3" from PATH when no program is named. */
+static const char *backend_program(const char *program)
+{
+	return program || NB_HAVE_LIBIPERF ? program : "iperf3";
+}
 
 struct nb_iperf_server {
 	struct nb_iperf_serve_params p;
 	char bind[256];
+	char program[256];
 	struct nb_child_link link;
 	double forked_at;
 	double ended_at;
@@ -216,7 +229,11 @@ int nb_iperf_parse_json(const char *json, struct nb_iperf_result *res, struct nb
 
 const char *nb_iperf_version(void)
 {
+#if NB_HAVE_LIBIPERF
 	return iperf_get_iperf_version();
+#else
+	return "none";
+#endif
 }
 
 /* ---- child side: everything below runs only in forked children ---- */
@@ -252,10 +269,12 @@ static bool json_has_error(const char *json)
 	return has;
 }
 
+#if NB_HAVE_LIBIPERF
 static bool json_has_error_key(const char *json)
 {
 	return json && json_has_error(json);
 }
+#endif
 
 /* True when the JSON shows traffic (a finished interval): such a run is not retried. */
 static bool json_shows_traffic(const char *json)
@@ -278,6 +297,7 @@ static const char *json_error_text(const char *json, char *buf, size_t len)
 	return buf;
 }
 
+#if NB_HAVE_LIBIPERF
 /* libiperf appends ": <strerror>" even when errno was 0, which leaves a dangling ":  ". */
 static void trim_empty_reason(char *text)
 {
@@ -286,6 +306,7 @@ static void trim_empty_reason(char *text)
 	while (n && (text[n - 1] == ' ' || text[n - 1] == ':'))
 		text[--n] = '\0';
 }
+#endif
 
 struct attempt {
 	int rc;
@@ -293,7 +314,11 @@ struct attempt {
 	int sys_errno;
 	char *json;            /* strdup of libiperf's output, NULL when none */
 	bool failed;
+	bool retryable;        /* the server was not ready (refused, busy, dropped): try again */
+	char prog_error[400];  /* the iperf3 program backend: why it did not run or what it said */
 };
+
+#if NB_HAVE_LIBIPERF
 
 static int configure_client(struct iperf_test *t, const struct nb_iperf_params *p, int connect_ms)
 {
@@ -356,12 +381,52 @@ static void run_attempt(const struct nb_iperf_params *p, int connect_ms, int rep
 	a->json = out ? strdup(out) : NULL;
 	/* 3.12 returns 0 for a failed test when JSON is on: the JSON's "error" key is the verdict. */
 	a->failed = a->rc < 0 || json_has_error(a->json);
+	a->retryable = a->ierr == IEACCESSDENIED || a->ierr == IECONNECT || a->ierr == IERECVMESSAGE;
 	iperf_free_test(t);
 }
+#endif
 
-static bool retryable(int ierr)
+/* ---- the iperf3 program backend: the same attempt, run by the board's own iperf3 ---- */
+
+static void run_attempt_program(const struct nb_iperf_params *p, int connect_ms, int report_fd, struct attempt *a)
 {
-	return ierr == IEACCESSDENIED || ierr == IECONNECT || ierr == IERECVMESSAGE;
+	/* libiperf's UDP default datagram, as configure_client gives it */
+	struct nb_iperf_prog_test t = {
+		.host = p->host, .port = p->port, .udp = p->udp, .reverse = p->reverse, .duration_s = p->duration_s,
+		.omit_s = p->omit_s, .streams = p->streams, .rate_bps = p->rate_bps,
+		.length = p->udp && p->length <= 0 ? NB_IPERF_UDP_DEFAULT_LENGTH : p->length,
+	};
+	struct nb_iperf_prog_out out;
+	char jtext[300];
+
+	memset(a, 0, sizeof(*a));
+	a->failed = true;
+	a->rc = nb_iperf_prog_attempt(p->program, &t, connect_ms, report_fd, CHILD_OUTPUT_MAX, &out);
+	a->json = out.json;
+	out.json = NULL;
+	json_error_text(a->json, jtext, sizeof(jtext));
+	if (a->rc == 0) {
+		a->failed = json_has_error(a->json);
+		a->retryable = nb_iperf_prog_error_retryable(jtext);
+	}
+	if (out.error[0])
+		snprintf(a->prog_error, sizeof(a->prog_error), "%s", out.error);
+	else if (a->failed && !jtext[0])
+		/* no JSON: the program's exit and its last words say what happened */
+		snprintf(a->prog_error, sizeof(a->prog_error), "%s %s%s%.200s", p->program,
+			 WIFEXITED(out.wait_status) ? "exited without a JSON result" : "died without a JSON result",
+			 out.stderr_tail[0] ? ": " : "", out.stderr_tail);
+}
+
+static void run_one_attempt(const struct nb_iperf_params *p, int connect_ms, int report_fd, struct attempt *a)
+{
+#if NB_HAVE_LIBIPERF
+	if (!p->program) {
+		run_attempt(p, connect_ms, report_fd, a);
+		return;
+	}
+#endif
+	run_attempt_program(p, connect_ms, report_fd, a);
 }
 
 static void describe_failure(char *buf, size_t len, const struct nb_iperf_params *p, const struct attempt *a,
@@ -371,6 +436,17 @@ static void describe_failure(char *buf, size_t len, const struct nb_iperf_params
 
 	nb_traffic_format_peer(peer, sizeof(peer), p->host, p->port);
 	json_error_text(a->json, jtext, sizeof(jtext));
+	if (p->program) {
+		/* the program's own words: its JSON's error, or why it did not give one */
+		if (!jtext[0])
+			snprintf(jtext, sizeof(jtext), "%.290s", a->prog_error[0] ? a->prog_error : "no result");
+		snprintf(detail, sizeof(detail), "iperf3 %s test with %.200s failed: %.160s", mode_label(p), peer,
+			 jtext);
+		snprintf(buf, len, "%.390s (iperf3 program; %d attempt%s in %.1f s)", detail, attempts,
+			 attempts == 1 ? "" : "s", elapsed);
+		return;
+	}
+#if NB_HAVE_LIBIPERF
 	if (!jtext[0])
 		snprintf(jtext, sizeof(jtext), "%s", a->ierr ? iperf_strerror(a->ierr) : "no result");
 	trim_empty_reason(jtext);
@@ -383,6 +459,7 @@ static void describe_failure(char *buf, size_t len, const struct nb_iperf_params
 			 jtext);
 	snprintf(buf, len, "%.390s (i_errno %d; %d attempt%s in %.1f s)", detail, a->ierr, attempts,
 		 attempts == 1 ? "" : "s", elapsed);
+#endif
 }
 
 static void __attribute__((noreturn)) client_child(const struct nb_iperf_params *p, int report_fd, pid_t parent)
@@ -413,9 +490,9 @@ static void __attribute__((noreturn)) client_child(const struct nb_iperf_params 
 		int pause_ms;
 
 		free(a.json);
-		run_attempt(p, left_ms > 100 ? left_ms : 100, report_fd, &a);
+		run_one_attempt(p, left_ms > 100 ? left_ms : 100, report_fd, &a);
 		attempts++;
-		if (!a.failed || !retryable(a.ierr) || json_shows_traffic(a.json))
+		if (!a.failed || !a.retryable || json_shows_traffic(a.json))
 			break;
 		pause_ms = retry_backoff_ms[attempts - 1 < (int)NB_ARRAY_SIZE(retry_backoff_ms) ?
 					    attempts - 1 : (int)NB_ARRAY_SIZE(retry_backoff_ms) - 1];
@@ -435,16 +512,50 @@ static void __attribute__((noreturn)) client_child(const struct nb_iperf_params 
 	_exit(0);
 }
 
+/* nicbench serve without libiperf: one test served by the iperf3 program (--one-off --json). */
+static void __attribute__((noreturn)) server_child_program(const struct nb_iperf_serve_params *p, int report_fd)
+{
+	struct child_report rep;
+	struct nb_iperf_argv argv;
+	struct nb_iperf_prog_out out = { .wait_status = -1 };
+	char bind_text[300], jtext[300];
+	int rc;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.attempts = 1;
+	nb_traffic_format_peer(bind_text, sizeof(bind_text), p->bind ? p->bind : "*", p->port);
+	rc = nb_iperf_prog_server_argv(p->program, p->bind, p->port, p->stats_interval_s, &argv);
+	if (rc == 0)
+		rc = nb_iperf_prog_run(argv.argv, CHILD_OUTPUT_MAX, NULL, NULL, &out);
+	json_error_text(out.json, jtext, sizeof(jtext));
+	if (rc < 0 || json_has_error(out.json)) {
+		if (!jtext[0])
+			snprintf(jtext, sizeof(jtext), "%.290s",
+				 out.error[0] ? out.error : out.stderr_tail[0] ? out.stderr_tail : "no JSON result");
+		rep.failed = 1;
+		snprintf(rep.message, sizeof(rep.message), "iperf3 server (%.60s) on %.120s: %.200s", p->program,
+			 bind_text, jtext);
+	}
+	send_report(report_fd, &rep, out.json);
+	nb_iperf_prog_out_release(&out);
+	_exit(0);
+}
+
 static void __attribute__((noreturn)) server_child(const struct nb_iperf_serve_params *p, int report_fd,
 						  pid_t parent)
 {
+#if NB_HAVE_LIBIPERF
 	struct child_report rep;
 	struct iperf_test *t;
 	char *json = NULL;
 	char bind_text[300];
 	int rc, ierr, sys_errno;
+#endif
 
 	child_setup(parent);
+	if (p->program)
+		server_child_program(p, report_fd);
+#if NB_HAVE_LIBIPERF
 	memset(&rep, 0, sizeof(rep));
 	rep.attempts = 1;
 	t = iperf_new_test();
@@ -487,6 +598,10 @@ static void __attribute__((noreturn)) server_child(const struct nb_iperf_serve_p
 	free(json);
 	iperf_free_test(t);
 	_exit(0);
+#else
+	/* nb_iperf_server_start gives every server a program in a build without libiperf */
+	_exit(1);
+#endif
 }
 
 /* ---- parent side ---- */
@@ -508,6 +623,9 @@ static int validate_params(const struct nb_iperf_params *p, struct nb_err *err)
 {
 	if (!p->host || !p->host[0] || strlen(p->host) >= 256)
 		return nb_err_set(err, -EINVAL, "start iperf3 client: no or too long peer host");
+	if (p->program && (!p->program[0] || strlen(p->program) >= 256))
+		return nb_err_set(err, -EINVAL, "start iperf3 client to %s: empty or too long iperf3 program path",
+				  p->host);
 	if (p->port <= 0 || p->port > 65535)
 		return nb_err_set(err, -EINVAL, "start iperf3 client to %s: port %d out of range 1..65535",
 				  p->host, p->port);
@@ -580,6 +698,10 @@ static int start_run(const struct nb_iperf_params *p, struct nb_iperf_run **out,
 	r->p = *p;
 	snprintf(r->host, sizeof(r->host), "%s", p->host);
 	r->p.host = r->host;
+	if (backend_program(p->program)) {
+		snprintf(r->program, sizeof(r->program), "%s", backend_program(p->program));
+		r->p.program = r->program;
+	}
 	if (r->p.connect_timeout_ms <= 0)
 		r->p.connect_timeout_ms = NB_IPERF_DEFAULT_CONNECT_TIMEOUT_MS;
 	r->base.kind = &iperf_kind;
@@ -629,6 +751,10 @@ int nb_iperf_server_start(const struct nb_iperf_serve_params *p, struct nb_iperf
 	if (p->bind) {
 		snprintf(s->bind, sizeof(s->bind), "%s", p->bind);
 		s->p.bind = s->bind;
+	}
+	if (backend_program(p->program)) {
+		snprintf(s->program, sizeof(s->program), "%s", backend_program(p->program));
+		s->p.program = s->program;
 	}
 	rc = nb_child_link_fork(&s->link, &server_ops, s, "iperf3 server", err);
 	if (rc < 0) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Traffic through libiperf, one run in a forked child that the parent watches.
+/* Traffic through libiperf, or the iperf3 program (traffic/iperf_prog.h) where libiperf is not
+ * the backend, one run in a forked child that the parent watches.
  * This file's .c is the only one that includes iperf_api.h. */
 #ifndef NB_IPERF_DRIVER_H
 #define NB_IPERF_DRIVER_H
@@ -25,6 +26,8 @@ struct nb_iperf_params {
 	int cpu;               /* pin the traffic process to this CPU; -1 = no pinning */
 	int connect_timeout_ms;/* how long the child may take before traffic starts (retries included) */
 	int grace_ms;          /* past duration + omit + grace the child is killed */
+	const char *program;   /* run this iperf3 program with --json (traffic/iperf_prog.h) instead of
+				* libiperf; NULL: libiperf */
 };
 
 /* What iperf3's client JSON says of a test (nb_iperf_parse_json). */
@@ -56,6 +59,7 @@ struct nb_iperf_serve_params {
 	const char *bind;          /* local address to listen on; NULL = all */
 	int port;
 	double stats_interval_s;   /* libiperf's interval statistics (iperf3 -s -i); 0 = off */
+	const char *program;       /* serve with this iperf3 program (--one-off --json); NULL: libiperf */
 };
 
 struct nb_iperf_serve_result {
@@ -89,7 +93,7 @@ int nb_iperf_server_wait(struct nb_iperf_server *s, int timeout_ms);
 void nb_iperf_server_stop(struct nb_iperf_server *s, int sig);
 /* Reap the child, fill res from its report and rusage, free s. Same return rule as nb_iperf_finish. */
 int nb_iperf_server_finish(struct nb_iperf_server *s, struct nb_iperf_serve_result *res, struct nb_err *err);
-/* libiperf's version string ("3.12"), for the run header. */
+/* libiperf's version string ("3.12"), for the run header; "none" in a build without libiperf. */
 const char *nb_iperf_version(void);
 
 #endif

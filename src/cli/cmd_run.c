@@ -21,6 +21,8 @@
 #include "run_options.h"
 #include "runner.h"
 #include "sampling/sysinfo.h"
+#include "iperf_driver.h"
+#include "traffic/iperf_prog.h"
 
 static int usage_error(const char *msg)
 {
@@ -128,6 +130,33 @@ static int finish(struct nb_report *report, const struct nb_config *cfg, int rc,
 	return failed ? NB_EXIT_FAIL : NB_EXIT_OK;
 }
 
+/* The iperf3 tests' client, resolved before any knob changes: cfg->traffic_backend becomes "libiperf" or
+ * "iperf3" (the report's config says which ran), and the program is run once (--version) so a missing
+ * one fails here, not at the first point. version gets the iperf3 version the tests run with. */
+static int resolve_traffic_backend(struct nb_config *cfg, char *version, size_t len, struct nb_err *err)
+{
+	enum nb_iperf_backend want = NB_IPERF_BACKEND_AUTO, got;
+	int rc = cfg->traffic_backend[0] ? nb_iperf_backend_parse(cfg->traffic_backend, &want, err) : 0;
+
+	if (rc == 0)
+		rc = nb_iperf_backend_resolve(want, &got, err);
+	if (rc < 0)
+		return rc;
+	snprintf(cfg->traffic_backend, sizeof(cfg->traffic_backend), "%s", nb_iperf_backend_name(got));
+	if (got == NB_IPERF_BACKEND_LIBIPERF) {
+		snprintf(version, len, "%s", nb_iperf_version());
+		return 0;
+	}
+	if (!cfg->iperf3_program[0])
+		snprintf(cfg->iperf3_program, sizeof(cfg->iperf3_program), "iperf3");
+	/* tcp-rr and udp-rr alone need no iperf3 on the board */
+	for (int i = 0; i < cfg->ntests; i++)
+		if (cfg->tests[i].dir != NB_DIR_RR)
+			return nb_iperf_prog_probe(cfg->iperf3_program, version, len, err);
+	snprintf(version, len, "none (no iperf3 test)");
+	return 0;
+}
+
 static void say_stale_removed(const char *tmp, int pid, void *ctx)
 {
 	(void)ctx;
@@ -143,7 +172,7 @@ int cmd_run(int argc, char **argv)
 	struct nb_report *report = NULL;
 	struct nb_plan plan = { 0 };
 	struct nb_err err = { 0 };
-	char journal[PATH_MAX];
+	char journal[PATH_MAX], iperf3_version[32];
 	bool changed = false;
 	int rc, exit_code;
 
@@ -157,7 +186,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (rc == 0 && cfg->redact)
 		cfg->raw = false;  /* iperf3's JSON repeats the hostname and uname -a */
-	if (rc < 0 || nb_config_validate(cfg, &err) < 0 || check_peer_resolves(cfg, &err) < 0 ||
+	if (rc < 0 || nb_config_validate(cfg, &err) < 0 ||
+	    resolve_traffic_backend(cfg, iperf3_version, sizeof(iperf3_version), &err) < 0 ||
+	    check_peer_resolves(cfg, &err) < 0 ||
 	    nb_iface_info_read(&nb_paths_live, cfg->iface, &iface, &err) < 0 ||
 	    nb_plan_build(cfg, &plan, &err) < 0) {
 		free(cfg);
@@ -183,6 +214,8 @@ int cmd_run(int argc, char **argv)
 		free(cfg);
 		return usage_error(err.msg);
 	}
+	nb_report_set_traffic_backend(report, cfg->traffic_backend, iperf3_version,
+				      strcmp(cfg->traffic_backend, "iperf3") ? NULL : cfg->iperf3_program);
 	if (cfg->reps_auto)
 		fprintf(stderr, "nicbench %s: %s (%s) -> %s:%d, %d points x auto %d-%d repetitions (+-%.3g%%)%s, "
 			"%.0f-%.0f s; kernel %s\n", NICBENCH_VERSION, cfg->iface,

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "iperf_driver.h"
+#include "traffic/iperf_prog.h"
 #include "kit/metric_table.h"
 #include "kit/options.h"
 #include "kit/nb_time.h"
@@ -430,9 +431,10 @@ int cmd_serve(int argc, char **argv)
 		return NB_EXIT_FAIL;
 	}
 	fprintf(stderr,
-		"nicbench serve %s (libiperf %s): listening on %s port %d; control port %d; once=%s; "
+		"nicbench serve %s (%s %s): listening on %s port %d; control port %d; once=%s; "
 		"stats interval %g s; pid %d\n",
-		NICBENCH_VERSION, nb_iperf_version(), o.bind ? o.bind : "all addresses", o.port, o.ctl_port,
+		NICBENCH_VERSION, nb_iperf_have_libiperf() ? "libiperf" : "the iperf3 program, as",
+		nb_iperf_have_libiperf() ? nb_iperf_version() : "iperf3 --server --one-off --json", o.bind ? o.bind : "all addresses", o.port, o.ctl_port,
 		o.once ? "yes" : "no", o.stats_interval_s, (int)getpid());
 	rr.o = &o;
 	if (rr_first_start(&rr) < 0) {

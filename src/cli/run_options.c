@@ -35,7 +35,7 @@ void nb_run_options_usage(const char *command, FILE *out)
 		fprintf(out, "Sweep knob settings x tests x repetitions against a peer (iperf3 -s or nicbench serve),\n"
 			     "sample CPU, softirq, IRQ and drop counters, restore every knob, write a JSON report.\n\n");
 	fprintf(out, "what to measure:\n");
-	nb_opts_help(out, &nb_config_table, "interface", "connect-timeout");
+	nb_opts_help(out, &nb_config_table, "interface", "iperf3");
 	fprintf(out, "with nicbench serve as the peer: request/response tests (tcp-rr, udp-rr), its MTU:\n");
 	nb_opts_help(out, &nb_config_table, "rr-flows", "rr-port");
 	nb_opts_help(out, &nb_config_table, "peer-mtu", "peer-ctl-port");

@@ -127,6 +127,10 @@ struct nb_config {
 	int capture_snaplen;     /* bytes kept per captured packet */
 	struct nb_rr_spec rr;    /* tcp-rr and udp-rr */
 	bool peer_local;         /* the peer's iperf3 server runs on this machine (veth test bed, loopback) */
+	/* the iperf3 tests' traffic: "" or "auto" (libiperf when built in), "libiperf", "iperf3" (the program,
+	 * traffic/iperf_prog.h); the program's path ("": iperf3 from PATH) */
+	char traffic_backend[16];
+	char iperf3_program[256];
 	char peer_mtu[16];       /* the peer follows the mtu knob: "" or "auto", "require", "off" */
 	int peer_ctl_port;       /* nicbench serve's control port (peer MTU requests) */
 	double idle_check_s;     /* quiet-machine check before the first point; 0: none */

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "napi_knobs.h"
+#include "traffic/iperf_prog.h"
 #include "traffic/peer_ctl.h"
 #include "traffic/rr_proto.h"
 
@@ -46,6 +47,20 @@ static int parse_peer_mtu(void *obj, const struct nb_opt *o, const char *text, s
 	if (strcmp(text, "auto") && strcmp(text, "require") && strcmp(text, "off"))
 		return nb_err_set(err, -EINVAL, "--%s '%s': expected auto, require or off", o->name, text);
 	return 0;
+}
+
+/* Which client runs the iperf3 tests (traffic/iperf_prog.h): checked here, resolved at the run's start. */
+static int parse_traffic_backend(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	enum nb_iperf_backend b;
+
+	int rc;
+
+	(void)obj;
+	rc = nb_iperf_backend_parse(text, &b, err);
+	if (rc < 0)
+		nb_err_prefix(err, "--%s: ", o->name);
+	return rc;
 }
 
 static int parse_repetitions(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
@@ -196,6 +211,20 @@ static const struct nb_opt rows[] = {
 	{ .name = "connect-timeout", .key = "connect_timeout", .type = NB_OPT_INT, .flags = NB_OPT_HELP_JOIN, .offset = CFG(connect_timeout_s),
 	  .min = 1, .max = 600, .def = 10, .metavar = "S", .help = "time a run may take to start, retries included",
 	  .doc = "how long a run may take to start, retries on \"server busy\" included; then `timeout`" },
+	{ .name = "traffic-backend", .brief = "iperf3 tests by libiperf, iperf3 (program), auto",
+	  .key = "traffic_backend", .type = NB_OPT_STRING, .offset = CFG(traffic_backend), .parse = parse_traffic_backend,
+	  .metavar = "WHICH", .doc_type = "`\"auto\"`, `\"libiperf\"` or `\"iperf3\"`", .doc_default = "`\"auto\"`",
+	  .help = "what runs the iperf3 tests: libiperf inside nicbench, or the iperf3\n"
+		  "program with --json (a board whose nicbench has no libiperf); auto:\n"
+		  "libiperf when built in. The report's tool.traffic_backend says which ran",
+	  .doc = "what runs the iperf3 tests: `libiperf` (linked in), `iperf3` (the iperf3 program with `--json`, for a "
+		 "board whose nicbench was built without libiperf), `auto` (libiperf when built in). The report's "
+		 "`tool.traffic_backend` says which ran" },
+	{ .name = "iperf3", .key = "iperf3_program", .type = NB_OPT_STRING, .flags = NB_OPT_HELP_JOIN,
+	  .offset = CFG(iperf3_program), .metavar = "PATH", .doc_type = "path", .doc_default = "`iperf3` (from PATH)",
+	  .help = "the iperf3 program of traffic_backend iperf3 (default: iperf3 in PATH)",
+	  .doc = "the iperf3 program that `traffic_backend` `iperf3` runs" },
+
 
 	/* request/response tests */
 	{ .name = "rr-flows", .key = "rr.flows", .type = NB_OPT_INT, .offset = CFG(rr.flows), .min = 1, .max = 256,

@@ -42,6 +42,8 @@ static const struct env_source env_sources[] = {
 	{ "peer port", { "peer", "port" } },
 	{ "created", { "created" } },
 	{ "nicbench", { "tool", "version" } },
+	{ "traffic backend", { "tool", "traffic_backend" } },
+	{ "iperf3", { "tool", "iperf3_version" } },
 	{ "description", { "config", "description" } },
 };
 

@@ -673,6 +673,17 @@ void nb_report_set_peer_local(struct nb_report *r, const struct nb_peer_local *p
 	json_object_set_new(json_object_get(r->root, "peer"), "local", local);
 }
 
+void nb_report_set_traffic_backend(struct nb_report *r, const char *backend, const char *version,
+				   const char *program)
+{
+	json_t *tool = json_object_get(r->root, "tool");
+
+	json_object_set_new(tool, "traffic_backend", json_string(backend));
+	json_object_set_new(tool, "iperf3_version", json_string(version));
+	if (program)
+		json_object_set_new(tool, "iperf3_program", json_string(program));
+}
+
 void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic)
 {
 	json_t *busiest = json_array();

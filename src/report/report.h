@@ -84,6 +84,10 @@ int nb_report_assemble(const char *record_path, const char *report_path, struct 
 /* The local peer as found by its socket (report "peer"."local"); forced: --peer-local. */
 void nb_report_set_peer_local(struct nb_report *r, const struct nb_peer_local *peer, bool forced);
 void nb_report_set_idle_check(struct nb_report *r, const struct nb_idle_check *ic);
+/* Which client ran the iperf3 tests (tool.traffic_backend: "libiperf" or "iperf3"), its iperf3
+ * version, and the program's path for the iperf3 program backend (NULL for libiperf). */
+void nb_report_set_traffic_backend(struct nb_report *r, const char *backend, const char *version,
+				   const char *program);
 /* What --redact writes in place of the hostname and the kernel command line. */
 #define NB_REDACTED "(redacted)"
 /* Counts of points by status, for the exit code. */

@@ -236,6 +236,8 @@ static int traffic_start(struct runner *rn, const struct nb_point *p, const stru
 		.rate_bps = t->rate_bps, .length = t->length == NB_UDP_LENGTH_MTU ? pr->udp_length : t->length,
 		.cpu = traffic_cpu(p),
 		.connect_timeout_ms = cfg->connect_timeout_s * 1000, .grace_ms = cfg->grace_s * 1000,
+		/* resolved by cmd_run: "iperf3" runs the program, anything else libiperf */
+		.program = !strcmp(cfg->traffic_backend, "iperf3") ? cfg->iperf3_program : NULL,
 	};
 	struct nb_rr_params rp = {
 		.host = cfg->peer_host, .port = cfg->rr.port, .udp = t->proto == NB_PROTO_UDP,
@@ -333,6 +335,9 @@ void nb_repetition_run(struct runner *rn, const struct nb_point *p, struct nb_ru
 			run->nsamples = 0;
 			cap = 0;
 			window_reset(&w, started, t, cfg->interval_ms);
+			/* the iperf3 program backend: the traffic's CPU is that program's */
+			if (nb_traffic_link(tr)->worker_pid > 0)
+				nb_sampler_set_traffic_pid(rn->sampler, nb_traffic_link(tr)->worker_pid);
 			w.capture_path = capture ? pr->capture_file : NULL;
 			w.trace = diag ? rn->trace : NULL;
 			w.pr = pr;

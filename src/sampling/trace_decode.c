@@ -14,13 +14,16 @@
 
 #include "kit/metric_table.h"
 
+#if NB_HAVE_TRACEEVENT
 #include <traceevent/event-parse.h>
+#endif
 
 #define SOFTIRQ_NET_TX 2
 #define SOFTIRQ_NET_RX 3
 
 /* ---- tracepoint layouts ---- */
 
+#if NB_HAVE_TRACEEVENT
 static int read_whole(const char *path, char **buf, size_t *len)
 {
 	FILE *f = fopen(path, "re");
@@ -142,6 +145,18 @@ int nb_trace_layout_load(const char *events_dir, struct nb_trace_layout *l, stru
 				  events_dir);
 	return 0;
 }
+#else
+/* A build without libtraceevent (a board's sysroot that lacks it, CMake's NICBENCH_TRACEEVENT):
+ * no tracepoint format is parsed, so tracing is off and says why. */
+int nb_trace_layout_load(const char *events_dir, struct nb_trace_layout *l, struct nb_err *err)
+{
+	l->napi_poll_id = l->softirq_entry_id = l->softirq_exit_id = l->irq_handler_entry_id = -1;
+	l->napi_dev_name_off = l->napi_work_off = l->napi_budget_off = l->softirq_vec_off = -1;
+	return nb_err_set(err, -ENOTSUP,
+			  "read tracepoint formats in %s: this nicbench was built without libtraceevent "
+			  "(NICBENCH_TRACEEVENT), so it has no tracepoint diagnostics", events_dir);
+}
+#endif
 
 /* ---- the accumulator (pure) ---- */
 

@@ -20,6 +20,7 @@
 
 #define MSG_MARKER 'M'
 #define MSG_REPORT 'R'
+#define MSG_WORKER 'W'
 
 int nb_child_link_fork(struct nb_child_link *l, const struct nb_child_ops *ops, void *ctx, const char *what,
 		       struct nb_err *err)
@@ -82,6 +83,15 @@ void nb_child_send_marker(int fd, double t)
 
 	msg[0] = MSG_MARKER;
 	memcpy(msg + 1, &t, sizeof(t));
+	nb_write_all(fd, msg, sizeof(msg));
+}
+
+void nb_child_send_worker(int fd, pid_t pid)
+{
+	char msg[1 + sizeof(pid_t)];
+
+	msg[0] = MSG_WORKER;
+	memcpy(msg + 1, &pid, sizeof(pid));
 	nb_write_all(fd, msg, sizeof(msg));
 }
 
@@ -156,6 +166,14 @@ static void link_parse(struct nb_child_link *l)
 			l->started_at = t;
 			l->markers++;
 			l->parsed += 1 + sizeof(double);
+		} else if (m[0] == MSG_WORKER) {
+			pid_t pid;
+
+			if (avail < 1 + sizeof(pid_t))
+				return;
+			memcpy(&pid, m + 1, sizeof(pid));
+			l->worker_pid = pid;
+			l->parsed += 1 + sizeof(pid_t);
 		} else if (m[0] == MSG_REPORT) {
 			size_t fixed = l->ops->report_fixed;
 

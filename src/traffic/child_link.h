@@ -31,6 +31,7 @@ struct nb_child_link {
 	double forked_at;      /* monotonic s */
 	double started_at;     /* the latest start marker's time, -1 before the first */
 	int markers;           /* start markers so far: one per attempt */
+	pid_t worker_pid;      /* the process the child runs the traffic in (the iperf3 program), 0: itself */
 	int fd;                /* the parent's read end; in the child, its write end */
 	char *buf;
 	size_t len, cap;
@@ -55,6 +56,9 @@ int nb_child_link_fork(struct nb_child_link *l, const struct nb_child_ops *ops, 
  * parent; exits when the parent is already gone. */
 void nb_child_setup(pid_t parent);
 void nb_child_send_marker(int fd, double t);
+/* The traffic runs in another process (a program the child started): its pid, sent before the
+ * attempt's start marker, so the parent's CPU figures follow that process. */
+void nb_child_send_worker(int fd, pid_t pid);
 void nb_child_send_report(int fd, const void *fixed, size_t fixed_len, const void *tail, size_t tail_len);
 
 /* Parent side. Wait for up to timeout_ms (-1: until the deadline, or for ever without one):
