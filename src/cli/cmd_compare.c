@@ -66,7 +66,7 @@ static void compare_usage(FILE *out)
 	      "      --min-runs N           runs needed per side for a verdict (default 3, at least 3)\n"
 	      "      --strict-env           reports that differ in anything but the kernel are an error\n"
 	      "      --fail-on-inconclusive exit 3 when nothing regressed but a gated metric is inconclusive\n"
-	      "      --allow-disturbed      exit 0, not 3, for a gated verdict withheld because a side\n"
+	      "      --allow-disturbed      exit 0, not 4, for a gated verdict withheld because a side\n"
 	      "                             was disturbed (foreign load, host steal)\n"
 	      "      --sequential           rounds: the always-valid verdict a loop can stop on (exit 3:\n"
 	      "                             undecided; a line a gated metric: pairs still needed)\n"
@@ -76,12 +76,15 @@ static void compare_usage(FILE *out)
 	      "      --color WHEN           auto (default: on a terminal), always, never\n"
 	      "  -h, --help                 this help\n"
 	      "\n"
-	      "exit codes: 0 no regression; 1 a gated metric regressed or is missing from NEW, or a\n"
-	      "point broke or is missing from NEW; 2 usage or input error; 3 inconclusive: a gated\n"
-	      "metric withheld because a side was disturbed (unless --allow-disturbed), or with\n"
-	      "--fail-on-inconclusive also too noisy or too few runs.\n"
-	      "git bisect run: map 2 and 3 to 125 (skip). The method (medians, the Mann-Whitney\n"
-	      "interval, floors, foreign load, host steal) and a recipe: man nicbench, docs/compare.md.\n",
+	      "exit codes (the same in compare, ab and bisect):\n"
+	      "  0 decided, no regression      1 regressed (or a gated metric or point missing from NEW)\n"
+	      "  2 usage or input error        3 undecided: more pairs would help (--sequential, or\n"
+	      "                                  --fail-on-inconclusive)\n"
+	      "  4 withheld: a side was disturbed (foreign load, host steal); more pairs would not:\n"
+	      "    find the load (--allow-disturbed: 0)\n"
+	      "git bisect run: map 2, 3 and 4 to 125 (skip), or let nicbench bisect do it. The method\n"
+	      "(medians, the Mann-Whitney interval, floors, foreign load, host steal) and a recipe:\n"
+	      "man nicbench, docs/compare.md.\n",
 	      out);
 }
 
@@ -385,14 +388,7 @@ static int write_output(const struct compare_cli *cli, const struct nb_cmp_resul
 
 static int exit_code(const struct compare_cli *cli, const struct nb_cmp_result *r)
 {
-	switch (nb_cmp_exit_status(r, cli->fail_on_inconclusive)) {
-	case NB_CMP_EXIT_FAIL:
-		return NB_EXIT_FAIL;
-	case NB_CMP_EXIT_INCONCLUSIVE:
-		return NB_EXIT_INCONCLUSIVE;
-	default: /* --sequential: a gated metric not decided yet is exit 3 */
-		return cli->opt.sequential && nb_seq_undecided(r) ? NB_EXIT_INCONCLUSIVE : NB_EXIT_OK;
-	}
+	return (int)nb_cmp_exit_status(r, cli->fail_on_inconclusive); /* its values are enum nb_exit's */
 }
 
 /* Each side's reports, merged into one report a side (compare_rounds.h); notes to stderr. */

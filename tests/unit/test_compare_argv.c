@@ -40,7 +40,7 @@ static const struct argv_case cases[] = {
 	  true },
 	/* an option after "--" changes the verdict's exit: two pairs cannot reach a verdict */
 	{ "flag after -- takes effect", { "@A1", "@A2", "@@", "@B1", "@B2", "--fail-on-inconclusive" },
-	  NB_EXIT_INCONCLUSIVE, NULL, false },
+	  NB_EXIT_UNDECIDED, NULL, false },
 	{ "same without it", { "@A1", "@A2", "@@", "@B1", "@B2" }, NB_EXIT_OK, NULL, false },
 	{ "a second --", { "@A1", "@@", "@B1", "@@", "@B2" }, NB_EXIT_USAGE, "one '--' only", false },
 	{ "no reports after --", { "@A1", "@A2", "@@", "--format", "json" }, NB_EXIT_USAGE, "both sides of '--'", false },
