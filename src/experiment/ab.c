@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +22,7 @@
 
 struct ab_run {
 	const struct nb_ab_spec *spec;
+	int lock_fd;
 	struct nb_ab_state st;
 	struct nb_ab_outcome *out;
 	struct nb_err *err;
@@ -164,6 +167,28 @@ static const char *status_of(int exit_code)
 	}
 }
 
+/* One ab at a time in a work directory. The lock's descriptor is inherited by the hooks (no
+ * O_CLOEXEC), so that a hook left running by an ab killed with SIGKILL still holds it: the next ab
+ * waits for that boot to end instead of booting beside it. */
+static int lock_work(struct ab_run *r)
+{
+	char path[4096];
+
+	work_path(r, path, sizeof(path), ".lock");
+	r->lock_fd = open(path, O_RDWR | O_CREAT, 0644);
+	if (r->lock_fd < 0)
+		return nb_err_set(r->err, -errno, "open the lock %s: %s", path, strerror(errno));
+	if (!flock(r->lock_fd, LOCK_EX | LOCK_NB))
+		return 0;
+	fprintf(stderr, "nicbench %s: waiting for %s: another nicbench ab, or a boot hook an ab killed left running, "
+		"works in %s\n", r->spec->who, path, r->spec->work);
+	while (flock(r->lock_fd, LOCK_EX)) {
+		if (errno != EINTR || nb_boot_interrupted())
+			return nb_err_set(r->err, -errno, "lock %s: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
 /* Open the work directory: the state there (the same kernels), or a new one. */
 static int open_set(struct ab_run *r)
 {
@@ -174,6 +199,8 @@ static int open_set(struct ab_run *r)
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (make_dir(sp->work, subs[i], r->err))
 			return r->err->code;
+	if (lock_work(r))
+		return r->err->code;
 	ret = nb_ab_state_load(&r->st, sp->work, r->err);
 	if (ret == -ENOENT) {
 		char a1[4096];
@@ -299,7 +326,7 @@ static int run_pairs(struct ab_run *r)
 
 int nb_ab_run(const struct nb_ab_spec *spec, struct nb_ab_outcome *out, struct nb_err *err)
 {
-	struct ab_run r = { .spec = spec, .out = out, .err = err };
+	struct ab_run r = { .spec = spec, .out = out, .err = err, .lock_fd = -1 };
 	double t0 = nb_monotonic_s();
 	int ret;
 
@@ -313,5 +340,7 @@ int nb_ab_run(const struct nb_ab_spec *spec, struct nb_ab_outcome *out, struct n
 		ret = run_pairs(&r);
 	out->wall_s = nb_monotonic_s() - t0;
 	nb_ab_state_free(&r.st);
+	if (r.lock_fd >= 0)
+		close(r.lock_fd);
 	return ret;
 }

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# shellcheck shell=bash
+# A boot hook for `nicbench ab` and `nicbench bisect` on the veth test bed (scripts/testbed), where a
+# "kernel" is a word: a kernel named in NB_AB_SLOW (default "slow") gets the peer's egress limited by a tbf
+# at NB_AB_SLOW_KBIT (the caller measures the bed's tcp-rx and takes 60% of it), so its rx tests run
+# slower; any other word runs the bed as it is. Each boot is a real `nicbench run` of a short tcp-rx.
+# usage: ab-hook-veth.sh KERNEL ROUND OUT   (as nicbench ab calls it; run inside the test bed)
+# Environment: NB_BIN, NB_IFACE, NB_PEER (scripts/testbed sets the last two); NB_AB_BED, the test bed's
+#   --name (for the tbf); NB_AB_SLOW_KBIT; NB_AB_SLOW ["slow"], words of slow kernels;
+#   NB_AB_TESTS [tcp-rx]; NB_AB_DURATION [1] s; NB_AB_REPS [2] runs a report.
+set -euo pipefail
+kernel=$1 round=$2 out=$3
+: "${NB_BIN:?}" "${NB_IFACE:?}" "${NB_PEER:?}" "${NB_AB_BED:?NB_AB_BED: the test bed name}"
+. "$(dirname "${BASH_SOURCE[0]}")/veth-bed.sh"
+slow=0
+for k in ${NB_AB_SLOW:-slow}; do
+	[ "$k" = "$kernel" ] && slow=1
+done
+journal=$(mktemp /tmp/nb-ab-hook.XXXXXX)
+trap 'bed_tbf_off "$NB_AB_BED"; rm -f "$journal"' EXIT
+bed_tbf_off "$NB_AB_BED"
+if [ "$slow" = 1 ]; then
+	bed_tbf_on "$NB_AB_BED" "${NB_AB_SLOW_KBIT:?NB_AB_SLOW_KBIT: the slow kernel's rate in kbit/s}"
+	echo "ab hook: $kernel is slow: the peer's egress at ${NB_AB_SLOW_KBIT} kbit/s"
+fi
+"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests "${NB_AB_TESTS:-tcp-rx}" --duration "${NB_AB_DURATION:-1}" \
+	--omit 0 --repetitions "${NB_AB_REPS:-2}" --settle 0.2 --idle-check 0 --peer-local --no-raw --no-profile \
+	--no-trace --journal "$journal" --round "$round" -o "$out"
