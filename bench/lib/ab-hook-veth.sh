@@ -21,7 +21,7 @@ journal=$(mktemp /tmp/nb-ab-hook.XXXXXX)
 trap 'bed_tbf_off "$NB_AB_BED"; rm -f "$journal"' EXIT
 bed_tbf_off "$NB_AB_BED"
 if [ "$slow" = 1 ]; then
-	bed_tbf_on "$NB_AB_BED" "${NB_AB_SLOW_KBIT:?NB_AB_SLOW_KBIT: the slow kernel's rate in kbit/s}"
+	bed_tbf_on "$NB_AB_BED" "${NB_AB_SLOW_KBIT:?NB_AB_SLOW_KBIT: the rate of slow kernels in kbit/s}"
 	echo "ab hook: $kernel is slow: the peer's egress at ${NB_AB_SLOW_KBIT} kbit/s"
 fi
 "$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests "${NB_AB_TESTS:-tcp-rx}" --duration "${NB_AB_DURATION:-1}" \

@@ -795,7 +795,7 @@ static void test_disturbed_gate(void)
 		{ "text", "inconclusive because a side was disturbed, in 4 point(s):\n  tcp-tx throughput_bps: disturbed: "
 			  "other programs took up to 45% of the CPU in a run (cpu_other_pct)",
 		  "(--allow-disturbed: exit 0 all the same)" },
-		{ "text", "a gate cannot pass on that data: exit 3; run again on a quiet machine, or in alternating rounds",
+		{ "text", "a gate cannot pass on that data: exit 4; run again on a quiet machine, or in alternating rounds",
 		  "run again on a quiet machine" },
 		{ "markdown", "**Inconclusive because a side was disturbed** in 4 point(s):\n- tcp-tx throughput_bps: ",
 		  "(--allow-disturbed: exit 0 all the same)" },
