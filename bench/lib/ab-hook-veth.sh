@@ -17,8 +17,8 @@ slow=0
 for k in ${NB_AB_SLOW:-slow}; do
 	[ "$k" = "$kernel" ] && slow=1
 done
-journal=$(mktemp /tmp/nb-ab-hook.XXXXXX)
-trap 'bed_tbf_off "$NB_AB_BED"; rm -f "$journal"' EXIT
+tmp=$(mktemp -d /tmp/nb-ab-hook.XXXXXX)  # the run's journal goes in it (it must not exist before the run)
+trap 'bed_tbf_off "$NB_AB_BED"; rm -rf "$tmp"' EXIT
 bed_tbf_off "$NB_AB_BED"
 if [ "$slow" = 1 ]; then
 	bed_tbf_on "$NB_AB_BED" "${NB_AB_SLOW_KBIT:?NB_AB_SLOW_KBIT: the rate of slow kernels in kbit/s}"
@@ -26,4 +26,4 @@ if [ "$slow" = 1 ]; then
 fi
 "$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests "${NB_AB_TESTS:-tcp-rx}" --duration "${NB_AB_DURATION:-1}" \
 	--omit 0 --repetitions "${NB_AB_REPS:-2}" --settle 0.2 --idle-check 0 --peer-local --no-raw --no-profile \
-	--no-trace --journal "$journal" --round "$round" -o "$out"
+	--no-trace --journal "$tmp/journal" --round "$round" -o "$out"
