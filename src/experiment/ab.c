@@ -3,6 +3,7 @@
 #include "ab.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 
 struct ab_run {
 	const struct nb_ab_spec *spec;
+	char work[3000]; /* spec->work made absolute: the hook may change directory before it writes OUT */
 	int lock_fd;
 	struct nb_ab_state st;
 	struct nb_ab_outcome *out;
@@ -40,7 +42,7 @@ static int make_dir(const char *dir, const char *sub, struct nb_err *err)
 
 static void work_path(const struct ab_run *r, char *buf, size_t len, const char *name)
 {
-	snprintf(buf, len, "%s/%s", r->spec->work, name);
+	snprintf(buf, len, "%s/%s", r->work, name);
 }
 
 /* A report that is there but not recorded as done was left by a boot that was killed or failed:
@@ -53,7 +55,7 @@ static int set_aside(const struct ab_run *r, int side, int pair, const char *why
 	work_path(r, from, sizeof(from), name);
 	if (access(from, F_OK))
 		return 0;
-	snprintf(to, sizeof(to), "%s/failed/%c.%d.%s.json", r->spec->work, nb_ab_side_name(side), pair, why);
+	snprintf(to, sizeof(to), "%s/failed/%c.%d.%s.json", r->work, nb_ab_side_name(side), pair, why);
 	if (rename(from, to))
 		return nb_err_set(r->err, -errno, "move %s aside to %s: %s", from, to, strerror(errno));
 	return 0;
@@ -181,7 +183,7 @@ static int lock_work(struct ab_run *r)
 	if (!flock(r->lock_fd, LOCK_EX | LOCK_NB))
 		return 0;
 	fprintf(stderr, "nicbench %s: waiting for %s: another nicbench ab, or a boot hook an ab killed left running, "
-		"works in %s\n", r->spec->who, path, r->spec->work);
+		"works in %s\n", r->spec->who, path, r->work);
 	while (flock(r->lock_fd, LOCK_EX)) {
 		if (errno != EINTR || nb_boot_interrupted())
 			return nb_err_set(r->err, -errno, "lock %s: %s", path, strerror(errno));
@@ -196,41 +198,50 @@ static int open_set(struct ab_run *r)
 	static const char *const subs[] = { NULL, "A", "B", "log", "failed" };
 	int ret;
 
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (make_dir(sp->work, subs[i], r->err))
+	char abs[PATH_MAX];
+
+	if (make_dir(sp->work, NULL, r->err))
+		return r->err->code;
+	if (!realpath(sp->work, abs))
+		return nb_err_set(r->err, -errno, "resolve the work directory %s: %s", sp->work, strerror(errno));
+	if (strlen(abs) >= sizeof(r->work))
+		return nb_err_set(r->err, -ENAMETOOLONG, "the work directory %s: its path is too long", sp->work);
+	memcpy(r->work, abs, strlen(abs) + 1);
+	for (size_t i = 1; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (make_dir(r->work, subs[i], r->err))
 			return r->err->code;
 	if (lock_work(r))
 		return r->err->code;
-	ret = nb_ab_state_load(&r->st, sp->work, r->err);
+	ret = nb_ab_state_load(&r->st, r->work, r->err);
 	if (ret == -ENOENT) {
 		char a1[4096];
 
-		snprintf(a1, sizeof(a1), "%s/A/1.json", sp->work);
+		snprintf(a1, sizeof(a1), "%s/A/1.json", r->work);
 		if (!access(a1, F_OK))
 			return nb_err_set(r->err, -EEXIST, "%s holds reports but no %s: not a set nicbench made; give "
-					  "another --work", sp->work, NB_AB_STATE_FILE);
+					  "another --work", r->work, NB_AB_STATE_FILE);
 		ret = nb_ab_state_init(&r->st, sp->kernel[0], sp->kernel[1], sp->boot, sp->set, r->err);
 		if (!ret)
-			fprintf(stderr, "nicbench %s: new set %s in %s\n", sp->who, r->st.set, sp->work);
+			fprintf(stderr, "nicbench %s: new set %s in %s\n", sp->who, r->st.set, r->work);
 		return ret;
 	}
 	if (ret)
 		return ret;
 	if (strcmp(r->st.kernel[0], sp->kernel[0]) || strcmp(r->st.kernel[1], sp->kernel[1]))
 		return nb_err_set(r->err, -EINVAL, "%s holds the set of kernels %s and %s, not %s and %s: give another --work",
-				  sp->work, r->st.kernel[0], r->st.kernel[1], sp->kernel[0], sp->kernel[1]);
+				  r->work, r->st.kernel[0], r->st.kernel[1], sp->kernel[0], sp->kernel[1]);
 	if (sp->set && strcmp(sp->set, r->st.set))
-		return nb_err_set(r->err, -EINVAL, "%s holds set %s, not %s", sp->work, r->st.set, sp->set);
+		return nb_err_set(r->err, -EINVAL, "%s holds set %s, not %s", r->work, r->st.set, sp->set);
 	if (strcmp(r->st.boot, sp->boot)) {
 		char *boot = strdup(sp->boot);
 
 		if (!boot)
-			return nb_err_set(r->err, -ENOMEM, "resume %s: %s", sp->work, strerror(ENOMEM));
+			return nb_err_set(r->err, -ENOMEM, "resume %s: %s", r->work, strerror(ENOMEM));
 		fprintf(stderr, "nicbench %s: note: the set began with another boot hook (%s)\n", sp->who, r->st.boot);
 		free(r->st.boot);
 		r->st.boot = boot;
 	}
-	fprintf(stderr, "nicbench %s: resuming set %s in %s: %d pairs kept\n", sp->who, r->st.set, sp->work,
+	fprintf(stderr, "nicbench %s: resuming set %s in %s: %d pairs kept\n", sp->who, r->st.set, r->work,
 		nb_ab_state_pairs(&r->st));
 	return 0;
 }
@@ -262,13 +273,13 @@ static int finish(struct ab_run *r, int exit_code, const char *status)
 	r->st.exit_code = exit_code;
 	r->out->exit_code = exit_code;
 	r->out->status = status;
-	return nb_ab_state_save(&r->st, r->spec->work, r->err);
+	return nb_ab_state_save(&r->st, r->work, r->err);
 }
 
 /* Look at pairs 1..n; true when the set stops here (decided, regressed or withheld). */
 static int look(struct ab_run *r, int n, bool *stop)
 {
-	int code = 0, ret = nb_ab_look(r->spec->work, n, &r->spec->cmp, false, &code, r->err);
+	int code = 0, ret = nb_ab_look(r->work, n, &r->spec->cmp, false, &code, r->err);
 
 	if (ret)
 		return ret;
@@ -278,7 +289,7 @@ static int look(struct ab_run *r, int n, bool *stop)
 	fprintf(stderr, "nicbench %s: after %d pair%s: %s (exit %d)\n", r->spec->who, n, n == 1 ? "" : "s",
 		status_of(code), code);
 	*stop = code != NB_AB_UNDECIDED;
-	return nb_ab_state_save(&r->st, r->spec->work, r->err);
+	return nb_ab_state_save(&r->st, r->work, r->err);
 }
 
 static int run_pairs(struct ab_run *r)
@@ -305,10 +316,10 @@ static int run_pairs(struct ab_run *r)
 			if (ret == 1) {
 				fprintf(stderr, "nicbench %s: pair %d, %c: the boot failed twice: the set stops (exit %d); "
 					"every report is kept in %s; the same command resumes it\n", sp->who, pair,
-					nb_ab_side_name(side), NB_AB_BOOT_FAILED, sp->work);
+					nb_ab_side_name(side), NB_AB_BOOT_FAILED, r->work);
 				return finish(r, NB_AB_BOOT_FAILED, "boot failed");
 			}
-			if ((ret = nb_ab_state_save(&r->st, sp->work, r->err)))
+			if ((ret = nb_ab_state_save(&r->st, r->work, r->err)))
 				return ret;
 		}
 		if ((ret = look(r, pair, &stop)))
@@ -318,7 +329,7 @@ static int run_pairs(struct ab_run *r)
 	if (!have)
 		return finish(r, NB_AB_UNDECIDED, "undecided");
 	/* the verdict the set ends with, into verdict.txt and verdict.json */
-	if ((ret = nb_ab_look(sp->work, have, &sp->cmp, true, &code, r->err)))
+	if ((ret = nb_ab_look(r->work, have, &sp->cmp, true, &code, r->err)))
 		return ret;
 	r->out->pairs = have;
 	return finish(r, code, status_of(code));
