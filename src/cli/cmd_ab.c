@@ -38,9 +38,10 @@ static int parse_set(void *obj, const struct nb_opt *o, const char *text, struct
 #define AB_ROWS 4
 static struct nb_opt ab_rows[AB_ROWS + NB_GATE_ROWS] = {
 	{ .name = "boot", .type = NB_OPT_ARG, .offset = NB_OPT_FIELD(struct ab_cli, boot), .metavar = "CMD",
-	  .help = "the boot hook: run as CMD KERNEL ROUND OUT through /bin/sh; exit 0 when OUT is the report" },
+	  .help = "the boot hook, run as CMD KERNEL ROUND OUT through /bin/sh\n(exit 0: OUT is the report)",
+	  .brief = "the boot hook: CMD KERNEL ROUND OUT through /bin/sh" },
 	{ .name = "work", .type = NB_OPT_ARG, .offset = NB_OPT_FIELD(struct ab_cli, work), .metavar = "DIR",
-	  .help = "the set's directory: reports, logs, state.json, verdict.txt/.json (the same DIR resumes)" },
+	  .help = "the set's directory: reports, logs, state, verdict (the same DIR resumes)" },
 	{ .name = "max-pairs", .type = NB_OPT_INT, .offset = NB_OPT_FIELD(struct ab_cli, max_pairs), .min = 1,
 	  .max = NB_AB_PAIRS_MAX, .def = 10, .metavar = "N", .help = "pairs at most; then the set ends undecided" },
 	{ .name = "set", .type = NB_OPT_CUSTOM, .metavar = "ID", .parse = parse_set,
@@ -87,7 +88,7 @@ static void ab_usage(FILE *out)
 	      "    kernel=$1 round=$2 out=$3 board=root@board\n"
 	      "    ssh $board \"kexec -l /boot/vmlinuz-$kernel --reuse-cmdline && systemctl kexec\" || true\n"
 	      "    sleep 20; until ssh -o ConnectTimeout=5 $board true; do sleep 5; done\n"
-	      "    ssh $board nicbench run -i eth0 --peer 192.0.2.1 --tests tcp-rx --round $round -o /tmp/r.json\n"
+	      "    ssh $board nicbench run -i eth0 --peer 192.0.2.1 --round $round -o /tmp/r.json\n"
 	      "    scp $board:/tmp/r.json \"$out\"\n"
 	      "then: nicbench ab --boot ./ab-hook.sh --work ab-6.12 6.12.0 6.12.1\n"
 	      "More: man nicbench, docs/compare.md (\"nicbench ab\").\n",

@@ -21,14 +21,15 @@ struct bisect_cli {
 #define BISECT_ROWS 4
 static struct nb_opt bisect_rows[BISECT_ROWS + NB_GATE_ROWS] = {
 	{ .name = "boot", .type = NB_OPT_ARG, .offset = NB_OPT_FIELD(struct bisect_cli, boot), .metavar = "CMD",
-	  .help = "the boot hook, as nicbench ab's: CMD KERNEL ROUND OUT through /bin/sh" },
+	  .help = "the boot hook, as nicbench ab's: CMD KERNEL ROUND OUT" },
 	{ .name = "work", .type = NB_OPT_ARG, .offset = NB_OPT_FIELD(struct bisect_cli, work), .metavar = "DIR",
-	  .help = "each step's set (DIR/step-N, as ab's --work) and bisect.json; the same DIR resumes" },
+	  .help = "each step's set (DIR/step-N) and bisect.json; the same DIR resumes" },
 	{ .name = "max-pairs", .type = NB_OPT_INT, .offset = NB_OPT_FIELD(struct bisect_cli, max_pairs), .min = 1,
 	  .max = NB_AB_PAIRS_MAX, .def = 8, .metavar = "N", .help = "a step's pairs before it is extended" },
 	{ .name = "ceiling", .type = NB_OPT_INT, .offset = NB_OPT_FIELD(struct bisect_cli, ceiling), .min = 1,
 	  .max = NB_AB_PAIRS_MAX, .def = 16, .metavar = "N",
-	  .help = "an undecided step doubles its pairs up to this many; still undecided, the bisect stops (exit 3)" },
+	  .help = "an undecided step doubles its pairs up to this many; still undecided, the bisect\nstops (exit 3)",
+	  .brief = "an undecided step doubles its pairs up to N, then exit 3" },
 };
 
 static const struct nb_opt_table bisect_table = { .command = "bisect", .rows = bisect_rows,

@@ -49,19 +49,19 @@ static const struct nb_opt gate_rows[NB_GATE_ROWS] = {
 	  .brief = "gated metrics: METRIC[@TESTGLOB][=PCT],... or none" },
 	{ .name = "min-effect", .type = NB_OPT_CUSTOM, .flags = NB_OPT_NO_REPORT, .offset = 0, .metavar = "[M=]PCT",
 	  .parse = parse_effect,
-	  .help = "minimum effect in percent, for all metrics or metric M (default 5; repeatable)" },
+	  .help = "minimum effect in percent, of all metrics or of metric M (default 5)" },
 	{ .name = "floor", .type = NB_OPT_CUSTOM, .flags = NB_OPT_NO_REPORT, .offset = 0, .metavar = "NAME=V",
 	  .parse = parse_floor,
-	  .help = "absolute floor of metric or family NAME in its unit (repeatable; none: floors off)" },
+	  .help = "absolute floor of metric or family NAME in its unit (none: no floors)" },
 	{ .name = "alpha", .type = NB_OPT_NUMBER, .flags = NB_OPT_NO_REPORT, .offset = CMP_FIELD(alpha), .min = 0, .max = 1,
 	  .def = 0.10, .metavar = "P", .parse = parse_alpha,
 	  .help = "1 - the interval's confidence" },
 	{ .name = "min-runs", .type = NB_OPT_INT, .flags = NB_OPT_NO_REPORT, .offset = CMP_FIELD(min_runs), .min = 3,
 	  .max = 1000, .def = 3, .metavar = "N", .help = "runs needed per side for a verdict" },
 	{ .name = "missing-ok", .type = NB_OPT_FLAG, .flags = NB_OPT_NO_REPORT, .offset = CMP_FIELD(missing_ok),
-	  .help = "a gated metric or point absent from B is inconclusive, not a failure" },
+	  .help = "a gated metric or point absent from B: inconclusive, not a failure" },
 	{ .name = "allow-disturbed", .type = NB_OPT_FLAG, .flags = NB_OPT_NO_REPORT, .offset = CMP_FIELD(allow_disturbed),
-	  .help = "exit 0, not 4, for a gated verdict withheld because a side was disturbed" },
+	  .help = "exit 0, not 4, when a side was disturbed (foreign load, steal)" },
 };
 
 int nb_gate_rows_add(struct nb_opt *rows, int at, size_t opt_offset)
