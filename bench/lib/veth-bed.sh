@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # Helpers the benches on the veth test bed share (sourced by bench/aa-noise, bench/time-to-verdict,
-# bench/ab-rounds): pooling reports, the peer-side rate limit, the gated flags of a compare.
+# bench/ab-rounds, bench/ab-veth and the ab hook bench/lib/ab-hook-veth.sh): pooling reports, the
+# peer-side rate limit, the gated flags of a compare.
 
 # bed_merge OUT IN...: one report with the runs and metric values of all inputs, per point; the
 # medians are dropped, compare takes them from the merged values. The result is no round of a
@@ -43,11 +44,4 @@ bed_flags() {
 	jq -r '[.points[]? | .id as $id | .metrics // {} | to_entries[]
 		| select(.value.gated and (.value.verdict == "regressed" or .value.verdict == "improved"))
 		| "\($id):\(.key):\(.value.verdict)"] | join(" ")' "$1"
-}
-
-# bed_withheld COMPARE_JSON: how many gated metrics compare withheld as disturbed (foreign load or
-# host steal), 0 when none: a count for the benches' tables (compare's exit code says whether any was)
-bed_withheld() {
-	jq '[.points[]? | .metrics // {} | to_entries[] | select(.value.gated and .value.verdict == "inconclusive"
-		and ((.value.reason // "") | startswith("disturbed") or startswith("host steal")))] | length' "$1"
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* nicbench compare: command line, loading, environment check, rendering and the CI exit code. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include "commands.h"
 #include "compare/compare.h"
 #include "compare/compare_rounds.h"
+#include "gate_options.h"
 #include "kit/options.h"
 #include "render/render.h"
 
@@ -31,6 +31,71 @@ struct compare_cli {
 	struct nb_cmp_options opt;
 };
 
+static int parse_format(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	struct compare_cli *cli = obj;
+	char names[128];
+
+	(void)o;
+	cli->format = nb_render_format_find(NB_RENDER_COMPARE, text);
+	if (cli->format)
+		return 0;
+	return nb_err_set(err, -EINVAL, "--format '%s': unknown format (%s) (try 'nicbench compare --help')", text,
+			  nb_render_format_names(NB_RENDER_COMPARE, names, sizeof(names)));
+}
+
+static int parse_color(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	struct compare_cli *cli = obj;
+
+	(void)o;
+	if (!strcmp(text, "auto"))
+		cli->color = COLOR_AUTO;
+	else if (!strcmp(text, "always"))
+		cli->color = COLOR_ALWAYS;
+	else if (!strcmp(text, "never"))
+		cli->color = COLOR_NEVER;
+	else
+		return nb_err_set(err, -EINVAL, "--color '%s': auto, always or never", text);
+	return 0;
+}
+
+#define CLI_FIELD(member) NB_OPT_FIELD(struct compare_cli, member)
+#define COMPARE_ROWS 10
+
+/* The option rows (kit/options.h), as run's; the gate's rows, shared with ab and bisect
+ * (gate_options.c), follow them. --format's help line is the format table's own. */
+static struct nb_opt compare_rows[COMPARE_ROWS + NB_GATE_ROWS] = {
+	{ .name = "format", .short_name = 'f', .type = NB_OPT_CUSTOM, .flags = NB_OPT_HIDDEN, .metavar = "FMT",
+	  .parse = parse_format, .help = "the output format" },
+	{ .name = "output", .short_name = 'o', .type = NB_OPT_ARG, .offset = CLI_FIELD(output), .metavar = "FILE",
+	  .help = "write there instead of stdout" },
+	{ .name = "list-floors", .type = NB_OPT_FLAG, .offset = CLI_FIELD(list_floors),
+	  .help = "print every metric family's direction and floor, and exit" },
+	{ .name = "strict-env", .type = NB_OPT_FLAG, .offset = CLI_FIELD(strict_env),
+	  .help = "reports that differ in anything but the kernel are an error" },
+	{ .name = "fail-on-inconclusive", .type = NB_OPT_FLAG, .offset = CLI_FIELD(fail_on_inconclusive),
+	  .help = "exit 3 when nothing regressed but a gated metric is inconclusive",
+	  .brief = "exit 3 when a gated metric is inconclusive" },
+	{ .name = "sequential", .type = NB_OPT_FLAG, .offset = CLI_FIELD(opt.sequential),
+	  .help = "rounds: the always-valid verdict a loop can stop on (exit 3: undecided)",
+	  .brief = "rounds: the verdict a loop can stop on (3: undecided)" },
+	{ .name = "alpha-split", .type = NB_OPT_FLAG, .offset = CLI_FIELD(opt.alpha_split),
+	  .help = "--sequential: share alpha among the gated metrics, so that the gate as a whole errs at\n"
+		  "alpha (nicbench ab and bisect do)",
+	  .brief = "--sequential: share alpha among the gated metrics" },
+	{ .name = "verbose", .short_name = 'v', .type = NB_OPT_FLAG, .offset = CLI_FIELD(all_metrics),
+	  .help = "text: list every metric, not only the gated and the changed ones",
+	  .brief = "text: list every metric" },
+	{ .name = "all-metrics", .type = NB_OPT_FLAG, .flags = NB_OPT_HELP_JOIN, .offset = CLI_FIELD(all_metrics),
+	  .help = "the same as --verbose" },
+	{ .name = "color", .type = NB_OPT_CUSTOM, .metavar = "WHEN", .parse = parse_color,
+	  .help = "auto (default: on a terminal), always, never" },
+};
+
+static const struct nb_opt_table compare_table = { .command = "compare", .rows = compare_rows,
+						   .nrows = COMPARE_ROWS + NB_GATE_ROWS };
+
 static void compare_usage(FILE *out)
 {
 	fputs("usage: nicbench compare [OPTIONS] BASE.json NEW.json\n"
@@ -46,164 +111,34 @@ static void compare_usage(FILE *out)
 	      "name begins with '-' is named with its directory: ./-x.json.\n"
 	      "\n"
 	      "options:\n"
-	      "  -f, --format FMT           ",
+	      "  -f, --format FMT        ",
 	      out);
-	nb_render_format_help(out, NB_RENDER_COMPARE, 29, 88);
-	fputs("  -o, --output FILE          write there instead of stdout\n"
-	      "      --gate RULES           which metrics gate the exit code: comma-separated\n"
-	      "                             METRIC[@TESTGLOB][=PCT], or none\n"
-	      "                             (default: throughput_bps,cpu_busy_pct@*-rx,\n"
-	      "                             rr_latency_p99_us@*-rr,rr_transactions_per_s@*-rr)\n"
-	      "      --min-effect [M=]PCT   minimum effect in percent, for all metrics or metric M\n"
-	      "                             (default 5; repeatable)\n"
-	      "      --floor NAME=V[,...]   absolute floor of metric or family NAME (cpu, core, loss,\n"
-	      "                             drops, latency, jitter, rates, bits, ...), in its unit;\n"
-	      "                             repeatable; --floor none turns the floors off\n"
-	      "      --list-floors          print every metric family's direction and floor, and exit\n"
-	      "      --missing-ok           a gated metric or point of BASE absent from NEW is\n"
-	      "                             inconclusive, not a failure (the old behaviour)\n"
-	      "      --alpha P              1 - the interval's confidence (default 0.10: 90%)\n"
-	      "      --min-runs N           runs needed per side for a verdict (default 3, at least 3)\n"
-	      "      --strict-env           reports that differ in anything but the kernel are an error\n"
-	      "      --fail-on-inconclusive exit 3 when nothing regressed but a gated metric is inconclusive\n"
-	      "      --allow-disturbed      exit 0, not 3, for a gated verdict withheld because a side\n"
-	      "                             was disturbed (foreign load, host steal)\n"
-	      "      --sequential           rounds: the always-valid verdict a loop can stop on (exit 3:\n"
-	      "                             undecided; a line a gated metric: pairs still needed)\n"
-	      "      --alpha-split          --sequential: share alpha among the gated metrics, so the\n"
-	      "                             gate as a whole errs at alpha (nicbench ab does)\n"
-	      "  -v, --verbose              text: list every metric (also --all-metrics); by default\n"
-	      "                             the gated ones and those regressed, improved, new or\n"
-	      "                             missing, direction-less changes on one line, and a count\n"
-	      "      --color WHEN           auto (default: on a terminal), always, never\n"
-	      "  -h, --help                 this help\n"
+	nb_render_format_help(out, NB_RENDER_COMPARE, 26, 88);
+	nb_opts_help(out, &compare_table, "output", "color");
+	fputs("the gate (nicbench ab and bisect take the same):\n", out);
+	nb_gate_help(out, &compare_table);
+	fputs("  -h, --help              this help\n"
 	      "\n"
-	      "exit codes: 0 no regression; 1 a gated metric regressed or is missing from NEW, or a\n"
-	      "point broke or is missing from NEW; 2 usage or input error; 3 inconclusive: a gated\n"
-	      "metric withheld because a side was disturbed (unless --allow-disturbed), or with\n"
-	      "--fail-on-inconclusive also too noisy or too few runs.\n"
-	      "git bisect run: map 2 and 3 to 125 (skip). The method (medians, the Mann-Whitney\n"
-	      "interval, floors, foreign load, host steal) and a recipe: man nicbench, docs/compare.md.\n",
+	      "The default gate: throughput_bps,cpu_busy_pct@*-rx,rr_latency_p99_us@*-rr,\n"
+	      "rr_transactions_per_s@*-rr, and each point's headline metric (a flood point's packet rate).\n"
+	      "Floor families for --floor NAME=V: cpu, core, loss, drops, latency, jitter, rates, bits,\n"
+	      "... (--list-floors).\n"
+	      "\n"
+	      "exit codes (the same in compare, ab and bisect):\n"
+	      "  0 decided, no regression      1 regressed (or a gated metric or point missing from NEW)\n"
+	      "  2 usage or input error        3 undecided: more pairs would help (--sequential, or\n"
+	      "                                  --fail-on-inconclusive)\n"
+	      "  4 withheld: a side was disturbed (foreign load, host steal); more pairs would not:\n"
+	      "    find the load (--allow-disturbed: 0)\n"
+	      "git bisect run: map 2, 3 and 4 to 125 (skip), or let nicbench bisect do it. The method\n"
+	      "(medians, the Mann-Whitney interval, floors, foreign load, host steal) and a recipe:\n"
+	      "man nicbench, docs/compare.md.\n",
 	      out);
 }
 
-static int usage_error(struct nb_err *err, const char *msg, const char *arg)
+static int usage_error(struct nb_err *err, const char *msg)
 {
-	char why[sizeof(err->msg)];
-
-	snprintf(why, sizeof(why), "%s", msg);  /* msg may be err->msg itself */
-	return nb_err_set(err, -EINVAL, "%s%s%s (try 'nicbench compare --help')", why, arg ? ": " : "", arg ? arg : "");
-}
-
-static int parse_format(const char *s, struct compare_cli *cli, struct nb_err *err)
-{
-	char names[128], msg[160];
-
-	cli->format = nb_render_format_find(NB_RENDER_COMPARE, s);
-	if (cli->format)
-		return 0;
-	snprintf(msg, sizeof(msg), "unknown format (%s)", nb_render_format_names(NB_RENDER_COMPARE, names, sizeof(names)));
-	return usage_error(err, msg, s);
-}
-
-static int parse_color(const char *s, enum color_mode *c)
-{
-	if (!strcmp(s, "auto"))
-		*c = COLOR_AUTO;
-	else if (!strcmp(s, "always"))
-		*c = COLOR_ALWAYS;
-	else if (!strcmp(s, "never"))
-		*c = COLOR_NEVER;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-enum { OPT_GATE = 256, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_RUNS, OPT_STRICT_ENV, OPT_FAIL_INCONCLUSIVE,
-       OPT_ALL_METRICS, OPT_COLOR, OPT_FLOOR, OPT_MISSING_OK, OPT_LIST_FLOORS, OPT_ALLOW_DISTURBED,
-       OPT_SEQUENTIAL, OPT_ALPHA_SPLIT };
-
-static const struct option long_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "gate", required_argument, NULL, OPT_GATE },
-	{ "min-effect", required_argument, NULL, OPT_MIN_EFFECT },
-	{ "alpha", required_argument, NULL, OPT_ALPHA },
-	{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
-	{ "strict-env", no_argument, NULL, OPT_STRICT_ENV },
-	{ "fail-on-inconclusive", no_argument, NULL, OPT_FAIL_INCONCLUSIVE },
-	{ "all-metrics", no_argument, NULL, OPT_ALL_METRICS },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "floor", required_argument, NULL, OPT_FLOOR },
-	{ "missing-ok", no_argument, NULL, OPT_MISSING_OK },
-	{ "allow-disturbed", no_argument, NULL, OPT_ALLOW_DISTURBED },
-	{ "list-floors", no_argument, NULL, OPT_LIST_FLOORS },
-	{ "sequential", no_argument, NULL, OPT_SEQUENTIAL },
-	{ "alpha-split", no_argument, NULL, OPT_ALPHA_SPLIT },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* Returns 0 to go on, 1 to stop parsing (--help, --list-floors), or -EINVAL with err. */
-static int parse_option(struct compare_cli *cli, int c, const char *arg, struct nb_err *err)
-{
-	char *end;
-
-	switch (c) {
-	case 'f':
-		return parse_format(arg, cli, err);
-	case 'o':
-		cli->output = arg;
-		return 0;
-	case OPT_GATE:
-		return nb_cmp_gate_parse(&cli->opt, arg, err) ? usage_error(err, err->msg, NULL) : 0;
-	case OPT_MIN_EFFECT:
-		return nb_cmp_effect_parse(&cli->opt, arg, err) ? usage_error(err, err->msg, NULL) : 0;
-	case OPT_ALPHA:
-		cli->opt.alpha = strtod(arg, &end);
-		return *end || end == arg || !(cli->opt.alpha > 0 && cli->opt.alpha < 1)
-			       ? usage_error(err, "--alpha wants a number between 0 and 1", arg)
-			       : 0;
-	case OPT_MIN_RUNS:
-		cli->opt.min_runs = (int)strtol(arg, &end, 10);
-		return *end || end == arg || cli->opt.min_runs < 3 || cli->opt.min_runs > 1000
-			       ? usage_error(err, "--min-runs wants a whole number from 3 to 1000", arg)
-			       : 0;
-	case OPT_STRICT_ENV:
-		cli->strict_env = true;
-		return 0;
-	case OPT_FAIL_INCONCLUSIVE:
-		cli->fail_on_inconclusive = true;
-		return 0;
-	case OPT_ALL_METRICS:
-	case 'v':
-		cli->all_metrics = true;
-		return 0;
-	case OPT_FLOOR:
-		return nb_cmp_floor_parse(&cli->opt, arg, err) ? usage_error(err, err->msg, NULL) : 0;
-	case OPT_SEQUENTIAL:
-		cli->opt.sequential = true;
-		return 0;
-	case OPT_ALPHA_SPLIT:
-		cli->opt.alpha_split = true;
-		return 0;
-	case OPT_MISSING_OK:
-		cli->opt.missing_ok = true;
-		return 0;
-	case OPT_ALLOW_DISTURBED:
-		cli->opt.allow_disturbed = true;
-		return 0;
-	case OPT_LIST_FLOORS:
-		cli->list_floors = true;
-		return 1;
-	case OPT_COLOR:
-		return parse_color(arg, &cli->color) ? usage_error(err, "--color wants auto, always or never", arg) : 0;
-	case 'h':
-		return 1;
-	default:
-		return usage_error(err, "bad option", NULL);
-	}
+	return nb_err_set(err, -EINVAL, "%s (try 'nicbench compare --help')", msg);
 }
 
 static bool is_dir(const char *path)
@@ -213,42 +148,36 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/* Does arg take the next word as its value (a row with a value, by its long or short name)? */
+static bool takes_value(const char *arg)
+{
+	const struct nb_opt *o = NULL;
+
+	if (!strncmp(arg, "--", 2) && !strchr(arg, '='))
+		o = nb_opt_by_name(&compare_table, arg + 2);
+	else if (arg[0] == '-' && arg[1] && !arg[2])
+		for (int i = 0; i < compare_table.nrows && !o; i++)
+			o = compare_rows[i].short_name == arg[1] ? &compare_rows[i] : NULL;
+	return o && o->type != NB_OPT_FLAG;
+}
+
 /* The first "--" at or after argv[from] that is not an option's argument; -1 when none. */
 static int separator(int argc, char **argv, int from)
 {
 	for (int i = from; i < argc; i++) {
-		const struct option *o;
-
 		if (!strcmp(argv[i], "--"))
 			return i;
-		if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "-o")) {
+		if (takes_value(argv[i]))
 			i++;
-			continue;
-		}
-		for (o = long_options; o->name; o++) {
-			if (o->has_arg == required_argument && !strncmp(argv[i], "--", 2) && !strcmp(argv[i] + 2, o->name))
-				i++;
-		}
 	}
 	return -1;
 }
 
 /* The options among argv[1..argc) (argv[0] the command's name), which getopt permutes to the
- * front; *first is where the reports then start. 0, 1 (--help, --list-floors) or -EINVAL. */
+ * front; *first is where the reports then start. 0, 1 (--help) or -EINVAL. */
 static int parse_options(struct compare_cli *cli, int argc, char **argv, int *first, struct nb_err *err)
 {
-	int c;
-
-	optind = 0; /* glibc: 0 re-initialises getopt, so cmd_compare can run more than once per process */
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "f:o:hv", long_options, NULL)) != -1) {
-		int ret = parse_option(cli, c, optarg, err);
-
-		if (ret)
-			return ret;
-	}
-	*first = optind;
-	return 0;
+	return nb_opts_parse(&compare_table, argc, argv, cli, first, err);
 }
 
 /* The parse convention of every subcommand (options.h): 0 go on; 1 --help (or --list-floors)
@@ -257,15 +186,18 @@ static int parse_options(struct compare_cli *cli, int argc, char **argv, int *fi
  * a side's reports stay its own. A report named like an option is reached as ./-x.json. */
 static int parse_cli(struct compare_cli *cli, int argc, char **argv, struct nb_err *err)
 {
-	int sep = separator(argc, argv, 1), na = sep >= 0 ? sep : argc, nb = sep >= 0 ? argc - sep : 0;
-	int first[2] = { 0, 0 }, ret;
+	int sep, na, nb, first[2] = { 0, 0 }, ret;
 	char **side[2];
 
 	memset(cli, 0, sizeof(*cli));
+	nb_gate_rows_add(compare_rows, COMPARE_ROWS, offsetof(struct compare_cli, opt));
+	sep = separator(argc, argv, 1);
+	na = sep >= 0 ? sep : argc;
+	nb = sep >= 0 ? argc - sep : 0;
 	nb_cmp_options_init(&cli->opt);
 	cli->format = nb_render_format_default();
 	if (sep >= 0 && separator(argc, argv, sep + 1) >= 0)
-		return usage_error(err, "one '--' only: it parts A's reports from B's (a report named '--' is ./--)", NULL);
+		return usage_error(err, "one '--' only: it parts A's reports from B's (a report named '--' is ./--)");
 	/* each side as an argv of its own, led by the command's name: [argv0, A...] [argv0, B...] */
 	cli->args = calloc((size_t)argc + 2, sizeof(*cli->args));
 	if (!cli->args)
@@ -282,6 +214,8 @@ static int parse_cli(struct compare_cli *cli, int argc, char **argv, struct nb_e
 		if (ret)
 			return ret;
 	}
+	if (cli->list_floors)
+		return 1; /* the table alone: no reports wanted */
 	if (sep >= 0) {
 		cli->rounds = true;
 		for (int s = 0; s < 2; s++) {
@@ -290,14 +224,13 @@ static int parse_cli(struct compare_cli *cli, int argc, char **argv, struct nb_e
 		}
 		if (!cli->side_n[0] || !cli->side_n[1])
 			return usage_error(err, "compare over rounds wants reports on both sides of '--': A1.json... -- "
-					   "B1.json...", NULL);
+					   "B1.json...");
 		cli->base_path = cli->side_paths[0][0];
 		cli->new_path = cli->side_paths[1][cli->side_n[1] - 1];
 		return 0;
 	}
 	if (na - first[0] != 2)
-		return usage_error(err, "expected two reports, BASE.json and NEW.json (or rounds: A1.json... -- B1.json...)",
-				   NULL);
+		return usage_error(err, "expected two reports, BASE.json and NEW.json (or rounds: A1.json... -- B1.json...)");
 	cli->base_path = side[0][first[0]];
 	cli->new_path = side[0][first[0] + 1];
 	/* two directories: a side's rounds each */
@@ -391,14 +324,7 @@ static int write_output(const struct compare_cli *cli, const struct nb_cmp_resul
 
 static int exit_code(const struct compare_cli *cli, const struct nb_cmp_result *r)
 {
-	switch (nb_cmp_exit_status(r, cli->fail_on_inconclusive)) {
-	case NB_CMP_EXIT_FAIL:
-		return NB_EXIT_FAIL;
-	case NB_CMP_EXIT_INCONCLUSIVE:
-		return NB_EXIT_INCONCLUSIVE;
-	default: /* --sequential: a gated metric not decided yet is exit 3 */
-		return cli->opt.sequential && nb_seq_undecided(r) ? NB_EXIT_INCONCLUSIVE : NB_EXIT_OK;
-	}
+	return (int)nb_cmp_exit_status(r, cli->fail_on_inconclusive); /* its values are enum nb_exit's */
 }
 
 /* Each side's reports, merged into one report a side (compare_rounds.h); notes to stderr. */
@@ -435,7 +361,8 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	rc = NB_EXIT_USAGE;
 	if (cli.opt.alpha_split && !cli.opt.sequential) {
-		fprintf(stderr, "nicbench compare: --alpha-split goes with --sequential (try 'nicbench compare --help')\n");
+		fprintf(stderr, "nicbench compare: --alpha-split shares the sequential verdict's alpha: add --sequential "
+			"(try 'nicbench compare --help')\n");
 		goto out;
 	}
 	if (cli.opt.sequential && !cli.rounds) {

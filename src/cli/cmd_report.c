@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* nicbench report: one report (optionally against a base) -> an HTML page, text, Markdown or KCIDB JSON. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,73 @@ struct report_cli {
 	struct nb_kcidb_opts kcidb;
 };
 
+static int parse_format(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	struct report_cli *cli = obj;
+	char names[128];
+
+	(void)o;
+	cli->format = nb_render_format_find(NB_RENDER_REPORT, text);
+	if (cli->format)
+		return 0;
+	return nb_err_set(err, -EINVAL, "--format '%s': unknown format (%s)", text,
+			  nb_render_format_names(NB_RENDER_REPORT, names, sizeof(names)));
+}
+
+static int parse_origin(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	(void)o;
+	if (nb_kcidb_origin_check(text, err))
+		return -EINVAL;
+	((struct report_cli *)obj)->kcidb.origin = text;
+	return 0;
+}
+
+static int parse_report_url(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	(void)o;
+	if (nb_kcidb_report_url_check(text, err))
+		return -EINVAL;
+	((struct report_cli *)obj)->kcidb.report_url = text;
+	return 0;
+}
+
+static int parse_commit(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
+{
+	(void)o;
+	if (nb_kcidb_commit_check(text, err))
+		return -EINVAL;
+	((struct report_cli *)obj)->kcidb.commit = text;
+	return 0;
+}
+
+#define REPORT_FIELD(member) NB_OPT_FIELD(struct report_cli, member)
+
+/* The option rows (kit/options.h), as run's: --format's line in --help is the format table's own. */
+static const struct nb_opt report_rows[] = {
+	{ .name = "format", .short_name = 'f', .type = NB_OPT_CUSTOM, .flags = NB_OPT_HIDDEN, .metavar = "FMT",
+	  .parse = parse_format, .help = "the output format" },
+	{ .name = "output", .short_name = 'o', .type = NB_OPT_ARG, .offset = REPORT_FIELD(output), .metavar = "FILE",
+	  .help = "write there instead of stdout" },
+	{ .name = "base", .short_name = 'b', .type = NB_OPT_ARG, .offset = REPORT_FIELD(base_path), .metavar = "BASE",
+	  .help = "a base report to compare against" },
+	{ .name = "origin", .type = NB_OPT_CUSTOM, .metavar = "NAME", .parse = parse_origin,
+	  .help = "kcidb: the submitting CI system ([a-z0-9_]+, default nicbench)" },
+	{ .name = "build-id", .type = NB_OPT_ARG, .offset = REPORT_FIELD(kcidb.build_id), .metavar = "ID",
+	  .help = "kcidb: the farm's build id (ORIGIN:...) the tests belong to; without it a checkout and a\n"
+		  "build named after the kernel are added",
+	  .brief = "kcidb: the farm's build id (ORIGIN:...) the tests belong to" },
+	{ .name = "report-url", .type = NB_OPT_CUSTOM, .metavar = "URL", .parse = parse_report_url,
+	  .help = "kcidb: where the report is published: each test's output_files" },
+	{ .name = "commit", .type = NB_OPT_CUSTOM, .metavar = "HASH", .parse = parse_commit,
+	  .help = "kcidb: the measured kernel's git commit (a bisect's first bad one): named by the\n"
+		  "regression issues; 40 hex digits also fill the checkout",
+	  .brief = "kcidb: the measured kernel's git commit, named by the regression issues" },
+};
+
+static const struct nb_opt_table report_table = { .command = "report", .rows = report_rows,
+						  .nrows = (int)(sizeof(report_rows) / sizeof(report_rows[0])) };
+
 static void report_usage(FILE *out)
 {
 	fputs("usage: nicbench report [OPTIONS] REPORT.json\n"
@@ -24,18 +90,11 @@ static void report_usage(FILE *out)
 	      "front, the best setting across tests; with --base, the compare view on top.\n"
 	      "\n"
 	      "options:\n"
-	      "  -f, --format FMT     ",
+	      "  -f, --format FMT        ",
 	      out);
-	nb_render_format_help(out, NB_RENDER_REPORT, 23, 88);
-	fputs("  -o, --output FILE    write there instead of stdout\n"
-	      "  -b, --base BASE      a base report to compare against\n"
-	      "      --origin NAME    kcidb: the submitting CI system ([a-z0-9_]+, default nicbench)\n"
-	      "      --build-id ID    kcidb: the farm's build id (ORIGIN:...) the tests belong to;\n"
-	      "                       without it a checkout and a build named after the kernel are added\n"
-	      "      --report-url URL kcidb: where the report is published: each test's output_files\n"
-	      "      --commit HASH    kcidb: the measured kernel's git commit (a bisect's first bad one):\n"
-	      "                       named by the regression issues; 40 hex digits also fill the checkout\n"
-	      "  -h, --help           this help\n"
+	nb_render_format_help(out, NB_RENDER_REPORT, 26, 88);
+	nb_opts_help(out, &report_table, "output", "commit");
+	fputs("  -h, --help              this help\n"
 	      "\n"
 	      "exit codes: 0 written; 2 usage or input error (unreadable or invalid report, bad option).\n"
 	      "A report does not gate: nicbench compare does. The rules and the page: docs/report.md,\n"
@@ -43,91 +102,23 @@ static void report_usage(FILE *out)
 	      out);
 }
 
-static int usage_error(struct nb_err *err, const char *msg, const char *arg)
-{
-	char why[sizeof(err->msg)];
-
-	snprintf(why, sizeof(why), "%s", msg);  /* msg may be err->msg itself */
-	return nb_err_set(err, -EINVAL, "%s%s%s (try 'nicbench report --help')", why, arg ? ": " : "", arg ? arg : "");
-}
-
-static int parse_format(const char *s, struct report_cli *cli, struct nb_err *err)
-{
-	char names[128], msg[160];
-
-	cli->format = nb_render_format_find(NB_RENDER_REPORT, s);
-	if (cli->format)
-		return 0;
-	snprintf(msg, sizeof(msg), "unknown format (%s)", nb_render_format_names(NB_RENDER_REPORT, names, sizeof(names)));
-	return usage_error(err, msg, s);
-}
-
-enum { OPT_ORIGIN = 256, OPT_BUILD_ID, OPT_REPORT_URL, OPT_COMMIT };
-
-static const struct option long_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "base", required_argument, NULL, 'b' },
-	{ "origin", required_argument, NULL, OPT_ORIGIN },
-	{ "build-id", required_argument, NULL, OPT_BUILD_ID },
-	{ "report-url", required_argument, NULL, OPT_REPORT_URL },
-	{ "commit", required_argument, NULL, OPT_COMMIT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* The parse convention of every subcommand (options.h): 0 go on; 1 --help asked for; -EINVAL
  * with the message in err. */
 static int parse_cli(struct report_cli *cli, int argc, char **argv, struct nb_err *err)
 {
-	int c;
+	int pos = 0, rc;
 
 	memset(cli, 0, sizeof(*cli));
 	cli->kcidb.origin = "nicbench";
 	cli->format = nb_render_format_default();
-	optind = 0;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "f:o:b:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (parse_format(optarg, cli, err))
-				return -EINVAL;
-			break;
-		case 'o':
-			cli->output = optarg;
-			break;
-		case 'b':
-			cli->base_path = optarg;
-			break;
-		case OPT_ORIGIN:
-			if (nb_kcidb_origin_check(optarg, err))
-				return usage_error(err, err->msg, NULL);
-			cli->kcidb.origin = optarg;
-			break;
-		case OPT_BUILD_ID:
-			cli->kcidb.build_id = optarg;
-			break;
-		case OPT_REPORT_URL:
-			if (nb_kcidb_report_url_check(optarg, err))
-				return usage_error(err, err->msg, NULL);
-			cli->kcidb.report_url = optarg;
-			break;
-		case OPT_COMMIT:
-			if (nb_kcidb_commit_check(optarg, err))
-				return usage_error(err, err->msg, NULL);
-			cli->kcidb.commit = optarg;
-			break;
-		case 'h':
-			return 1;
-		default:
-			return usage_error(err, "bad option", NULL);
-		}
-	}
-	if (argc - optind != 1)
-		return usage_error(err, "expected one report, REPORT.json", NULL);
-	cli->path = argv[optind];
+	rc = nb_opts_parse(&report_table, argc, argv, cli, &pos, err);
+	if (rc)
+		return rc;
+	if (argc - pos != 1)
+		return nb_err_set(err, -EINVAL, "expected one report, REPORT.json (try 'nicbench report --help')");
+	cli->path = argv[pos];
 	if (cli->kcidb.build_id && nb_kcidb_build_id_check(cli->kcidb.build_id, err))
-		return usage_error(err, err->msg, NULL);
+		return -EINVAL;
 	return 0;
 }
 

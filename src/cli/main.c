@@ -21,6 +21,8 @@ static const struct nb_command commands[] = {
 	{ "report",  cmd_report,  "show a report as HTML, text, Markdown or KCIDB, with a bottleneck per point" },
 	{ "history", cmd_history, "keep reports over commits; find change points and the regressions that hold" },
 	{ "submit",  cmd_submit,  "send a KCIDB file to KernelCI's REST API and wait until it is processed" },
+	{ "ab",      cmd_ab,      "boot two kernels through a hook in alternating pairs until the verdict decides" },
+	{ "bisect",  cmd_bisect,  "find the first candidate kernel that regressed, one A/B set a step" },
 };
 
 static void print_usage(FILE *out)
@@ -39,9 +41,10 @@ static void print_usage(FILE *out)
 		"Run 'nicbench COMMAND --help' for a command's options.\n"
 		"  nicbench --version    print the version\n"
 		"\n"
-		"exit codes: 0 success; 1 some point failed/timed out (run) or a regression (compare);\n"
-		"            2 usage, configuration or input error; 3 inconclusive (compare; see its\n"
-		"            --help); 130 interrupted (knobs were restored)\n"
+		"exit codes: 0 success, or decided with no regression; 1 some point failed/timed out\n"
+		"            (run) or regressed (compare, ab, bisect); 2 usage, configuration or input\n"
+		"            error; 3 undecided: more pairs would help; 4 withheld: a side was disturbed;\n"
+		"            5 a boot failed (ab, bisect); 130 interrupted (knobs restored, state kept)\n"
 		"The manual: man nicbench; the guides: docs/ (README.md lists them).\n");
 }
 

@@ -655,9 +655,12 @@ enum nb_cmp_exit nb_cmp_exit_status(const struct nb_cmp_result *r, bool fail_on_
 {
 	if (r->verdict == NB_CMP_REGRESSION || r->verdict == NB_CMP_OVERALL_MISSING)
 		return NB_CMP_EXIT_FAIL;
+	/* before "undecided": a disturbed round stays in the set, so more pairs cannot undo it */
 	if (!r->opt->allow_disturbed && nb_cmp_disturbed_points(r) > 0)
-		return NB_CMP_EXIT_INCONCLUSIVE;
+		return NB_CMP_EXIT_WITHHELD;
+	if (r->opt->sequential && nb_seq_undecided(r) > 0)
+		return NB_CMP_EXIT_UNDECIDED;
 	if (r->verdict == NB_CMP_OVERALL_INCONCLUSIVE && fail_on_inconclusive)
-		return NB_CMP_EXIT_INCONCLUSIVE;
+		return NB_CMP_EXIT_UNDECIDED;
 	return NB_CMP_EXIT_OK;
 }

@@ -283,10 +283,16 @@ bool nb_cmp_withheld_disturbed(const struct nb_cmp_metric_result *m);
 /* How many points have such a metric. */
 int nb_cmp_disturbed_points(const struct nb_cmp_result *r);
 
-/* compare's exit status from the verdicts (the contract in docs/compare.md): 1 a regression or
- * a missing gated metric or point; 3 a gated metric withheld for disturbed data (unless
- * opt->allow_disturbed), or with fail_on_inconclusive any inconclusive one; else 0. */
-enum nb_cmp_exit { NB_CMP_EXIT_OK = 0, NB_CMP_EXIT_FAIL = 1, NB_CMP_EXIT_INCONCLUSIVE = 3 };
+/* compare's exit status from the verdicts, the contract compare, ab and bisect share (docs/compare.md,
+ * "Exit codes"): 1 a regression or a missing gated metric or point; 4 a gated metric withheld because a
+ * side was disturbed (unless opt->allow_disturbed): more pairs cannot help; 3 undecided: --sequential
+ * with a gated metric not decided yet, or with fail_on_inconclusive any inconclusive one; else 0. */
+enum nb_cmp_exit {
+	NB_CMP_EXIT_OK = 0,
+	NB_CMP_EXIT_FAIL = 1,
+	NB_CMP_EXIT_UNDECIDED = 3,
+	NB_CMP_EXIT_WITHHELD = 4,
+};
 enum nb_cmp_exit nb_cmp_exit_status(const struct nb_cmp_result *r, bool fail_on_inconclusive);
 
 const char *nb_cmp_reason_text(char *buf, size_t len, const struct nb_cmp_metric_result *m,

@@ -66,7 +66,7 @@ struct nb_cmp_result;
 bool nb_seq_judge(struct nb_cmp_metric_result *m, const double *logratio, const double *diff, int n,
 		  double base_median, double alpha);
 
-/* How many gated metrics the sequence has not decided yet (compare --sequential exits 3 then). */
+/* How many gated metrics the sequence has not decided yet (compare --sequential exits 3 then: undecided). */
 int nb_seq_undecided(const struct nb_cmp_result *r);
 
 #endif

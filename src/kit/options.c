@@ -239,6 +239,10 @@ int nb_opts_parse(const struct nb_opt_table *t, int argc, char **argv, void *obj
 
 			if (opt == 'h')
 				return 1;
+			/* a short option's cluster ("-x.json") leaves optind where it was: name the letter */
+			if (opt == '?' && optopt > 0 && optopt < 128)
+				return nb_err_set(err, -EINVAL, "unknown option '-%c' (try 'nicbench %s --help'; a file "
+						  "whose name begins with '-' is ./-NAME)", optopt, cmd);
 			if (opt == '?')
 				return nb_err_set(err, -EINVAL, "unknown option '%s' (try 'nicbench %s --help')",
 						  argv[optind - 1], cmd);

@@ -319,7 +319,7 @@ void nb_render_disturbed(struct nb_print *out, const struct nb_cmp_result *r, bo
 			       "rounds (docs/compare.md).\n"
 			     : "\n  a gate cannot pass on that data%s; run again on a quiet machine, or in alternating "
 			       "rounds (docs/compare.md)\n",
-		     r->opt->allow_disturbed ? " (--allow-disturbed: exit 0 all the same)" : ": exit 3");
+		     r->opt->allow_disturbed ? " (--allow-disturbed: exit 0 all the same)" : ": exit 4");
 }
 
 const struct nb_cmp_point *nb_render_any_point(const struct nb_cmp_point_result *pr)

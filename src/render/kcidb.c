@@ -359,7 +359,7 @@ int nb_kcidb_render_compare(FILE *out, const struct nb_cmp_result *r, const stru
 				v = pr->verdict;
 			t = test_json(&d, r->new, p, mr->name, env);
 			misc = json_object_get(t, "misc");
-			/* bad data is no pass: ERROR, as compare's exit 3 */
+			/* bad data is no pass: ERROR, as compare's exit 4 */
 			if (nb_cmp_withheld_disturbed(mr) && v == NB_CMP_INCONCLUSIVE && !r->opt->allow_disturbed)
 				json_object_set_new(t, "status", json_string("ERROR"));
 			else

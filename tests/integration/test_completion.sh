@@ -24,6 +24,18 @@ for cmd in run plan compare report submit serve "knobs show" "knobs restore" "hi
 		echo "ok: $cmd: $(echo "$want" | wc -l) options"
 	fi
 done
+# ab and bisect: the option lines of --help (its text quotes nicbench run's options for the hook)
+for cmd in ab bisect; do
+	want=$("$NB_BIN" $cmd --help 2>&1 | grep -E -- '^ +(-[a-z], )?--[a-z]' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
+	got=$(complete_words $cmd -- | sort -u)
+	case $want in *--gate*--work* | *--work*--gate*) ;; *) echo "FAIL: '$cmd --help' lacks --gate or --work"; failures=$((failures + 1)) ;; esac
+	if [ "$want" != "$got" ]; then
+		echo "FAIL: completion of '$cmd --' differs from its --help:"; diff <(echo "$want") <(echo "$got")
+		failures=$((failures + 1))
+	else
+		echo "ok: $cmd: $(echo "$want" | wc -l) options"
+	fi
+done
 tests=$(complete_words run --tests "" | tr '\n' ' ')
 for t in tcp-tx tcp-rx udp-tx udp-rx tcp-rr udp-rr; do
 	case " $tests " in *" $t "*) ;; *) echo "FAIL: --tests does not offer $t (got: $tests)"; failures=$((failures + 1)) ;; esac

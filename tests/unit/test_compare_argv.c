@@ -40,12 +40,12 @@ static const struct argv_case cases[] = {
 	  true },
 	/* an option after "--" changes the verdict's exit: two pairs cannot reach a verdict */
 	{ "flag after -- takes effect", { "@A1", "@A2", "@@", "@B1", "@B2", "--fail-on-inconclusive" },
-	  NB_EXIT_INCONCLUSIVE, NULL, false },
+	  NB_EXIT_UNDECIDED, NULL, false },
 	{ "same without it", { "@A1", "@A2", "@@", "@B1", "@B2" }, NB_EXIT_OK, NULL, false },
 	{ "a second --", { "@A1", "@@", "@B1", "@@", "@B2" }, NB_EXIT_USAGE, "one '--' only", false },
 	{ "no reports after --", { "@A1", "@A2", "@@", "--format", "json" }, NB_EXIT_USAGE, "both sides of '--'", false },
-	{ "bad option after --", { "@A1", "@@", "@B1", "--no-such-option" }, NB_EXIT_USAGE, "bad option", false },
-	{ "-x.json is an option", { "-x.json", "@@", "@B1" }, NB_EXIT_USAGE, "bad option", false },
+	{ "bad option after --", { "@A1", "@@", "@B1", "--no-such-option" }, NB_EXIT_USAGE, "unknown option '--no-such-option'", false },
+	{ "-x.json is an option", { "-x.json", "@@", "@B1" }, NB_EXIT_USAGE, "unknown option", false },
 	{ "./-x.json is a report", { "./-x.json", "@@", "@B1" }, NB_EXIT_OK, NULL, false },
 };
 

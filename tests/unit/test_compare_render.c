@@ -504,7 +504,7 @@ static const struct cli_case cli_cases[] = {
 	  NB_EXIT_OK, NULL },
 	{ "inconclusive fails on request",
 	  { "--min-runs", "6", "--fail-on-inconclusive", "compare/g2l-base.json", "compare/g2l-new.json" },
-	  NB_EXIT_INCONCLUSIVE, NULL },
+	  NB_EXIT_UNDECIDED, NULL },
 	{ "env warning", { "compare/g2ul-base.json", "compare/g2ul-new-other-env.json" }, NB_EXIT_FAIL,
 	  "warning: the reports differ in more than the kernel: interface.driver" },
 	{ "strict env", { "--strict-env", "compare/g2ul-base.json", "compare/g2ul-new-other-env.json" }, NB_EXIT_USAGE,
@@ -534,10 +534,10 @@ static const struct cli_case cli_cases[] = {
 	{ "--missing-ok with --fail-on-inconclusive",
 	  { "--missing-ok", "--fail-on-inconclusive", "--gate", "throughput_bps@tcp-*", "compare/g2ul-base.json",
 	    "compare/g2ul-new-lost-counter.json" },
-	  NB_EXIT_INCONCLUSIVE, NULL },
+	  NB_EXIT_UNDECIDED, NULL },
 	/* the seed's G2UL replay, NEW loaded by another program: a gate withheld for bad data is no pass */
-	{ "disturbed: exit 3 by default", { "compare/g2ul-base.json", "compare/g2ul-new-loaded.json" },
-	  NB_EXIT_INCONCLUSIVE, "foreign load differs" },
+	{ "disturbed: exit 4 by default", { "compare/g2ul-base.json", "compare/g2ul-new-loaded.json" },
+	  NB_EXIT_WITHHELD, "foreign load differs" },
 	{ "--allow-disturbed: exit 0", { "--allow-disturbed", "compare/g2ul-base.json", "compare/g2ul-new-loaded.json" },
 	  NB_EXIT_OK, "foreign load differs" },
 	{ "floors off", { "--floor", "none", "compare/g2l-base.json", "compare/g2l-new.json" }, NB_EXIT_OK, NULL },
@@ -795,7 +795,7 @@ static void test_disturbed_gate(void)
 		{ "text", "inconclusive because a side was disturbed, in 4 point(s):\n  tcp-tx throughput_bps: disturbed: "
 			  "other programs took up to 45% of the CPU in a run (cpu_other_pct)",
 		  "(--allow-disturbed: exit 0 all the same)" },
-		{ "text", "a gate cannot pass on that data: exit 3; run again on a quiet machine, or in alternating rounds",
+		{ "text", "a gate cannot pass on that data: exit 4; run again on a quiet machine, or in alternating rounds",
 		  "run again on a quiet machine" },
 		{ "markdown", "**Inconclusive because a side was disturbed** in 4 point(s):\n- tcp-tx throughput_bps: ",
 		  "(--allow-disturbed: exit 0 all the same)" },
@@ -820,7 +820,7 @@ static void test_disturbed_gate(void)
 			int rc = run_cli(&c, out_path, err_text, sizeof(err_text));
 			const char *want = allow ? cases[i].allowed_has : cases[i].has;
 
-			CHECK_MSG(rc == (allow ? NB_EXIT_OK : NB_EXIT_INCONCLUSIVE), "%s%s: exit %d", cases[i].format,
+			CHECK_MSG(rc == (allow ? NB_EXIT_OK : NB_EXIT_WITHHELD), "%s%s: exit %d", cases[i].format,
 				  allow ? " --allow-disturbed" : "", rc);
 			text = slurp(out_path);
 			CHECK_MSG(text && strstr(text, want), "%s%s: no \"%s\" in:\n%s", cases[i].format,
