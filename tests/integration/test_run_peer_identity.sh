@@ -49,6 +49,7 @@ if [ -z "${NB_IFACE:-}" ]; then
 	"$NB_SRC/scripts/testbed" --name nbpid1 --subnet 10.200.43 --server-cpu 0 -- bash "$0" iperf3
 	"$NB_SRC/scripts/testbed" --name nbpid2 --subnet 10.200.44 --nicbench-serve "$NB_BIN" -- bash "$0" serve
 	# the demo as the README runs it, shortened to two points and one run each
+	# shellcheck disable=SC2317  # called through no_run_disturbed
 	demo_try() {
 		(cd "$NB_SRC" && scripts/demo --tests tcp-rx,udp-rx --repetitions 1 --journal "$work/journal" \
 			-o "$work/demo$1.json") >"$work/demo$1.out" 2>&1 || { cat "$work/demo$1.out" >&2; fail "the demo failed"; }
@@ -109,6 +110,7 @@ expect "$case: the peer's CPU is measured" "$(jq '[.results[].runs[].metrics.pee
 echo "$case: cpu_other_pct $(jq -c '[.results[].runs[].metrics.cpu_other_pct | floor]' "$r")," \
 	"peer_proc_pct $(jq -c '[.results[].runs[].metrics.peer_proc_pct | floor]' "$r")"
 # try 1 is the one above: the helper's first call reads it again rather than running it twice
+# shellcheck disable=SC2317  # called through no_run_disturbed
 quiet_again() { if [ "$1" -eq 1 ]; then echo "$work/quiet1.json"; else quiet_try "$1"; fi; }
 no_run_disturbed "$case" quiet_again
 
