@@ -40,7 +40,8 @@ no_run_disturbed() {
 	done
 	passed_report=
 	[ "$judged" -lt 3 ] || fail "$what: a run was disturbed in each of 3 tries on a quiet machine (a peer counted as foreign?)"
-	echo "note: $what: no verdict on \"no run disturbed\": $judged judged tries (each with a disturbed run), then a busy machine"
+	echo "note: $what: no verdict on \"no run disturbed\": the machine was busy before try $n" \
+		"($judged earlier tries judged, each with a disturbed run)"
 }
 
 if [ -z "${NB_IFACE:-}" ]; then
