@@ -8,17 +8,40 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 nb_require_root
 
-# "no run disturbed" holds on a quiet machine; when the idle check saw other sessions' load,
-# or NB_SHARED_MACHINE=1 says others run beside (8 sessions on 2 CPUs), that part is reported,
-# not judged (the identity checks still are)
-quiet_or_note() {
-	local r=$1 what=$2
-	if [ "$(jq '.idle_check.busy_pct < 10' "$r")" = true ] && [ "${NB_SHARED_MACHINE:-0}" != 1 ]; then
-		expect "$what: no run disturbed" "$(jq '[.results[].runs[] | .disturbed == true] | any' "$r")" false
-	else
-		echo "note: $what: the machine was $(jq '.idle_check.busy_pct | floor' "$r")% busy before the run;" \
-			"disturbed runs not judged: $(jq -c '[.results[].runs[].metrics.cpu_other_pct | floor]' "$r")"
-	fi
+# "no run disturbed", judged by design rather than by luck: a peer counted as foreign disturbs every
+# run of every try, another session's passing load on the shared machine one run of one try. So a
+# try is judged only when its idle check saw a quiet machine (and NB_SHARED_MACHINE=1 does not say
+# others run beside; a busy machine ends the tries with a note), and a judged try with a disturbed
+# run is tried again: the check fails when each of 3 tries was judged and had a disturbed run.
+# What the tries saw is printed either way.
+# no_run_disturbed WHAT TRY: `TRY N` runs try N (or hands back the report of one that ran already) and
+# prints its report's path.
+no_run_disturbed() {
+	local what=$1 try=$2 n=1 judged=0 r
+	r=$("$try" 1)
+	while :; do
+		if [ "$(jq '.idle_check.busy_pct < 10' "$r")" = true ] && [ "${NB_SHARED_MACHINE:-0}" != 1 ]; then
+			judged=$((judged + 1))
+			if [ "$(jq '[.results[].runs[] | .disturbed == true] | any' "$r")" = false ]; then
+				echo "ok: $what: no run disturbed (try $n)"
+				passed_report=$r
+				return 0
+			fi
+			echo "note: $what: try $n: a run was disturbed on a quiet machine:" \
+				"cpu_other_pct $(jq -c '[.results[].runs[].metrics.cpu_other_pct | floor]' "$r")"
+		else
+			echo "note: $what: try $n: the machine was $(jq '.idle_check.busy_pct | floor' "$r")% busy before the run" \
+				"(or NB_SHARED_MACHINE=1); not judged: cpu_other_pct $(jq -c '[.results[].runs[].metrics.cpu_other_pct | floor]' "$r")"
+			break
+		fi
+		[ "$n" -lt 3 ] || break
+		n=$((n + 1))
+		r=$("$try" "$n") || fail "$what: try $n failed"
+	done
+	passed_report=
+	[ "$judged" -lt 3 ] || fail "$what: a run was disturbed in each of 3 tries on a quiet machine (a peer counted as foreign?)"
+	echo "note: $what: no verdict on \"no run disturbed\": the machine was busy before try $n" \
+		"($judged earlier tries judged, each with a disturbed run)"
 }
 
 if [ -z "${NB_IFACE:-}" ]; then
@@ -27,15 +50,21 @@ if [ -z "${NB_IFACE:-}" ]; then
 	"$NB_SRC/scripts/testbed" --name nbpid1 --subnet 10.200.43 --server-cpu 0 -- bash "$0" iperf3
 	"$NB_SRC/scripts/testbed" --name nbpid2 --subnet 10.200.44 --nicbench-serve "$NB_BIN" -- bash "$0" serve
 	# the demo as the README runs it, shortened to two points and one run each
-	(cd "$NB_SRC" && scripts/demo --tests tcp-rx,udp-rx --repetitions 1 --journal "$work/journal" \
-		-o "$work/demo.json") >"$work/demo.out" 2>&1 || { cat "$work/demo.out"; fail "the demo failed"; }
-	cat "$work/demo.out"
-	expect "demo: peer found" "$(jq '.peer.local.found' "$work/demo.json")" true
+	# shellcheck disable=SC2317  # called through no_run_disturbed
+	demo_try() {
+		(cd "$NB_SRC" && scripts/demo --tests tcp-rx,udp-rx --repetitions 1 --journal "$work/journal" \
+			-o "$work/demo$1.json") >"$work/demo$1.out" 2>&1 || { cat "$work/demo$1.out" >&2; fail "the demo failed"; }
+		cat "$work/demo$1.out" >&2
+		echo "$work/demo$1.json"
+	}
+	no_run_disturbed demo demo_try
+	r=${passed_report:-$work/demo1.json}
+	expect "demo: peer found" "$(jq '.peer.local.found' "$r")" true
 	expect "demo: peer_proc_pct in every run" \
-		"$(jq '[.results[].runs[].metrics | has("peer_proc_pct")] | all' "$work/demo.json")" true
-	quiet_or_note "$work/demo.json" demo
-	if [ "$(jq '.idle_check.busy_pct < 10' "$work/demo.json")" = true ] && [ "${NB_SHARED_MACHINE:-0}" != 1 ]; then
-		grep -q "other programs took" "$work/demo.out" && fail "the demo warns of foreign load"
+		"$(jq '[.results[].runs[].metrics | has("peer_proc_pct")] | all' "$r")" true
+	# an undisturbed demo says nothing of foreign load
+	if [ -n "$passed_report" ]; then
+		grep -q "other programs took" "${r%.json}.out" && fail "the demo warns of foreign load"
 	fi
 	echo "PASS"
 	exit 0
@@ -50,7 +79,7 @@ cleanup() {
 trap cleanup EXIT
 case=$1
 run() {
-	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rx,udp-rx --duration 2 --omit 1 \
+	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rx,udp-rx --duration 1 --omit 1 \
 		--repetitions 2 --settle 0.2 --no-trace --journal "$work/journal" "$@"
 }
 
@@ -62,13 +91,16 @@ for p in $peer_pids; do
 done
 [ -n "$server" ] || fail "$case: no server process in $NB_PEER_NS"
 
-rc=0
-run -o "$work/quiet.json" >"$work/quiet.out" 2>&1 || rc=$?
-cat "$work/quiet.out"
-r=$work/quiet.json
-expect "$case: exit code" "$rc" 0
+quiet_try() {
+	local rc=0
+	run -o "$work/quiet$1.json" >"$work/quiet$1.out" 2>&1 || rc=$?
+	cat "$work/quiet$1.out" >&2
+	[ "$rc" -eq 0 ] || fail "$case: try $1: exit code $rc"
+	echo "$work/quiet$1.json"
+}
+r=$(quiet_try 1)
 validate_report "$r"
-grep -q "^nicbench run: local peer: .* listens on TCP port ${NB_PEER##*:} in network namespace" "$work/quiet.out" ||
+grep -q "^nicbench run: local peer: .* listens on TCP port ${NB_PEER##*:} in network namespace" "$work/quiet1.out" ||
 	fail "$case: the run's first lines do not name the local peer"
 expect "$case: peer found by its socket" "$(jq '.peer.local.found' "$r")" true
 expect "$case: the peer is the server" "$(jq '.peer.local.pids[0]' "$r")" "$server"
@@ -78,17 +110,10 @@ expect "$case: peer_proc_pct in every run" "$(jq '[.results[].runs[].metrics | h
 expect "$case: the peer's CPU is measured" "$(jq '[.results[].runs[].metrics.peer_proc_pct > 1] | all' "$r")" true
 echo "$case: cpu_other_pct $(jq -c '[.results[].runs[].metrics.cpu_other_pct | floor]' "$r")," \
 	"peer_proc_pct $(jq -c '[.results[].runs[].metrics.peer_proc_pct | floor]' "$r")"
-# A peer counted as foreign disturbs every run of every try; a passing burst (the kernel's own
-# cleanup of the previous test's namespaces, say) one run of one. So a disturbed try gets a
-# second, and the second is judged.
-if [ "$(jq '[.results[].runs[] | .disturbed == true] | any' "$r")" = true ]; then
-	echo "note: $case: a run was disturbed in the first try; a second try is judged"
-	run -o "$work/quiet2.json" >"$work/quiet2.out" 2>&1 || fail "$case: the second try failed: $(tail -n 3 "$work/quiet2.out")"
-	r=$work/quiet2.json
-	echo "$case (second try): cpu_other_pct $(jq -c '[.results[].runs[].metrics.cpu_other_pct | floor]' "$r")," \
-		"peer_proc_pct $(jq -c '[.results[].runs[].metrics.peer_proc_pct | floor]' "$r")"
-fi
-quiet_or_note "$r" "$case"
+# try 1 is the one above: the helper's first call reads it again rather than running it twice
+# shellcheck disable=SC2317  # called through no_run_disturbed
+quiet_again() { if [ "$1" -eq 1 ]; then echo "$work/quiet1.json"; else quiet_try "$1"; fi; }
+no_run_disturbed "$case" quiet_again
 
 # a busy loop in the peer's namespace, not a descendant of its server: foreign
 ip netns exec "$NB_PEER_NS" sh -c 'while :; do :; done' &
