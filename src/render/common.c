@@ -334,6 +334,20 @@ const char *nb_render_or_dash(const char *s)
 	return s && s[0] ? s : "-";
 }
 
+void nb_render_markup_text(struct nb_print *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': nb_print_lit(out, "&lt;"); break;
+		case '>': nb_print_lit(out, "&gt;"); break;
+		case '&': nb_print_lit(out, "&amp;"); break;
+		case '"': nb_print_lit(out, "&quot;"); break;
+		/* XML 1.0 has no place for control characters; a page shows them as a space too */
+		default: nb_print_putc(out, (unsigned char)*s < 0x20 && *s != '\n' ? ' ' : *s);
+		}
+	}
+}
+
 /* Text in Markdown: '|' would end a table cell, and HTML in a report's strings must stay text. */
 void nb_render_md_text(FILE *out, const char *s)
 {

@@ -30,6 +30,10 @@ const struct nb_cmp_point *nb_render_any_point(const struct nb_cmp_point_result 
 /* ---- report ---- */
 
 const char *nb_render_or_dash(const char *s);
+/* s as the text of an HTML page or an XML document: markup escaped, control characters (but the
+ * newline) shown as a space. */
+void nb_render_markup_text(struct nb_print *out, const char *s);
+
 /* s as Markdown text (escaped), and as a table cell "| s ". */
 void nb_render_md_text(FILE *out, const char *s);
 void nb_render_md_cell(FILE *out, const char *s);

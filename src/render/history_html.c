@@ -15,28 +15,6 @@
 #define PAD_T 10
 #define PAD_B 24
 
-static void html_text(struct nb_print *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			nb_print_lit(out, "&lt;");
-			break;
-		case '>':
-			nb_print_lit(out, "&gt;");
-			break;
-		case '&':
-			nb_print_lit(out, "&amp;");
-			break;
-		case '"':
-			nb_print_lit(out, "&quot;");
-			break;
-		default:
-			nb_print_putc(out, *s);
-		}
-	}
-}
-
 struct scale {
 	double lo, hi;
 	int n;
@@ -73,10 +51,10 @@ static void draw_series(struct nb_print *out, const struct nb_hist_series *s)
 	nb_print_fmt(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#ccc\"/>\n", PAD_L,
 		     PAD_T, SVG_W - PAD_L - PAD_R, SVG_H - PAD_T - PAD_B);
 	nb_print_fmt(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">", PAD_L - 4, PAD_T + 8);
-	html_text(out, nb_render_value(hi, sizeof(hi), s->metric, true, sc.hi));
+	nb_render_markup_text(out, nb_render_value(hi, sizeof(hi), s->metric, true, sc.hi));
 	nb_print_fmt(out, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">", PAD_L - 4,
 		     SVG_H - PAD_B);
-	html_text(out, nb_render_value(lo, sizeof(lo), s->metric, true, sc.lo));
+	nb_render_markup_text(out, nb_render_value(lo, sizeof(lo), s->metric, true, sc.lo));
 	nb_print_puts(out, "</text>\n");
 	/* the segments' medians */
 	for (int j = 0; j <= s->n_changes; j++) {
@@ -94,9 +72,9 @@ static void draw_series(struct nb_print *out, const struct nb_hist_series *s)
 		nb_print_fmt(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"4 3\">"
 			     "<title>", x, PAD_T, x, SVG_H - PAD_B, color);
 		nb_print_fmt(out, "%s %+.1f%%: ", nb_hist_kind_name(c->kind), c->change_pct);
-		html_text(out, c->good);
+		nb_render_markup_text(out, c->good);
 		nb_print_puts(out, " .. ");
-		html_text(out, c->bad);
+		nb_render_markup_text(out, c->bad);
 		nb_print_puts(out, "</title></line>\n");
 	}
 	for (int i = 0; i < s->n; i++) {
@@ -104,16 +82,16 @@ static void draw_series(struct nb_print *out, const struct nb_hist_series *s)
 
 		nb_print_fmt(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"#246\"><title>", sx(&sc, i),
 			     sy(&sc, s->values[i]));
-		html_text(out, s->commits[i]);
+		nb_render_markup_text(out, s->commits[i]);
 		nb_print_puts(out, ": ");
-		html_text(out, nb_render_value(v, sizeof(v), s->metric, true, s->values[i]));
+		nb_render_markup_text(out, nb_render_value(v, sizeof(v), s->metric, true, s->values[i]));
 		nb_print_puts(out, "</title></circle>\n");
 	}
 	nb_print_fmt(out, "<text x=\"%d\" y=\"%d\" font-size=\"10\">", PAD_L, SVG_H - 6);
-	html_text(out, s->commits[0]);
+	nb_render_markup_text(out, s->commits[0]);
 	nb_print_fmt(out, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">", SVG_W - PAD_R,
 		     SVG_H - 6);
-	html_text(out, s->commits[s->n - 1]);
+	nb_render_markup_text(out, s->commits[s->n - 1]);
 	nb_print_puts(out, "</text>\n</svg>\n");
 }
 
@@ -137,11 +115,11 @@ int nb_hist_render_html(FILE *file, const struct nb_hist_result *r, const struct
 		if (!s->n_changes && !(s->gated || ro->all))
 			continue;
 		nb_print_puts(&out, "<h3>");
-		html_text(&out, s->metric);
+		nb_render_markup_text(&out, s->metric);
 		nb_print_puts(&out, " at ");
-		html_text(&out, s->point);
+		nb_render_markup_text(&out, s->point);
 		nb_print_puts(&out, " <span class=\"note\">(board ");
-		html_text(&out, s->board);
+		nb_render_markup_text(&out, s->board);
 		nb_print_fmt(&out, "%s)</span></h3>\n", s->gated ? ", gated" : "");
 		for (int j = 0; j < s->n_changes; j++) {
 			const struct nb_hist_change *c = &s->changes[j];
@@ -149,9 +127,9 @@ int nb_hist_render_html(FILE *file, const struct nb_hist_result *r, const struct
 			nb_print_fmt(&out, "<p class=\"%s\">%s %+.1f%% on commit ",
 				     c->kind == NB_HIST_REGRESSION && c->still ? "fail" : "note", nb_hist_kind_name(c->kind),
 				     c->change_pct);
-			html_text(&out, c->bad);
+			nb_render_markup_text(&out, c->bad);
 			nb_print_puts(&out, " (last good ");
-			html_text(&out, c->good);
+			nb_render_markup_text(&out, c->good);
 			nb_print_puts(&out, ")");
 			if (c->kind == NB_HIST_REGRESSION)
 				nb_print_fmt(&out, ", %s at the newest commit (%+.1f%%)",

@@ -129,28 +129,6 @@ static const struct nb_hist_change *failing_change(const struct nb_hist_series *
 	return NULL;
 }
 
-static void xml_text(struct nb_print *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			nb_print_lit(out, "&lt;");
-			break;
-		case '>':
-			nb_print_lit(out, "&gt;");
-			break;
-		case '&':
-			nb_print_lit(out, "&amp;");
-			break;
-		case '"':
-			nb_print_lit(out, "&quot;");
-			break;
-		default:
-			nb_print_putc(out, (unsigned char)*s < 0x20 && *s != '\n' ? ' ' : *s);
-		}
-	}
-}
-
 int nb_hist_render_junit(FILE *file, const struct nb_hist_result *r, const struct nb_hist_render_opts *ro)
 {
 	struct nb_print out;
@@ -169,18 +147,18 @@ int nb_hist_render_junit(FILE *file, const struct nb_hist_result *r, const struc
 		if (!s->gated)
 			continue;
 		nb_print_puts(&out, "<testcase classname=\"");
-		xml_text(&out, s->board);
+		nb_render_markup_text(&out, s->board);
 		nb_print_puts(&out, ".");
-		xml_text(&out, s->point);
+		nb_render_markup_text(&out, s->point);
 		nb_print_puts(&out, "\" name=\"");
-		xml_text(&out, s->metric);
+		nb_render_markup_text(&out, s->metric);
 		nb_print_puts(&out, c ? "\">\n<failure message=\"" : "\"/>\n");
 		if (c) {
 			char msg[512];
 
 			snprintf(msg, sizeof(msg), "%+.1f%% regression of %s at %s on commit %s (last good %s), still %+.1f%% at %s",
 				 c->change_pct, s->metric, s->point, c->bad, c->good, c->newest_pct, c->newest);
-			xml_text(&out, msg);
+			nb_render_markup_text(&out, msg);
 			nb_print_puts(&out, "\"/>\n</testcase>\n");
 		}
 		nb_print_drain(&out);

@@ -5,7 +5,7 @@
 # (contrib/lava/qemu-job.yaml, the lab's 6.1 kernel) submitted with lavacli; `lavacli results` must list a passing
 # case per point whose measurement is the report's median, and the report must come back whole from the job's log.
 # Then stop must leave no process and no namespace behind. Needs root, lava-server (scripts/lava-server install;
-# not installed: skip), qemu and the lab's 6.1 kernel. About 3-6 min on an idle machine.
+# not installed: skip; scripts/run-tests --all installs it first), qemu and the lab's 6.1 kernel. About 3-6 min on an idle machine.
 set -u
 
 NB_SRC=${NB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
