@@ -148,11 +148,6 @@ static int apply_row(const struct nb_opt_table *t, const struct nb_opt *o, void 
 	return 0;
 }
 
-int nb_opt_apply(const struct nb_opt *o, void *obj, const char *text, struct nb_err *err)
-{
-	return apply_row(NULL, o, obj, text, err);
-}
-
 void nb_opts_defaults(const struct nb_opt_table *t, void *obj)
 {
 	for (int i = 0; i < t->nrows; i++) {

@@ -81,8 +81,6 @@ int nb_opts_parse(const struct nb_opt_table *t, int argc, char **argv, void *obj
  * (0 after printing usage for --help, 2 after printing "nicbench CMD: MSG"). */
 bool nb_opts_done(int rc, const char *command, const struct nb_err *err, void (*usage)(FILE *out), int *exit_code);
 
-/* Apply one row to obj from text (as a flag would). */
-int nb_opt_apply(const struct nb_opt *o, void *obj, const char *text, struct nb_err *err);
 
 /* Write every row's default into obj (custom rows are left to the caller). */
 void nb_opts_defaults(const struct nb_opt_table *t, void *obj);
