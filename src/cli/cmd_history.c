@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kit/nb_paths.h"
 #include "commands.h"
 #include "history/history_analyze.h"
 #include "history/history_store.h"
@@ -108,54 +109,10 @@ static int usage_error(const char *msg, const char *arg)
 /* The whole file, for its identity and the report parser (which takes it from memory). */
 static int read_file(const char *path, char **text, size_t *len, struct nb_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	size_t cap = 65536, used = 0;
-	char *buf;
+	int rc = nb_read_whole_file(path, 65536, text, len);
 
-	*text = NULL;
-	if (fd < 0)
-		return nb_err_set(err, -errno, "load report %s: %s", path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return nb_err_set(err, -EISDIR, "load report %s: %s", path, strerror(EISDIR));
-	}
-	buf = malloc(cap);
-	for (;;) {
-		ssize_t n;
-
-		if (!buf)
-			break;
-		if (used == cap) {
-			char *grown = realloc(buf, cap * 2);
-
-			if (!grown) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = grown;
-			cap *= 2;
-		}
-		n = read(fd, buf + used, cap - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			free(buf);
-			close(fd);
-			return nb_err_set(err, -e, "load report %s: %s", path, strerror(e));
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	close(fd);
-	if (!buf)
-		return nb_err_set(err, -ENOMEM, "load report %s: out of memory", path);
-	*text = buf;
-	*len = used;
+	if (rc)
+		return nb_err_set(err, rc, "load report %s: %s", path, rc == -ENOMEM ? "out of memory" : strerror(-rc));
 	return 0;
 }
 

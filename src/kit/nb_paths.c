@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const struct nb_paths nb_paths_live = { .proc = "/proc", .sys = "/sys" };
@@ -135,4 +137,53 @@ int nb_fsync_parent(const char *path)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int nb_read_whole_file(const char *path, size_t first_cap, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = first_cap > 1 ? first_cap : 4096, used = 0;
+	struct stat st;
+	char *buf;
+	int rc = 0;
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	buf = malloc(cap);
+	while (buf) {
+		ssize_t n;
+
+		if (used + 1 >= cap) {
+			char *bigger = realloc(buf, cap * 2);
+
+			if (!bigger)
+				break;
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - 1 - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		if (n == 0) {
+			close(fd);
+			buf[used] = '\0';
+			*out = buf;
+			if (len)
+				*len = used;
+			return 0;
+		}
+		used += (size_t)n;
+	}
+	free(buf);
+	close(fd);
+	return rc ? rc : -ENOMEM;
 }

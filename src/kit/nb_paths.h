@@ -32,6 +32,11 @@ int nb_write_file(const char *path, const char *value);
 /* Write all of data to fd (a pipe, a socket), retrying short writes and EINTR. Returns 0 or -errno. */
 int nb_write_all(int fd, const void *data, size_t len);
 
+/* The whole of the file at path, malloc'd and NUL-terminated (a /proc file's size is not known until it is
+ * read, so the buffer grows from first_cap); *len (may be NULL) gets its length. 0, or -errno
+ * (-EISDIR for a directory, -ENOMEM) with nothing allocated. */
+int nb_read_whole_file(const char *path, size_t first_cap, char **out, size_t *len);
+
 /* True when name is a valid Linux interface name (1..15 chars, no '/', ':', whitespace, not "." or ".."). */
 int nb_ifname_valid(const char *name);
 

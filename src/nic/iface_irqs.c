@@ -474,49 +474,15 @@ int nb_iface_msi_irqs(const struct nb_paths *paths, const char *iface, int *irqs
 int nb_interrupts_read(const struct nb_paths *paths, char **out, struct nb_err *err)
 {
 	char path[4096];
-	size_t cap = 16384, used = 0;
-	char *buf;
-	int fd;
+	int rc;
 
 	*out = NULL;
 	if (nb_path_join(path, sizeof(path), paths->proc, "interrupts"))
 		return nb_err_set(err, -ENAMETOOLONG, "read interrupts: path too long under %s", paths->proc);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return nb_err_set(err, -errno, "read %s: %s", path, strerror(errno));
-	buf = malloc(cap);
-	while (buf) {
-		ssize_t n;
-
-		if (used + 1 >= cap) {
-			char *bigger = realloc(buf, cap * 2);
-
-			if (!bigger)
-				break;
-			buf = bigger;
-			cap *= 2;
-		}
-		n = read(fd, buf + used, cap - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			free(buf);
-			close(fd);
-			return nb_err_set(err, -e, "read %s: %s", path, strerror(e));
-		}
-		if (n == 0) {
-			close(fd);
-			buf[used] = '\0';
-			*out = buf;
-			return 0;
-		}
-		used += (size_t)n;
-	}
-	free(buf);
-	close(fd);
-	return nb_err_set(err, -ENOMEM, "read %s: out of memory", path);
+	rc = nb_read_whole_file(path, 16384, out, NULL);
+	if (rc)
+		return nb_err_set(err, rc, "read %s: %s", path, rc == -ENOMEM ? "out of memory" : strerror(-rc));
+	return 0;
 }
 
 int nb_irqs_find(const struct nb_paths *paths, const char *iface, const char *irq_names, struct nb_irq *out,
