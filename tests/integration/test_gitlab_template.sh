@@ -109,7 +109,7 @@ mkdir -p "$tmp/base-rounds"
 # --- 3. the compare job with the real nicbench and generated reports ---
 if [ -z "${NB_BIN:-}" ] || [ ! -x "${NB_BIN:-}" ]; then
 	echo "skip part: NB_BIN (the nicbench binary) is not set"
-elif "$NB_BIN" compare --help 2>&1 | grep -q 'not implemented'; then
+elif grep -q 'not implemented' <<<"$("$NB_BIN" compare --help 2>&1)"; then
 	echo "skip part: 'nicbench compare' is not implemented in this tree yet"
 else
 	# Five runs per point; "regressed" loses 30% TCP RX throughput, far beyond noise and the 5% minimum effect.

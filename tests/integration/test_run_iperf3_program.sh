@@ -47,7 +47,10 @@ jq -e '.results[0].runs[0].iperf.start.version | startswith("iperf 3")' "$work/p
 echo "ok: udp-tx at 200M: $udp_tx bit/s; the program's CPU measured"
 
 # the HTML report's environment names the backend
-"$NB_BIN" report "$work/prog.json" --format html | grep -q 'traffic backend.*iperf3' ||
+# (the page is read whole first: grep -q would stop at the match and, under pipefail, the writer's SIGPIPE
+# would fail the pipeline)
+"$NB_BIN" report "$work/prog.json" --format html >"$work/prog.html"
+grep -q 'traffic backend.*iperf3' "$work/prog.html" ||
 	fail "the HTML report does not name the backend"
 
 # a missing program: refused (usage, exit 2) before anything runs, naming it

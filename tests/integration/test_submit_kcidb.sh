@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 FIX=${NB_FIXTURES:-$NB_SRC/tests/fixtures}
 SCHEMA=$NB_SRC/schema/kcidb/kcidb-v5.3.schema.json
 python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema not installed"
-"$NB_BIN" submit --help | grep -q KCIDB_REST || fail "nicbench submit --help says nothing of KCIDB_REST"
+grep -q KCIDB_REST <<<"$("$NB_BIN" submit --help)" || fail "nicbench submit --help says nothing of KCIDB_REST"
 
 TMP=$(mktemp -d /tmp/nb-submit-kcidb.XXXXXX)
 srv_pid=
