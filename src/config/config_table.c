@@ -163,7 +163,7 @@ static const struct nb_opt rows[] = {
 	  .doc = "UDP target rate, `\"0\"` = unlimited (iperf3 `-b0`), `\"500M\"`, `\"1G\"` (1000-based); a list "
 		 "(`[\"150M\", \"1000M\"]` or `\"150M,1000M\"`) sweeps it: one point per rate for each UDP test, "
 		 "`udp-rx/rate=150M`" },
-	{ .name = "length", .key = "udp.length", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY | NB_OPT_HELP_JOIN,
+	{ .name = "length", .key = "udp.length", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY | NB_OPT_HELP_JOIN | NB_OPT_MTU_WORD,
 	  .offset = TEST(length), .min = 16, .max = 65507, .def = 1448, .metavar = "BYTES", .parse = parse_test_values,
 	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500; mtu: one datagram\n"
 		  "a frame at each point's MTU (MTU - 28); a list (60,1460) sweeps it\n"

@@ -32,6 +32,7 @@ enum {
 	NB_OPT_NO_REPORT = 1 << 4,   /* not part of the report's effective config */
 	NB_OPT_HIDDEN = 1 << 5,      /* not in --help (tools for the tree itself) */
 	NB_OPT_HELP_JOIN = 1 << 6,   /* --help: on the line of the row before it, under that row's brief */
+	NB_OPT_MTU_WORD = 1 << 7,    /* INT that also takes the word mtu: one frame at each point's MTU, resolved per point */
 };
 
 struct nb_opt;
