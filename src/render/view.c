@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "kit/metric_table.h"
 #include "kit/nic_names.h"
 #include "kit/nb_print.h"
@@ -481,19 +482,35 @@ const char *nb_rv_setting(const struct nb_cmp_point *p)
 }
 
 /* Length of the id's head: the test name and the swept fields after it ("udp-rx/rate=1000M/length=60"). */
+/* Does an id's part ("rate=1000M/...") name a test field: a TEST_FIELD row's leaf ("udp.rate": rate)
+ * and '=', as plan.c writes the swept ones? */
+static bool field_part(const char *part)
+{
+	const struct nb_opt_table *t = &nb_config_table;
+
+	for (int i = 0; i < t->nrows; i++) {
+		const char *key = t->rows[i].key, *dot;
+		size_t n;
+
+		if (!(t->rows[i].flags & NB_OPT_TEST_FIELD) || !key)
+			continue;
+		dot = strrchr(key, '.');
+		key = dot ? dot + 1 : key;
+		n = strlen(key);
+		if (!strncmp(part, key, n) && part[n] == '=')
+			return true;
+	}
+	return false;
+}
+
 static size_t fields_head(const char *id)
 {
-	static const char *const fields[] = { "rate=", "length=" };
 	const char *end = strchr(id, '/');
 
 	if (!end)
 		return strlen(id);
 	for (;;) {
-		bool field = false;
-
-		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-			field = field || !strncmp(end + 1, fields[i], strlen(fields[i]));
-		if (!field)
+		if (!field_part(end + 1))
 			return (size_t)(end - id);
 		end = strchr(end + 1, '/');
 		if (!end)
