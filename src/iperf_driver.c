@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "kit/metric_table.h"
 #include "traffic/child_link.h"
 #include "traffic/iperf_prog.h"
 #include "traffic/traffic_run.h"
@@ -139,18 +140,18 @@ static bool json_is_udp(json_t *root)
 /* Metrics both sides share: receiver throughput, UDP loss, CPU. */
 static void collect_metrics(json_t *root, struct nb_metric_set *set)
 {
-	put_metric_from(set, root, "throughput_bps", "end.sum_received.bits_per_second");
-	put_metric_from(set, root, "throughput_sent_bps", "end.sum_sent.bits_per_second");
+	put_metric_from(set, root, NB_M_THROUGHPUT_BPS, "end.sum_received.bits_per_second");
+	put_metric_from(set, root, NB_M_THROUGHPUT_SENT_BPS, "end.sum_sent.bits_per_second");
 	if (json_is_udp(root)) {
-		put_metric_from(set, root, "lost_percent", "end.sum_received.lost_percent");
-		put_metric_from(set, root, "lost_packets", "end.sum_received.lost_packets");
-		put_metric_from(set, root, "packets", "end.sum_received.packets");
-		put_metric_from(set, root, "jitter_ms", "end.sum_received.jitter_ms");
+		put_metric_from(set, root, NB_M_LOST_PERCENT, "end.sum_received.lost_percent");
+		put_metric_from(set, root, NB_M_LOST_PACKETS, "end.sum_received.lost_packets");
+		put_metric_from(set, root, NB_M_PACKETS, "end.sum_received.packets");
+		put_metric_from(set, root, NB_M_JITTER_MS, "end.sum_received.jitter_ms");
 	} else {
-		put_metric_from(set, root, "retransmits", "end.sum_sent.retransmits");
+		put_metric_from(set, root, NB_M_RETRANSMITS, "end.sum_sent.retransmits");
 	}
-	put_metric_from(set, root, "iperf_host_cpu_pct", "end.cpu_utilization_percent.host_total");
-	put_metric_from(set, root, "iperf_remote_cpu_pct", "end.cpu_utilization_percent.remote_total");
+	put_metric_from(set, root, NB_M_IPERF_HOST_CPU_PCT, "end.cpu_utilization_percent.host_total");
+	put_metric_from(set, root, NB_M_IPERF_REMOTE_CPU_PCT, "end.cpu_utilization_percent.remote_total");
 }
 
 /* The TCP sender's RTT (iperf3 reads tcpi_rtt per stream, in microseconds): from this side's
@@ -187,9 +188,9 @@ static void collect_tcp_rtt(json_t *root, struct nb_metric_set *set)
 	}
 	if (n == 0)
 		return;
-	nb_metrics_put(set, "tcp_rtt_mean_us", mean_sum / n);  /* streams weigh equally */
-	nb_metrics_put(set, "tcp_rtt_min_us", min);
-	nb_metrics_put(set, "tcp_rtt_max_us", max);
+	nb_metrics_put(set, NB_M_TCP_RTT_MEAN_US, mean_sum / n);  /* streams weigh equally */
+	nb_metrics_put(set, NB_M_TCP_RTT_MIN_US, min);
+	nb_metrics_put(set, NB_M_TCP_RTT_MAX_US, max);
 }
 
 int nb_iperf_parse_json(const char *json, struct nb_iperf_result *res, struct nb_err *err)
@@ -825,7 +826,7 @@ static void read_server_json(const char *json, struct nb_iperf_serve_result *res
 	collect_metrics(root, &res->metrics);
 	/* The server is the sender under -R: its throughput is what it sent. */
 	if (res->reverse && json_number_at(root, "end.sum_sent.bits_per_second", &v))
-		nb_metrics_put(&res->metrics, "throughput_bps", v);
+		nb_metrics_put(&res->metrics, NB_M_THROUGHPUT_BPS, v);
 	json_decref(root);
 }
 

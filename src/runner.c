@@ -43,8 +43,9 @@ static void apply_point_knobs(struct runner *rn, const struct nb_point *p, struc
 		int rc;
 
 		snprintf(got->name, sizeof(got->name), "%s", want->name);
-		if (!strcmp(want->name, NB_KNOB_TRAFFIC_CPU)) {
-			/* a property of the traffic child, applied by its client (traffic_run) */
+		if (nb_knob_find(want->name) < 0) {
+			/* not a row of the knob table: the traffic child's own knob (traffic_cpu, the one
+			 * other name config accepts), applied by its client (traffic_run) */
 			snprintf(got->value, sizeof(got->value), "%s", want->value);
 			pr->nknobs++;
 			continue;

@@ -48,11 +48,8 @@ static void bisect_usage(FILE *out)
 	      "\n"
 	      "options:\n",
 	      out);
-	nb_opts_help(out, &bisect_table, "boot", "ceiling");
-	fputs("the gate (as nicbench compare's):\n", out);
-	nb_gate_help(out, &bisect_table);
-	fputs("  -h, --help              this help\n"
-	      "\n"
+	nb_gate_usage(out, &bisect_table, "boot", "ceiling", "the gate (as nicbench compare's):");
+	fputs("\n"
 	      "DIR/bisect.json lists each step (kernels, verdict, pairs, wall time, its set) and the\n"
 	      "result; the first bad candidate is printed on stdout.\n"
 	      "\n"

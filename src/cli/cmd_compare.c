@@ -34,14 +34,9 @@ struct compare_cli {
 static int parse_format(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
 {
 	struct compare_cli *cli = obj;
-	char names[128];
 
 	(void)o;
-	cli->format = nb_render_format_find(NB_RENDER_COMPARE, text);
-	if (cli->format)
-		return 0;
-	return nb_err_set(err, -EINVAL, "--format '%s': unknown format (%s) (try 'nicbench compare --help')", text,
-			  nb_render_format_names(NB_RENDER_COMPARE, names, sizeof(names)));
+	return nb_render_format_parse(NB_RENDER_COMPARE, text, " (try 'nicbench compare --help')", &cli->format, err);
 }
 
 static int parse_color(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
@@ -114,11 +109,8 @@ static void compare_usage(FILE *out)
 	      "  -f, --format FMT        ",
 	      out);
 	nb_render_format_help(out, NB_RENDER_COMPARE, 26, 88);
-	nb_opts_help(out, &compare_table, "output", "color");
-	fputs("the gate (nicbench ab and bisect take the same):\n", out);
-	nb_gate_help(out, &compare_table);
-	fputs("  -h, --help              this help\n"
-	      "\n"
+	nb_gate_usage(out, &compare_table, "output", "color", "the gate (nicbench ab and bisect take the same):");
+	fputs("\n"
 	      "The default gate: throughput_bps,cpu_busy_pct@*-rx,rr_latency_p99_us@*-rr,\n"
 	      "rr_transactions_per_s@*-rr, and each point's headline metric (a flood point's packet rate).\n"
 	      "Floor families for --floor NAME=V: cpu, core, loss, drops, latency, jitter, rates, bits,\n"

@@ -31,8 +31,8 @@ static double knob_round_cost_s(const struct nb_config *cfg, const struct nb_pla
 			char value[NB_KNOB_VALUE_MAX];
 			struct nb_err err = { 0 };
 
-			if (!strcmp(plan->points[i].knobs[k].name, NB_KNOB_TRAFFIC_CPU))
-				continue;
+			if (nb_knob_find(plan->points[i].knobs[k].name) < 0)
+				continue;  /* the traffic child's own knob (traffic_cpu): no device read */
 			(*changes)++;
 			if (nb_knob_read(&t, plan->points[i].knobs[k].name, value, sizeof(value), &err) == -ENODEV)
 				return -1;

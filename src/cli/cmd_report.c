@@ -18,14 +18,9 @@ struct report_cli {
 static int parse_format(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)
 {
 	struct report_cli *cli = obj;
-	char names[128];
 
 	(void)o;
-	cli->format = nb_render_format_find(NB_RENDER_REPORT, text);
-	if (cli->format)
-		return 0;
-	return nb_err_set(err, -EINVAL, "--format '%s': unknown format (%s)", text,
-			  nb_render_format_names(NB_RENDER_REPORT, names, sizeof(names)));
+	return nb_render_format_parse(NB_RENDER_REPORT, text, "", &cli->format, err);
 }
 
 static int parse_origin(void *obj, const struct nb_opt *o, const char *text, struct nb_err *err)

@@ -58,7 +58,7 @@ static const struct nb_opt serve_rows[] = {
 	{ .name = "once", .type = NB_OPT_FLAG, .offset = SERVE(once),
 	  .help = "serve one test, then exit: 0 if it succeeded, 1 if not\n(for scripts and tests)" },
 	{ .name = "stats-interval", .type = NB_OPT_SECONDS, .offset = SERVE(stats_interval_s), .min = 0, .max = 60,
-	  .def = 1, .metavar = "S", .parse = parse_stats_interval,
+	  .def = 1, .metavar = "S", .unit = "s", .parse = parse_stats_interval,
 	  .brief = "interval statistics, as iperf3 -s -i S; 0 = off, else >= 0.1",
 	  .help = "libiperf's interval statistics on the server, as iperf3 -s -i S;\n"
 		  "0 turns them off and saves the peer a little CPU, else 0.1 or more" },
@@ -70,7 +70,7 @@ static const struct nb_opt serve_rows[] = {
 		  "every rr client; it logs each TCP client's transactions and CPU\n"
 		  "time when the client leaves" },
 	{ .name = "rr-think", .type = NB_OPT_INT, .offset = SERVE(rr_think_us), .min = 0, .max = 10000000, .def = 0,
-	  .metavar = "US", .brief = "service time: each rr response waits US microseconds (a timer)",
+	  .metavar = "US", .unit = "us", .brief = "service time: each rr response waits US microseconds (a timer)",
 	  .help = "service time: each rr response goes out US microseconds after\n"
 		  "its request arrived, as an application that works per request;\n"
 		  "timer-based, it costs no CPU while waiting" },

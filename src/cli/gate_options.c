@@ -78,6 +78,15 @@ void nb_gate_help(FILE *out, const struct nb_opt_table *t)
 	nb_opts_help(out, t, "gate", "allow-disturbed");
 }
 
+void nb_gate_usage(FILE *out, const struct nb_opt_table *t, const char *first, const char *last,
+		   const char *gate_heading)
+{
+	nb_opts_help(out, t, first, last);
+	fprintf(out, "%s\n", gate_heading);
+	nb_gate_help(out, t);
+	fputs("  -h, --help              this help\n", out);
+}
+
 void nb_gate_ab_defaults(struct nb_cmp_options *opt)
 {
 	/* throughput and the kernel's CPU per packet, judged sequentially with alpha shared among them */

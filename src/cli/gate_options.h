@@ -24,5 +24,9 @@ void nb_gate_ab_defaults(struct nb_cmp_options *opt);
 
 /* The gate rows' --help lines, under a heading the caller prints. */
 void nb_gate_help(FILE *out, const struct nb_opt_table *t);
+/* The options part of a gated command's --help: its own rows first..last, the gate's heading and rows,
+ * and -h. */
+void nb_gate_usage(FILE *out, const struct nb_opt_table *t, const char *first, const char *last,
+		   const char *gate_heading);
 
 #endif

@@ -220,7 +220,7 @@ static int parse_field_value(const struct nb_opt *row, const char *text, double 
 		*v = (double)rate;
 		return 0;
 	}
-	if (!strcmp(row->key, "udp.length") && !strcmp(text, "mtu")) {
+	if ((row->flags & NB_OPT_MTU_WORD) && !strcmp(text, "mtu")) {
 		*v = NB_UDP_LENGTH_MTU;
 		return 0;
 	}
@@ -229,7 +229,7 @@ static int parse_field_value(const struct nb_opt *row, const char *text, double 
 	n = strtol(text, &end, 10);
 	if (!*text || *end || errno || !nb_opt_in_range(row, (double)n))
 		return nb_err_set(err, -EINVAL, "'%s': expected a whole number %s%s", text, range,
-				  strcmp(row->key, "udp.length") ? "" : ", or mtu (the interface's MTU - 28)");
+				  row->flags & NB_OPT_MTU_WORD ? ", or mtu (the interface's MTU - 28)" : "");
 	*v = (double)n;
 	return 0;
 }
@@ -491,7 +491,7 @@ static int check_range(const struct nb_opt *o, const void *base, const char *wha
 		return 0;
 	if (nb_opt_in_range(o, v))
 		return 0;
-	if (!strcmp(o->key, "udp.length") && v == NB_UDP_LENGTH_MTU)
+	if ((o->flags & NB_OPT_MTU_WORD) && v == NB_UDP_LENGTH_MTU)
 		return 0;  /* --length mtu, resolved per point */
 	nb_opt_range_text(o, range, sizeof(range));
 	return nb_err_set(err, -EINVAL, "%s%s is %g, outside %s", what, o->key, v, range);

@@ -147,10 +147,10 @@ static const struct nb_opt rows[] = {
 		 "override the defaults for that test. `tx`: this host sends; `rx`: the peer sends (iperf3 `-R`); "
 		 "`tcp-rr`, `udp-rr`: request/response latency against `nicbench serve` (sizes and rate in `rr`)" },
 	{ .name = "duration", .brief = "measured and warm-up seconds per run", .key = "duration", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD,
-	  .offset = TEST(duration_s), .min = 1, .max = 86400, .def = 10, .metavar = "S",
+	  .offset = TEST(duration_s), .min = 1, .max = 86400, .def = 10, .metavar = "S", .unit = "s",
 	  .help = "measured seconds per run" },
 	{ .name = "omit", .key = "omit", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_HELP_JOIN, .offset = TEST(omit_s),
-	  .min = 0, .max = 3600, .def = 2, .metavar = "S", .help = "warm-up seconds excluded from the figures",
+	  .min = 0, .max = 3600, .def = 2, .metavar = "S", .unit = "s", .help = "warm-up seconds excluded from the figures",
 	  .doc = "warm-up seconds before the measured window (iperf3 `-O`); the sampler's window starts after them too" },
 	{ .name = "streams", .key = "streams", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD,
 	  .offset = TEST(streams), .min = 1, .max = 128, .def = 1, .metavar = "N", .help = "parallel streams",
@@ -163,8 +163,8 @@ static const struct nb_opt rows[] = {
 	  .doc = "UDP target rate, `\"0\"` = unlimited (iperf3 `-b0`), `\"500M\"`, `\"1G\"` (1000-based); a list "
 		 "(`[\"150M\", \"1000M\"]` or `\"150M,1000M\"`) sweeps it: one point per rate for each UDP test, "
 		 "`udp-rx/rate=150M`" },
-	{ .name = "length", .key = "udp.length", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY | NB_OPT_HELP_JOIN,
-	  .offset = TEST(length), .min = 16, .max = 65507, .def = 1448, .metavar = "BYTES", .parse = parse_test_values,
+	{ .name = "length", .key = "udp.length", .type = NB_OPT_INT, .flags = NB_OPT_TEST_FIELD | NB_OPT_UDP_ONLY | NB_OPT_HELP_JOIN | NB_OPT_MTU_WORD,
+	  .offset = TEST(length), .min = 16, .max = 65507, .def = 1448, .metavar = "BYTES", .unit = "bytes", .parse = parse_test_values,
 	  .help = "UDP datagram length; 1448 is the MSS at MTU 1500; mtu: one datagram\n"
 		  "a frame at each point's MTU (MTU - 28); a list (60,1460) sweeps it\n"
 		  "like a rate list (udp-rx/length=60)",
@@ -186,7 +186,7 @@ static const struct nb_opt rows[] = {
 		 "lies within +-`precision` of the median, or MAX runs; a run disturbed by foreign load is repeated, "
 		 "not counted" },
 	{ .name = "precision", .brief = "auto: the median's 90% interval to reach, +-% of it", .key = "precision", .type = NB_OPT_NUMBER, .offset = CFG(precision_pct), .min = 0,
-	  .max = 100, .def = NB_DEFAULT_PRECISION_PCT, .metavar = "PCT", .parse = parse_precision,
+	  .max = 100, .def = NB_DEFAULT_PRECISION_PCT, .metavar = "PCT", .unit = "%", .parse = parse_precision,
 	  .help = "the precision auto repetitions aim for, % of the median, above 0",
 	  .doc = "with auto repetitions: the half width of the median's 90% interval to reach, % of the median; above 0" },
 	{ .name = "interleave", .brief = "rounds of one run of each point; SEED shuffles each round", .key = "interleave", .type = NB_OPT_FLAG, .offset = CFG(interleave),
@@ -201,15 +201,15 @@ static const struct nb_opt rows[] = {
 	  .doc = "with `interleave` (implied; `\"interleave\": false` beside it is an error): each round's order drawn "
 		 "from this seed, recorded in the report" },
 	{ .name = "settle", .key = "settle", .type = NB_OPT_SECONDS, .offset = CFG(settle_s), .min = 0, .max = 600,
-	  .def = 2, .metavar = "S", .help = "pause after applying knobs and before each run",
+	  .def = 2, .metavar = "S", .unit = "s", .help = "pause after applying knobs and before each run",
 	  .doc = "pause after applying knobs and before each run (lets the server clean up and knobs take hold)" },
 	{ .name = "interval", .key = "interval_ms", .type = NB_OPT_INT, .offset = CFG(interval_ms), .min = 10,
-	  .max = 10000, .def = 100, .metavar = "MS", .help = "sampling period while traffic flows" },
+	  .max = 10000, .def = 100, .metavar = "MS", .unit = "ms", .help = "sampling period while traffic flows" },
 	{ .name = "grace", .brief = "kill at duration + omit + grace; start within", .key = "grace", .type = NB_OPT_INT, .offset = CFG(grace_s), .min = 1, .max = 600,
-	  .def = 5, .metavar = "S", .help = "past duration + omit + grace a run is killed: timeout",
+	  .def = 5, .metavar = "S", .unit = "s", .help = "past duration + omit + grace a run is killed: timeout",
 	  .doc = "a run still going at duration + omit + grace is killed and recorded as `timeout`" },
 	{ .name = "connect-timeout", .key = "connect_timeout", .type = NB_OPT_INT, .flags = NB_OPT_HELP_JOIN, .offset = CFG(connect_timeout_s),
-	  .min = 1, .max = 600, .def = 10, .metavar = "S", .help = "time a run may take to start, retries included",
+	  .min = 1, .max = 600, .def = 10, .metavar = "S", .unit = "s", .help = "time a run may take to start, retries included",
 	  .doc = "how long a run may take to start, retries on \"server busy\" included; then `timeout`" },
 	{ .name = "traffic-backend", .brief = "iperf3 tests by libiperf, iperf3 (program), auto",
 	  .key = "traffic_backend", .type = NB_OPT_STRING, .offset = CFG(traffic_backend), .parse = parse_traffic_backend,
@@ -231,10 +231,10 @@ static const struct nb_opt rows[] = {
 	  .def = 1, .metavar = "N", .help = "flows, each with one transaction in flight in closed loop",
 	  .doc = "tcp-rr / udp-rr: flows (connections or UDP sockets); in closed loop each has one transaction in flight" },
 	{ .name = "rr-request", .brief = "sizes, the 16-byte header included", .key = "rr.request", .type = NB_OPT_INT, .offset = CFG(rr.request),
-	  .min = NB_RR_MIN_LEN, .max = NB_RR_MAX_LEN, .def = 64, .metavar = "BYTES",
+	  .min = NB_RR_MIN_LEN, .max = NB_RR_MAX_LEN, .def = 64, .metavar = "BYTES", .unit = "bytes",
 	  .help = "request size, the 16-byte header included" },
 	{ .name = "rr-response", .key = "rr.response", .type = NB_OPT_INT, .flags = NB_OPT_HELP_JOIN, .offset = CFG(rr.response),
-	  .min = NB_RR_MIN_LEN, .max = NB_RR_MAX_LEN, .def = 64, .metavar = "BYTES",
+	  .min = NB_RR_MIN_LEN, .max = NB_RR_MAX_LEN, .def = 64, .metavar = "BYTES", .unit = "bytes",
 	  .help = "response size, the 16-byte header included" },
 	{ .name = "rr-rate", .brief = "open loop: transactions/s on a fixed schedule; 0 = closed loop", .key = "rr.rate", .type = NB_OPT_RATE, .offset = CFG(rr.rate_tps), .min = 0, .max = 1e7,
 	  .def = 0, .metavar = "TPS", .doc_type = "transactions/s, `\"20k\"`",
@@ -243,7 +243,7 @@ static const struct nb_opt rows[] = {
 		  "fixed schedule; latency counts from the scheduled time, so a stall\n"
 		  "is not hidden; 0 = closed loop: next request on each answer" },
 	{ .name = "rr-timeout", .brief = "udp-rr: a request unanswered this long is lost", .key = "rr.timeout_ms", .type = NB_OPT_INT, .offset = CFG(rr.timeout_ms), .min = 1,
-	  .max = 60000, .def = 100, .metavar = "MS",
+	  .max = 60000, .def = 100, .metavar = "MS", .unit = "ms",
 	  .help = "udp-rr: a request unanswered this long is lost; one answered later\nis late" },
 	{ .name = "rr-port", .key = "rr.port", .type = NB_OPT_INT, .offset = CFG(rr.port), .min = 1, .max = 65535,
 	  .def = NB_RR_DEFAULT_PORT, .metavar = "PORT",
@@ -338,14 +338,14 @@ static const struct nb_opt rows[] = {
 	  .help = "per point, save the first N packets of the measured window to\n"
 		  "REPORT.pN.pcap beside the report, for debugging; 0: off" },
 	{ .name = "snaplen", .key = "capture.snaplen", .type = NB_OPT_INT, .flags = NB_OPT_HELP_JOIN, .offset = CFG(capture_snaplen), .min = 14,
-	  .max = 65535, .def = 128, .metavar = "BYTES", .help = "bytes kept per captured packet" },
+	  .max = 65535, .def = 128, .metavar = "BYTES", .unit = "bytes", .help = "bytes kept per captured packet" },
 	{ .name = "redact", .brief = "leave the hostname, kernel command line and raw JSON out, for publishing", .key = "redact", .type = NB_OPT_FLAG, .offset = CFG(redact),
 	  .help = "leave the hostname, the kernel command line and iperf3's raw JSON\n"
 		  "(which repeats both) out of the report, for publishing it" },
 
 	/* foreign load */
 	{ .name = "idle-check", .brief = "watch the machine S s first, warn above 10% busy; 0 = off", .key = "idle_check", .type = NB_OPT_SECONDS, .offset = CFG(idle_check_s), .min = 0,
-	  .max = 60, .def = 1, .metavar = "S",
+	  .max = 60, .def = 1, .metavar = "S", .unit = "s",
 	  .help = "watch the machine S seconds before the first point and warn, naming\n"
 		  "the busiest processes, above 10% busy; 0 = no check",
 	  .doc = "before the first point, how long to watch that the machine is quiet; a warning names the busiest "

@@ -3,6 +3,7 @@
 #include "kit/nic_names.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define ROLE_NAME_(e, name, doc) [e] = #name,
 static const char *const role_names[NB_IRQ_ROLES] = { NB_IRQ_ROLE_LIST(ROLE_NAME_) };
@@ -25,3 +26,13 @@ const char *const nb_pp_counter_names[NB_PP_COUNTERS] = { NB_PP_COUNTER_LIST(PP_
 
 #define PP_ETH_(e, name, eth, unit, dir, doc, label) [e] = eth,
 const char *const nb_pp_ethtool_names[NB_PP_COUNTERS] = { NB_PP_COUNTER_LIST(PP_ETH_) };
+
+bool nb_driver_counter_counts_trouble(const char *name)
+{
+	static const char *const words[] = { NB_DRIVER_TROUBLE_WORDS };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasestr(name, words[i]))
+			return true;
+	return false;
+}

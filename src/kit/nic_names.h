@@ -8,6 +8,8 @@
 #ifndef NB_KIT_NIC_NAMES_H
 #define NB_KIT_NIC_NAMES_H
 
+#include <stdbool.h>
+
 /* ---- IRQs by role: rx, tx, both (one vector per queue pair), misc (link, errors, the
  * device's only IRQ) ----
  * X(ENUM, name, what its IRQs carry), in the order a person reads them. */
@@ -68,5 +70,15 @@ extern const char *const nb_pp_ethtool_names[NB_PP_COUNTERS];
 
 /* pp_alloc_fast ...: the metric of a counter's delta over the window. */
 #define NB_M_PP_PREFIX "pp_"
+
+/* ---- a driver's own counters (ethtool -S) ----
+ * Drivers name them as they like (cpsw's "Rx DMA Overruns", "Rx CRC Errors"); these are the words,
+ * matched without case, that say a counter counts trouble (drops, errors, overruns, timeouts). */
+#define NB_DRIVER_TROUBLE_WORDS \
+	"err", "drop", "miss", "fifo", "over", "timeout", "restart", "fail", "busy", "lost", "discard", "no_buf", \
+		"nobuf", "alloc_fail"
+
+/* Does a driver's counter name carry one of NB_DRIVER_TROUBLE_WORDS? */
+bool nb_driver_counter_counts_trouble(const char *name);
 
 #endif

@@ -345,19 +345,6 @@ void nb_opts_help(FILE *out, const struct nb_opt_table *t, const char *first, co
 		help_line(out, t, lead, t->nrows);
 }
 
-/* The unit a metavar stands for, in the docs' words. */
-static const char *unit_of(const struct nb_opt *o)
-{
-	static const struct { const char *metavar, *unit; } units[] = {
-		{ "S", " s" }, { "MS", " ms" }, { "BYTES", " bytes" }, { "US", " us" }, { "PCT", " %" },
-	};
-
-	for (size_t i = 0; o->metavar && i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(o->metavar, units[i].metavar))
-			return units[i].unit;
-	return "";
-}
-
 static void doc_type(const struct nb_opt *o, char *buf, size_t len)
 {
 	char range[64];
@@ -366,9 +353,9 @@ static void doc_type(const struct nb_opt *o, char *buf, size_t len)
 	if (o->doc_type)
 		snprintf(buf, len, "%s", o->doc_type);
 	else if (o->type == NB_OPT_INT)
-		snprintf(buf, len, "integer%s %s", unit_of(o), range);
+		snprintf(buf, len, "integer%s%s %s", o->unit ? " " : "", o->unit ? o->unit : "", range);
 	else if (o->type == NB_OPT_SECONDS || o->type == NB_OPT_NUMBER)
-		snprintf(buf, len, "number%s, %s", unit_of(o), range);
+		snprintf(buf, len, "number%s%s, %s", o->unit ? " " : "", o->unit ? o->unit : "", range);
 	else if (o->type == NB_OPT_FLAG)
 		snprintf(buf, len, "bool");
 	else if (o->type == NB_OPT_RATE)

@@ -32,6 +32,7 @@ enum {
 	NB_OPT_NO_REPORT = 1 << 4,   /* not part of the report's effective config */
 	NB_OPT_HIDDEN = 1 << 5,      /* not in --help (tools for the tree itself) */
 	NB_OPT_HELP_JOIN = 1 << 6,   /* --help: on the line of the row before it, under that row's brief */
+	NB_OPT_MTU_WORD = 1 << 7,    /* INT that also takes the word mtu: one frame at each point's MTU, resolved per point */
 };
 
 struct nb_opt;
@@ -49,7 +50,8 @@ struct nb_opt {
 	size_t offset, size;     /* the field; size for STRING */
 	double min, max;         /* INT, SECONDS, RATE */
 	double def;              /* default of INT, SECONDS, FLAG (1: true), RATE */
-	const char *metavar;     /* "S", "MS", "N", "BYTES": shown in --help; its unit goes in the docs */
+	const char *metavar;     /* "S", "MS", "N", "BYTES": shown in --help */
+	const char *unit;        /* of the value, in the docs' words ("s", "ms", "bytes", "us", "%"); NULL: none */
 	const char *help;        /* the whole text (man page, configs/README.md without doc); '\n' breaks */
 	const char *brief;       /* --help's one line; NULL: the first line of help */
 	const char *doc_type;    /* configs/README.md's type column, when the type alone says too little */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kit/metric_table.h"
 #include "kit/nb_paths.h"
 #include "nic/iface_irqs.h"
 
@@ -97,7 +98,7 @@ void nb_irq_watch_metrics(const struct nb_irq_watch *a, const struct nb_irq_watc
 	char unused[8];
 
 	if (a->procs_read && b->procs_read)
-		nb_metrics_put(out, "irqbalance_running", a->irqbalance_pid || b->irqbalance_pid ? 1 : 0);
+		nb_metrics_put(out, NB_M_IRQBALANCE_RUNNING, a->irqbalance_pid || b->irqbalance_pid ? 1 : 0);
 	if (a->irqs_read && b->irqs_read)
-		nb_metrics_put(out, "irq_affinity_moved", nb_irq_watch_moves(a, b, unused, sizeof(unused)));
+		nb_metrics_put(out, NB_M_IRQ_AFFINITY_MOVED, nb_irq_watch_moves(a, b, unused, sizeof(unused)));
 }

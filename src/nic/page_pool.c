@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kit/metric_table.h"
 #include "nic/nb_genl.h"
 
 #define NETDEV_GENL_VERSION 1
@@ -342,7 +343,7 @@ void nb_pp_metrics(const struct nb_pp_delta *d, struct nb_metric_set *m)
 		nb_metrics_put(m, name, (double)d->total.v[c]);
 	}
 	if (d->total.has_inflight)
-		nb_metrics_put(m, "pp_inflight_pages", (double)d->total.inflight);
+		nb_metrics_put(m, NB_M_PP_INFLIGHT_PAGES, (double)d->total.inflight);
 	if (d->has_recycle_pct)
-		nb_metrics_put(m, "pp_recycle_pct", d->recycle_pct);
+		nb_metrics_put(m, NB_M_PP_RECYCLE_PCT, d->recycle_pct);
 }

@@ -117,6 +117,18 @@ const char *nb_render_format_names(enum nb_render_command cmd, char *buf, size_t
 	return buf;
 }
 
+int nb_render_format_parse(enum nb_render_command cmd, const char *text, const char *hint,
+			   const struct nb_render_format **f, struct nb_err *err)
+{
+	char names[128];
+
+	*f = nb_render_format_find(cmd, text);
+	if (*f)
+		return 0;
+	return nb_err_set(err, -EINVAL, "--format '%s': unknown format (%s)%s", text,
+			  nb_render_format_names(cmd, names, sizeof(names)), hint);
+}
+
 /* One word of the list, wrapped: a line holds as many words as fit in width. */
 static void put_word(FILE *out, const char *word, size_t wlen, int indent, int width, int *col)
 {

@@ -12,6 +12,7 @@
 #include "config/plan.h"
 #include "render/flamegraph.h"
 #include "render/html.h"
+#include "render/view.h"
 #include "sampling/kprofile.h"
 
 /* Flame graphs make the page heavy (up to a few hundred kB each): the first points with stacks. */
@@ -118,13 +119,15 @@ static void compare_table(FILE *out, const struct nb_cmp_result *r)
 	      out);
 	for (int i = 0; i < r->n_points; i++) {
 		const struct nb_cmp_point_result *pr = &r->points[i];
+		const struct nb_cmp_point *p = pr->new ? pr->new : pr->base;
+		const char *headline = p ? nb_rv_headline(p) : NB_M_THROUGHPUT_BPS;
 
 		for (int m = 0; m < pr->n_metrics; m++) {
 			const struct nb_cmp_metric_result *mr = &pr->metrics[m];
 			char change[32], why[160];
 
 			/* the headline and gated metrics, and whatever moved */
-			if (!mr->gated && strcmp(mr->name, NB_M_THROUGHPUT_BPS) && mr->verdict != NB_CMP_CHANGED &&
+			if (!mr->gated && strcmp(mr->name, headline) && mr->verdict != NB_CMP_CHANGED &&
 			    mr->verdict != NB_CMP_IMPROVED && mr->verdict != NB_CMP_REGRESSED)
 				continue;
 			fputs("<tr><td class=\"id\">", out);

@@ -104,15 +104,15 @@ static void placement_line(struct notes *nt, const struct nb_cmp_point *p)
 
 	if (!buf)
 		return;
-	if (median_of(p, "traffic_cpu_open", &open) && median_of(p, "traffic_cpu_close", &close)) {
+	if (median_of(p, NB_M_TRAFFIC_CPU_OPEN, &open) && median_of(p, NB_M_TRAFFIC_CPU_CLOSE, &close)) {
 		if (open == close)
 			nb_appendf(buf, NB_NOTE_LINE_MAX, "traffic process on CPU %.0f", open);
 		else
 			nb_appendf(buf, NB_NOTE_LINE_MAX, "traffic process on CPU %.0f at the start, %.0f at the end", open, close);
 	}
-	if (median_of(p, "irqbalance_running", &v) && v > 0)
+	if (median_of(p, NB_M_IRQBALANCE_RUNNING, &v) && v > 0)
 		nb_appendf(buf, NB_NOTE_LINE_MAX, "%sirqbalance ran (it may move the IRQs)", buf[0] ? "; " : "");
-	if (median_of(p, "irq_affinity_moved", &v) && v > 0)
+	if (median_of(p, NB_M_IRQ_AFFINITY_MOVED, &v) && v > 0)
 		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%.0f IRQ%s moved during the window, not by nicbench",
 			   buf[0] ? "; " : "", v, v == 1 ? "" : "s");
 	done_line(nt);
@@ -131,7 +131,7 @@ static void page_pool_line(struct notes *nt, const struct nb_cmp_point *p)
 
 	if (!buf)
 		return;
-	if (median_of(p, "pp_recycle_pct", &v))
+	if (median_of(p, NB_M_PP_RECYCLE_PCT, &v))
 		nb_appendf(buf, NB_NOTE_LINE_MAX, "page_pool (median a run): recycled %.1f%%", v), any = true;
 	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
 		if (!shown[i].label || !median_of(p, shown[i].metric, &v))
@@ -140,7 +140,7 @@ static void page_pool_line(struct notes *nt, const struct nb_cmp_point *p)
 			count_text(num, sizeof(num), v));
 		any = true;
 	}
-	if (median_of(p, "pp_inflight_pages", &v))
+	if (median_of(p, NB_M_PP_INFLIGHT_PAGES, &v))
 		nb_appendf(buf, NB_NOTE_LINE_MAX, "%s%s pages in flight at the end", any ? ", " : "page_pool: ",
 			count_text(num, sizeof(num), v));
 	done_line(nt);
@@ -153,28 +153,38 @@ static bool page_pool_trace_line(struct notes *nt, const struct nb_cmp_point *p)
 	char *buf, a[24], r[24], d[24];
 	double alloc, rel, inflight = 0, pools = 0, pct;
 
-	if (!median_of(p, "pp_trace_alloc_pages", &alloc) || !median_of(p, "pp_trace_release_pages", &rel) ||
+	if (!median_of(p, NB_M_PP_TRACE_ALLOC_PAGES, &alloc) || !median_of(p, NB_M_PP_TRACE_RELEASE_PAGES, &rel) ||
 	    !(buf = open_line(nt)))
 		return false;
-	median_of(p, "pp_trace_inflight_change", &inflight);
-	median_of(p, "pp_trace_pools", &pools);
+	median_of(p, NB_M_PP_TRACE_INFLIGHT_CHANGE, &inflight);
+	median_of(p, NB_M_PP_TRACE_POOLS, &pools);
 	nb_appendf(buf, NB_NOTE_LINE_MAX,
 		   "page_pool (tracepoints, diagnostic repetition, %.0f pool%s of the machine): %s pages taken from the "
 		   "page allocator, %s given back, in flight %s%s",
 		   pools, pools == 1 ? "" : "s", count_text(a, sizeof(a), alloc), count_text(r, sizeof(r), rel),
 		   inflight >= 0 ? "+" : "", count_text(d, sizeof(d), inflight));
-	if (median_of(p, "pp_trace_recycle_pct", &pct))
+	if (median_of(p, NB_M_PP_TRACE_RECYCLE_PCT, &pct))
 		nb_appendf(buf, NB_NOTE_LINE_MAX, "; recycled %.1f%% of the packets polled (implied, a page a packet)",
 			   pct);
 	done_line(nt);
 	return true;
 }
 
+/* Did any run measure a page_pool metric: a counter of the list, the pools' totals or a tracepoint's? */
 static bool has_pp_counters(const struct nb_cmp_point *p)
 {
-	for (int i = 0; i < p->n_metrics; i++)
-		if (!strncmp(p->metrics[i].name, "pp_", 3) && p->metrics[i].n > 0)
+#define PP_METRIC_(e, name, eth, unit, dir, doc, label) NB_M_PP_PREFIX #name,
+	static const char *const names[] = { NB_PP_COUNTER_LIST(PP_METRIC_) NB_M_PP_INFLIGHT_PAGES, NB_M_PP_RECYCLE_PCT,
+					     NB_M_PP_TRACE_ALLOC_PAGES, NB_M_PP_TRACE_RELEASE_PAGES,
+					     NB_M_PP_TRACE_INFLIGHT_CHANGE, NB_M_PP_TRACE_POOLS, NB_M_PP_TRACE_RECYCLE_PCT };
+#undef PP_METRIC_
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct nb_cmp_samples *s = nb_cmp_point_metric(p, names[i]);
+
+		if (s && s->n > 0)
 			return true;
+	}
 	return false;
 }
 

@@ -85,6 +85,10 @@ const struct nb_render_format *nb_render_format_find(enum nb_render_command cmd,
 const struct nb_render_format *nb_render_format_default(void);
 /* "text, json, junit, ...": the names the command offers, for the unknown-format error. */
 const char *nb_render_format_names(enum nb_render_command cmd, char *buf, size_t len);
+/* A --format value: *f the command's format of that name, or -EINVAL with "--format 'X': unknown
+ * format (text, json, ...)" and then hint (" (try ...)", or "") in err. */
+int nb_render_format_parse(enum nb_render_command cmd, const char *text, const char *hint,
+			   const struct nb_render_format **f, struct nb_err *err);
 /* --help's list of the command's formats with their notes, wrapped to width after the first line,
  * continuation lines indented by indent columns; ends with a newline. */
 void nb_render_format_help(FILE *out, enum nb_render_command cmd, int indent, int width);

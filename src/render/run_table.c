@@ -137,13 +137,13 @@ static void row_fill(struct table *t, struct table_row *row, const json_t *point
 	row->busy = median_of(m, NB_M_CPU_BUSY_PCT);
 	row->softirq = median_of(m, NB_M_SOFTIRQ_PCT);
 	row->napi = median_of(m, NB_M_NAPI_THREAD_PCT);
-	row->unaccounted = median_of(m, "cpu_unaccounted_pct");
+	row->unaccounted = median_of(m, NB_M_CPU_UNACCOUNTED_PCT);
 	row->steal = median_of(m, NB_M_STEAL_PCT);
 	row->rr_tps = median_of(m, NB_M_RR_TRANSACTIONS_PER_S);
 	row->rr_p50 = median_of(m, NB_M_RR_LATENCY_P50_US);
-	row->rr_p90 = median_of(m, "rr_latency_p90_us");
+	row->rr_p90 = median_of(m, NB_M_RR_LATENCY_P90_US);
 	row->rr_p99 = median_of(m, NB_M_RR_LATENCY_P99_US);
-	row->rr_p999 = median_of(m, "rr_latency_p999_us");
+	row->rr_p999 = median_of(m, NB_M_RR_LATENCY_P999_US);
 	row_precision(t, row, json_object_get(point, "precision"));
 }
 

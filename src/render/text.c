@@ -8,6 +8,7 @@
 
 #include "compare/compare_rounds.h"
 #include "compare/compare_stats.h"
+#include "kit/metric_table.h"
 #include "render/sequential_view.h"
 #include "render/common.h"
 #include "render/point_notes.h"
@@ -405,7 +406,7 @@ static void text_points(FILE *out, const struct nb_cmp_report *rep, const struct
 		nb_rv_bottleneck(rep, p, &bn);
 		nb_render_tput(tput, sizeof(tput), p);
 		nb_render_range(range, sizeof(range), p);
-		nb_render_median(busy, sizeof(busy), p, "cpu_busy_pct");
+		nb_render_median(busy, sizeof(busy), p, NB_M_CPU_BUSY_PCT);
 		nb_render_efficiency(eff, sizeof(eff), rep, p);
 		fprintf(out, "%-*s  %12s  %28s  %6s  %12s  %-13s  %s\n", idw, p->id, tput, range, busy, eff,
 			nb_bn_code_name(bn.code), nb_cmp_status_name(p->status));

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "kit/metric_table.h"
+#include "kit/nic_names.h"
 #include "kit/nb_print.h"
 #include "kit/stats.h"
 
@@ -137,24 +139,11 @@ struct moved_counter {
 	json_int_t delta;
 };
 
-/* A counter whose name says something went wrong: drops, errors, overruns, timeouts. Without case:
- * drivers name them as they like (cpsw's "Rx DMA Overruns", "Rx CRC Errors"). */
-static bool trouble_counter(const char *name)
-{
-	static const char *const words[] = { "err", "drop", "miss", "fifo", "over", "timeout", "restart", "fail",
-					     "busy", "lost", "discard", "no_buf", "nobuf", "alloc_fail" };
-
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strcasestr(name, words[i]))
-			return true;
-	return false;
-}
-
 static int trouble_first(const void *a, const void *b)
 {
 	const struct moved_counter *ma = a, *mb = b;
 	json_int_t x = ma->delta < 0 ? -ma->delta : ma->delta, y = mb->delta < 0 ? -mb->delta : mb->delta;
-	bool ta = trouble_counter(ma->name), tb = trouble_counter(mb->name);
+	bool ta = nb_driver_counter_counts_trouble(ma->name), tb = nb_driver_counter_counts_trouble(mb->name);
 
 	if (ta != tb)
 		return ta ? -1 : 1;
@@ -420,7 +409,7 @@ void nb_rv_bottleneck(const struct nb_cmp_report *rep, const struct nb_cmp_point
 
 bool nb_rv_efficiency_in_packets(const struct nb_cmp_point *p)
 {
-	return !strcmp(nb_rv_headline(p), NB_M_RX_PACKETS_PER_S);
+	return nb_metric_kind_of(nb_rv_headline(p)) == NB_UNIT_PACKET_PER_S;
 }
 
 /* A flood's packets per CPU-second: its runs' rates and busy shares, paired by run where both metrics have
@@ -493,19 +482,35 @@ const char *nb_rv_setting(const struct nb_cmp_point *p)
 }
 
 /* Length of the id's head: the test name and the swept fields after it ("udp-rx/rate=1000M/length=60"). */
+/* Does an id's part ("rate=1000M/...") name a test field: a TEST_FIELD row's leaf ("udp.rate": rate)
+ * and '=', as plan.c writes the swept ones? */
+static bool field_part(const char *part)
+{
+	const struct nb_opt_table *t = &nb_config_table;
+
+	for (int i = 0; i < t->nrows; i++) {
+		const char *key = t->rows[i].key, *dot;
+		size_t n;
+
+		if (!(t->rows[i].flags & NB_OPT_TEST_FIELD) || !key)
+			continue;
+		dot = strrchr(key, '.');
+		key = dot ? dot + 1 : key;
+		n = strlen(key);
+		if (!strncmp(part, key, n) && part[n] == '=')
+			return true;
+	}
+	return false;
+}
+
 static size_t fields_head(const char *id)
 {
-	static const char *const fields[] = { "rate=", "length=" };
 	const char *end = strchr(id, '/');
 
 	if (!end)
 		return strlen(id);
 	for (;;) {
-		bool field = false;
-
-		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-			field = field || !strncmp(end + 1, fields[i], strlen(fields[i]));
-		if (!field)
+		if (!field_part(end + 1))
 			return (size_t)(end - id);
 		end = strchr(end + 1, '/');
 		if (!end)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "traffic/latency_hist.h"
+#include "kit/metric_table.h"
 #include "result/bottleneck.h"
 #include "report/report_internal.h"
 #include "report/report_counters.h"
@@ -78,7 +79,7 @@ static bool run_disturbed(const struct nb_run_record *run)
 {
 	double other;
 
-	return nb_metrics_get(&run->metrics, "cpu_other_pct", &other) && other >= NB_FOREIGN_LOAD_PCT;
+	return nb_metrics_get(&run->metrics, NB_M_CPU_OTHER_PCT, &other) && other >= NB_FOREIGN_LOAD_PCT;
 }
 
 json_t *nb_report_run_json(const struct nb_run_record *run, bool bare)

@@ -231,9 +231,9 @@ struct drop_rule {
 };
 
 static const struct drop_rule drop_rules[] = {
-	{ NB_BN_NIC_DROPS, "at the NIC", { "rx_missed_errors", "rx_fifo_errors", "rx_overrun_errors", "rx_dropped" }, NB_M_RX_PACKETS_PER_S },
-	{ NB_BN_BACKLOG_DROPS, "in the backlog (softnet)", { "softnet_dropped" }, "softnet_processed_per_s" },
-	{ NB_BN_SOCKET_DROPS, "at the socket (UDP receive buffer)", { "udp_rcvbuf_errors" }, "udp_in_datagrams_per_s" },
+	{ NB_BN_NIC_DROPS, "at the NIC", { NB_M_RX_MISSED_ERRORS, NB_M_RX_FIFO_ERRORS, NB_M_RX_OVERRUN_ERRORS, NB_M_RX_DROPPED }, NB_M_RX_PACKETS_PER_S },
+	{ NB_BN_BACKLOG_DROPS, "in the backlog (softnet)", { NB_M_SOFTNET_DROPPED }, NB_M_SOFTNET_PROCESSED_PER_S },
+	{ NB_BN_SOCKET_DROPS, "at the socket (UDP receive buffer)", { NB_M_UDP_RCVBUF_ERRORS }, NB_M_UDP_IN_DATAGRAMS_PER_S },
 };
 
 /* Returns the drop rule's code when it holds, NB_BN_NONE otherwise; words go to buf. */
@@ -268,9 +268,9 @@ static enum nb_bn_code rule_budget(const struct nb_bn_input *in, struct nb_bottl
 {
 	double x;
 
-	if (!get(in, "napi_budget_exhausted_pct", &x) || x < NB_BN_BUDGET_PCT)
+	if (!get(in, NB_M_NAPI_BUDGET_EXHAUSTED_PCT, &x) || x < NB_BN_BUDGET_PCT)
 		return NB_BN_NONE;
-	figure(out, "napi_budget_exhausted_pct", x);
+	figure(out, NB_M_NAPI_BUDGET_EXHAUSTED_PCT, x);
 	snprintf(buf, len, "NAPI budget exhausted in %.0f%% of polls", x);
 	return NB_BN_NAPI_BUDGET;
 }
@@ -279,11 +279,11 @@ static enum nb_bn_code rule_squeeze(const struct nb_bn_input *in, struct nb_bott
 {
 	double x;
 
-	if (!get(in, "time_squeeze", &x) || x <= 0)
+	if (!get(in, NB_M_TIME_SQUEEZE, &x) || x <= 0)
 		return NB_BN_NONE;
 	if (in->window_s > 0 ? x / in->window_s < NB_BN_SQUEEZE_PER_S : x < NB_BN_SQUEEZE_PER_S)
 		return NB_BN_NONE;
-	figure(out, "time_squeeze", x);
+	figure(out, NB_M_TIME_SQUEEZE, x);
 	if (in->window_s > 0)
 		snprintf(buf, len, "softirq out of budget or time (time_squeeze %.0f/s)", x / in->window_s);
 	else

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "iperf_driver.h"
+#include "kit/metric_table.h"
 #include "kit/nb_time.h"
 #include "nic/qstats.h"
 #include "sampling/capture.h"
@@ -144,7 +145,7 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 		self_cpu_close = self_cpu_s();
 	}
 	if (rn->snap_now->t > rn->snap_open->t)
-		nb_metrics_put(&run->metrics, "nicbench_cpu_ms_per_s",
+		nb_metrics_put(&run->metrics, NB_M_NICBENCH_CPU_MS_PER_S,
 			       1000 * (self_cpu_close - w->self_cpu_open) / (rn->snap_now->t - rn->snap_open->t));
 	w->closed = true;
 }

@@ -64,7 +64,7 @@ static void put_unaccounted(struct nb_metric_set *out, double ticks, const struc
 	if (dt <= 0 || b->clk_tck <= 0 || b->ncpus_online <= 0)
 		return;
 	/* a tick either side of each edge makes small overshoots; none is "negative missing" */
-	nb_metrics_put(out, "cpu_unaccounted_pct", ticks >= expected ? 0.0 : 100.0 * (1.0 - ticks / expected));
+	nb_metrics_put(out, NB_M_CPU_UNACCOUNTED_PCT, ticks >= expected ? 0.0 : 100.0 * (1.0 - ticks / expected));
 }
 
 static void put_machine_cpu(const struct nb_snapshot *a, const struct nb_snapshot *b,
@@ -78,7 +78,7 @@ static void put_machine_cpu(const struct nb_snapshot *a, const struct nb_snapsho
 	if (a->cpu_all_present && b->cpu_all_present && cpu_shares_between(&a->cpu_all, &b->cpu_all, &p)) {
 		put_shares(out, names, &p);
 		/* a VM's host taking the CPUs moves every figure (compare's steal rule) */
-		nb_metrics_put(out, "steal_pct", p.steal);
+		nb_metrics_put(out, NB_M_STEAL_PCT, p.steal);
 		put_unaccounted(out, p.ticks, b, b->t - a->t);
 	}
 }
@@ -176,24 +176,24 @@ static void put_threads(const struct nb_snapshot *a, const struct nb_snapshot *b
 			struct nb_metric_set *out)
 {
 	if (a->napi_threads_present && b->napi_threads_present && a->generation == b->generation) {
-		put_process_pct(out, "napi_thread_pct", a->napi_thread_ticks, b->napi_thread_ticks, b, dt);
-		nb_metrics_put(out, "napi_threads", b->napi_threads);
+		put_process_pct(out, NB_M_NAPI_THREAD_PCT, a->napi_thread_ticks, b->napi_thread_ticks, b, dt);
+		nb_metrics_put(out, NB_M_NAPI_THREADS, b->napi_threads);
 	}
 	if (a->traffic_present && b->traffic_present && a->traffic_pid == b->traffic_pid)
-		put_process_pct(out, "traffic_proc_pct", a->traffic_ticks, b->traffic_ticks, b, dt);
+		put_process_pct(out, NB_M_TRAFFIC_PROC_PCT, a->traffic_ticks, b->traffic_ticks, b, dt);
 	if (a->peer_present && b->peer_present && a->peer_generation == b->peer_generation)
-		put_process_pct(out, "peer_proc_pct", a->peer_ticks, b->peer_ticks, b, dt);
+		put_process_pct(out, NB_M_PEER_PROC_PCT, a->peer_ticks, b->peer_ticks, b, dt);
 }
 
 static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_snapshot *b, double dt,
 				struct nb_metric_set *out)
 {
 	if (a->softirqs_present && b->softirqs_present) {
-		put_per_cpu_rate(out, "net_rx_softirqs_per_s", a->net_rx, b->net_rx, dt);
-		put_per_cpu_rate(out, "net_tx_softirqs_per_s", a->net_tx, b->net_tx, dt);
+		put_per_cpu_rate(out, NB_M_NET_RX_SOFTIRQS_PER_S, a->net_rx, b->net_rx, dt);
+		put_per_cpu_rate(out, NB_M_NET_TX_SOFTIRQS_PER_S, a->net_tx, b->net_tx, dt);
 	}
 	if (a->irqs_present && b->irqs_present && a->generation == b->generation) {
-		put_per_cpu_rate(out, "interrupts_per_s", a->irq_count, b->irq_count, dt);
+		put_per_cpu_rate(out, NB_M_INTERRUPTS_PER_S, a->irq_count, b->irq_count, dt);
 		for (int r = 0; r < NB_IRQ_ROLES; r++) {
 			char name[NB_METRIC_NAME_MAX];
 
@@ -217,9 +217,9 @@ static void put_kernel_counters(const struct nb_snapshot *a, const struct nb_sna
 		}
 	}
 	if (a->softnet_present && b->softnet_present) {
-		put_rate(out, "softnet_processed_per_s", a->softnet_processed, b->softnet_processed, dt);
-		put_count(out, "softnet_dropped", a->softnet_dropped, b->softnet_dropped);
-		put_count(out, "time_squeeze", a->softnet_time_squeeze, b->softnet_time_squeeze);
+		put_rate(out, NB_M_SOFTNET_PROCESSED_PER_S, a->softnet_processed, b->softnet_processed, dt);
+		put_count(out, NB_M_SOFTNET_DROPPED, a->softnet_dropped, b->softnet_dropped);
+		put_count(out, NB_M_TIME_SQUEEZE, a->softnet_time_squeeze, b->softnet_time_squeeze);
 	}
 }
 
@@ -228,14 +228,14 @@ static void put_netdev(const struct nb_snapshot *a, const struct nb_snapshot *b,
 {
 	if (!a->netdev_present || !b->netdev_present)
 		return;
-	put_rate(out, "rx_packets_per_s", a->rx_packets, b->rx_packets, dt);
-	put_rate(out, "tx_packets_per_s", a->tx_packets, b->tx_packets, dt);
-	put_rate(out, "rx_bytes_per_s", a->rx_bytes, b->rx_bytes, dt);
-	put_rate(out, "tx_bytes_per_s", a->tx_bytes, b->tx_bytes, dt);
-	put_count(out, "rx_dropped", a->rx_dropped, b->rx_dropped);
-	put_count(out, "tx_dropped", a->tx_dropped, b->tx_dropped);
-	put_count(out, "rx_errors", a->rx_errors, b->rx_errors);
-	put_count(out, "tx_errors", a->tx_errors, b->tx_errors);
+	put_rate(out, NB_M_RX_PACKETS_PER_S, a->rx_packets, b->rx_packets, dt);
+	put_rate(out, NB_M_TX_PACKETS_PER_S, a->tx_packets, b->tx_packets, dt);
+	put_rate(out, NB_M_RX_BYTES_PER_S, a->rx_bytes, b->rx_bytes, dt);
+	put_rate(out, NB_M_TX_BYTES_PER_S, a->tx_bytes, b->tx_bytes, dt);
+	put_count(out, NB_M_RX_DROPPED, a->rx_dropped, b->rx_dropped);
+	put_count(out, NB_M_TX_DROPPED, a->tx_dropped, b->tx_dropped);
+	put_count(out, NB_M_RX_ERRORS, a->rx_errors, b->rx_errors);
+	put_count(out, NB_M_TX_ERRORS, a->tx_errors, b->tx_errors);
 }
 
 /* The kernel's CPU time per packet the interface moved: what a driver change that costs CPU per
@@ -269,12 +269,12 @@ static void put_udp(const struct nb_snapshot *a, const struct nb_snapshot *b, do
 {
 	if (!a->udp_present || !b->udp_present)
 		return;
-	put_rate(out, "udp_in_datagrams_per_s", a->udp_in_datagrams, b->udp_in_datagrams, dt);
-	put_count(out, "udp_in_errors", a->udp_in_errors, b->udp_in_errors);
-	put_count(out, "udp_rcvbuf_errors", a->udp_rcvbuf_errors, b->udp_rcvbuf_errors);
-	put_count(out, "udp_sndbuf_errors", a->udp_sndbuf_errors, b->udp_sndbuf_errors);
-	put_count(out, "udp_no_ports", a->udp_no_ports, b->udp_no_ports);
-	put_count(out, "udp_in_csum_errors", a->udp_in_csum_errors, b->udp_in_csum_errors);
+	put_rate(out, NB_M_UDP_IN_DATAGRAMS_PER_S, a->udp_in_datagrams, b->udp_in_datagrams, dt);
+	put_count(out, NB_M_UDP_IN_ERRORS, a->udp_in_errors, b->udp_in_errors);
+	put_count(out, NB_M_UDP_RCVBUF_ERRORS, a->udp_rcvbuf_errors, b->udp_rcvbuf_errors);
+	put_count(out, NB_M_UDP_SNDBUF_ERRORS, a->udp_sndbuf_errors, b->udp_sndbuf_errors);
+	put_count(out, NB_M_UDP_NO_PORTS, a->udp_no_ports, b->udp_no_ports);
+	put_count(out, NB_M_UDP_IN_CSUM_ERRORS, a->udp_in_csum_errors, b->udp_in_csum_errors);
 }
 
 void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
@@ -292,17 +292,17 @@ void nb_snapshot_delta(const struct nb_snapshot *a, const struct nb_snapshot *b,
 	put_per_cpu_interrupts(a, b, out);
 	if (a->traffic_present && b->traffic_present && a->traffic_pid == b->traffic_pid && a->traffic_cpu >= 0 &&
 	    b->traffic_cpu >= 0) {
-		nb_metrics_put(out, "traffic_cpu_open", a->traffic_cpu);
-		nb_metrics_put(out, "traffic_cpu_close", b->traffic_cpu);
+		nb_metrics_put(out, NB_M_TRAFFIC_CPU_OPEN, a->traffic_cpu);
+		nb_metrics_put(out, NB_M_TRAFFIC_CPU_CLOSE, b->traffic_cpu);
 	}
 }
 
 /* ---- the raw series: the same figures as above for a few fields, no names, no set ---- */
 
 const char *const nb_series_field_names[NB_SERIES_FIELDS] = {
-	[NB_SERIES_CPU_BUSY] = "cpu_busy_pct", [NB_SERIES_SOFTIRQ] = "softirq_pct",
-	[NB_SERIES_IRQ] = "irq_pct", [NB_SERIES_NAPI_THREAD] = "napi_thread_pct",
-	[NB_SERIES_RX_PPS] = "rx_packets_per_s", [NB_SERIES_TX_PPS] = "tx_packets_per_s",
+	[NB_SERIES_CPU_BUSY] = NB_M_CPU_BUSY_PCT, [NB_SERIES_SOFTIRQ] = NB_M_SOFTIRQ_PCT,
+	[NB_SERIES_IRQ] = NB_M_IRQ_PCT, [NB_SERIES_NAPI_THREAD] = NB_M_NAPI_THREAD_PCT,
+	[NB_SERIES_RX_PPS] = NB_M_RX_PACKETS_PER_S, [NB_SERIES_TX_PPS] = NB_M_TX_PACKETS_PER_S,
 };
 
 void nb_series_from_snapshot(const struct nb_snapshot *full, struct nb_series_snapshot *out)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* ethtool -S through SIOCETHTOOL (GSSET_INFO, GSTRINGS, GSTATS, as ethtool does) and the deltas. */
+#include "kit/metric_table.h"
 #include "sampling/ethtool_stats.h"
 
 #include <errno.h>
@@ -223,9 +224,9 @@ void nb_eth_stats_metrics(const struct nb_eth_stats_delta *d, struct nb_metric_s
 	if (!d->present)
 		return;
 	if (d->has_missed)
-		nb_metrics_put(m, "rx_missed_errors", (double)d->missed);
+		nb_metrics_put(m, NB_M_RX_MISSED_ERRORS, (double)d->missed);
 	if (d->has_fifo)
-		nb_metrics_put(m, "rx_fifo_errors", (double)d->fifo);
+		nb_metrics_put(m, NB_M_RX_FIFO_ERRORS, (double)d->fifo);
 	if (d->has_overruns)
-		nb_metrics_put(m, "rx_overrun_errors", (double)d->overruns);
+		nb_metrics_put(m, NB_M_RX_OVERRUN_ERRORS, (double)d->overruns);
 }

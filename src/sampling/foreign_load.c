@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kit/metric_table.h"
 #include "kit/nb_time.h"
 #include "sampling/proc_parse.h"
 
@@ -21,23 +22,23 @@ void nb_metrics_put_cpu_other(struct nb_metric_set *m, int ncpus, bool peer_loca
 {
 	double busy, irq, softirq, traffic, self_ms, napi = 0, peer = 0, steal = 0, other;
 
-	if (ncpus <= 0 || !nb_metrics_get(m, "cpu_busy_pct", &busy) || !nb_metrics_get(m, "irq_pct", &irq) ||
-	    !nb_metrics_get(m, "softirq_pct", &softirq) || !nb_metrics_get(m, "traffic_proc_pct", &traffic) ||
-	    !nb_metrics_get(m, "nicbench_cpu_ms_per_s", &self_ms))
+	if (ncpus <= 0 || !nb_metrics_get(m, NB_M_CPU_BUSY_PCT, &busy) || !nb_metrics_get(m, NB_M_IRQ_PCT, &irq) ||
+	    !nb_metrics_get(m, NB_M_SOFTIRQ_PCT, &softirq) || !nb_metrics_get(m, NB_M_TRAFFIC_PROC_PCT, &traffic) ||
+	    !nb_metrics_get(m, NB_M_NICBENCH_CPU_MS_PER_S, &self_ms))
 		return;
 	/* no napi/ threads (threaded=0) is a true 0, not a missing figure */
-	nb_metrics_get(m, "napi_thread_pct", &napi);
+	nb_metrics_get(m, NB_M_NAPI_THREAD_PCT, &napi);
 	/* busy holds the hypervisor's steal too: the host's load, not another program's here */
-	nb_metrics_get(m, "steal_pct", &steal);
+	nb_metrics_get(m, NB_M_STEAL_PCT, &steal);
 	/* the peer found by its socket, over the window, is the same set of processes the scan leaves out */
-	if (nb_metrics_get(m, "peer_proc_pct", &peer)) {
+	if (nb_metrics_get(m, NB_M_PEER_PROC_PCT, &peer)) {
 	} else if (peer_local) {
-		if (!nb_metrics_get(m, "iperf_remote_cpu_pct", &peer))
+		if (!nb_metrics_get(m, NB_M_IPERF_REMOTE_CPU_PCT, &peer))
 			return;
 		peer /= ncpus;
 	}
 	other = busy - steal - irq - softirq - napi - traffic - self_ms / 10.0 / ncpus - peer;
-	nb_metrics_put(m, "cpu_other_pct", other > 0 ? other : 0.0);
+	nb_metrics_put(m, NB_M_CPU_OTHER_PCT, other > 0 ? other : 0.0);
 }
 
 struct proc_cpu {
@@ -368,7 +369,7 @@ void nb_metrics_raise_cpu_other(struct nb_metric_set *m, double measured_pct)
 
 	if (isnan(measured_pct))
 		return;
-	if (nb_metrics_get(m, "cpu_other_pct", &residual) && residual >= measured_pct)
+	if (nb_metrics_get(m, NB_M_CPU_OTHER_PCT, &residual) && residual >= measured_pct)
 		return;
-	nb_metrics_put(m, "cpu_other_pct", measured_pct > 0 ? measured_pct : 0.0);
+	nb_metrics_put(m, NB_M_CPU_OTHER_PCT, measured_pct > 0 ? measured_pct : 0.0);
 }

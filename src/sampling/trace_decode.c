@@ -310,10 +310,10 @@ static void put_softirq_metrics(const struct nb_trace_acc *acc, double seconds, 
 		nb_metric_name_n(name, sizeof(name), NB_M_CPU_N_NET_RX_SOFTIRQ_NS_PER_S, cpu);
 		nb_metrics_put(out, name, (double)acc->net_rx_ns[cpu] / seconds);
 	}
-	nb_metrics_put(out, "net_rx_softirq_ns_per_s", rx / seconds);
-	nb_metrics_put(out, "net_tx_softirq_ns_per_s", tx / seconds);
+	nb_metrics_put(out, NB_M_NET_RX_SOFTIRQ_NS_PER_S, rx / seconds);
+	nb_metrics_put(out, NB_M_NET_TX_SOFTIRQ_NS_PER_S, tx / seconds);
 	if (acc->ncpus > 0)
-		nb_metrics_put(out, "net_rx_softirq_pct", 100.0 * rx / seconds / 1e9 / acc->ncpus);
+		nb_metrics_put(out, NB_M_NET_RX_SOFTIRQ_PCT, 100.0 * rx / seconds / 1e9 / acc->ncpus);
 }
 
 void nb_trace_acc_metrics(const struct nb_trace_acc *acc, double seconds, double hardirqs,
@@ -323,26 +323,26 @@ void nb_trace_acc_metrics(const struct nb_trace_acc *acc, double seconds, double
 		seconds = (double)(acc->t_end_ns - acc->t_begin_ns) / 1e9;
 	if (seconds <= 0)
 		return;
-	nb_metrics_put(out, "napi_polls_per_s", (double)acc->polls / seconds);
+	nb_metrics_put(out, NB_M_NAPI_POLLS_PER_S, (double)acc->polls / seconds);
 	if (acc->polls > 0) {
-		nb_metrics_put(out, "napi_packets_per_poll", (double)acc->work / (double)acc->polls);
-		nb_metrics_put(out, "napi_budget_exhausted_pct",
+		nb_metrics_put(out, NB_M_NAPI_PACKETS_PER_POLL, (double)acc->work / (double)acc->polls);
+		nb_metrics_put(out, NB_M_NAPI_BUDGET_EXHAUSTED_PCT,
 			       100.0 * (double)acc->budget_exhausted / (double)acc->polls);
 	}
 	if (hardirqs >= 0)
-		nb_metrics_put(out, "hardirqs_per_s", hardirqs / seconds);
+		nb_metrics_put(out, NB_M_HARDIRQS_PER_S, hardirqs / seconds);
 	put_softirq_metrics(acc, seconds, out);
-	nb_metrics_put(out, "trace_lost_samples", (double)acc->lost);
+	nb_metrics_put(out, NB_M_TRACE_LOST_SAMPLES, (double)acc->lost);
 	/* no event: no pool took or gave back a page (none on the machine, or every page recycled): absent,
 	 * since 0 taken would read as 100% recycled for a driver without a pool */
 	if (acc->pp_on && acc->pp_npools > 0) {
-		nb_metrics_put(out, "pp_trace_alloc_pages", (double)acc->pp_holds);
-		nb_metrics_put(out, "pp_trace_release_pages", (double)acc->pp_releases);
-		nb_metrics_put(out, "pp_trace_inflight_change", (double)acc->pp_holds - (double)acc->pp_releases);
-		nb_metrics_put(out, "pp_trace_pools", (double)acc->pp_npools);
+		nb_metrics_put(out, NB_M_PP_TRACE_ALLOC_PAGES, (double)acc->pp_holds);
+		nb_metrics_put(out, NB_M_PP_TRACE_RELEASE_PAGES, (double)acc->pp_releases);
+		nb_metrics_put(out, NB_M_PP_TRACE_INFLIGHT_CHANGE, (double)acc->pp_holds - (double)acc->pp_releases);
+		nb_metrics_put(out, NB_M_PP_TRACE_POOLS, (double)acc->pp_npools);
 		/* a page a packet: what the pools did not take from the page allocator came recycled */
 		if (acc->work > 0)
-			nb_metrics_put(out, "pp_trace_recycle_pct",
+			nb_metrics_put(out, NB_M_PP_TRACE_RECYCLE_PCT,
 				       fmax(0.0, 100.0 * (1.0 - (double)acc->pp_holds / (double)acc->work)));
 	}
 }

@@ -22,17 +22,17 @@
 void nb_rr_latency_metrics(const struct nb_hist *h, struct nb_metric_set *m)
 {
 	static const struct { const char *name; double p; } pct[] = {
-		{ "rr_latency_p50_us", 50 }, { "rr_latency_p90_us", 90 }, { "rr_latency_p99_us", 99 },
-		{ "rr_latency_p999_us", 99.9 },
+		{ NB_M_RR_LATENCY_P50_US, 50 }, { NB_M_RR_LATENCY_P90_US, 90 }, { NB_M_RR_LATENCY_P99_US, 99 },
+		{ NB_M_RR_LATENCY_P999_US, 99.9 },
 	};
 
 	if (!h || h->count == 0)
 		return;
 	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
 		nb_metrics_put(m, pct[i].name, nb_hist_percentile_ns(h, pct[i].p) / 1000.0);
-	nb_metrics_put(m, "rr_latency_max_us", (double)h->max_ns / 1000.0);
-	nb_metrics_put(m, "rr_latency_min_us", (double)h->min_ns / 1000.0);
-	nb_metrics_put(m, "rr_latency_mean_us", nb_hist_mean_ns(h) / 1000.0);
+	nb_metrics_put(m, NB_M_RR_LATENCY_MAX_US, (double)h->max_ns / 1000.0);
+	nb_metrics_put(m, NB_M_RR_LATENCY_MIN_US, (double)h->min_ns / 1000.0);
+	nb_metrics_put(m, NB_M_RR_LATENCY_MEAN_US, nb_hist_mean_ns(h) / 1000.0);
 }
 
 void nb_rr_derive_metrics(struct nb_metric_set *m)
@@ -40,7 +40,7 @@ void nb_rr_derive_metrics(struct nb_metric_set *m)
 	double tps, v, busy_cores = 0;
 	bool any_cpu = false;
 
-	if (!nb_metrics_get(m, "rr_transactions_per_s", &tps) || tps <= 0)
+	if (!nb_metrics_get(m, NB_M_RR_TRANSACTIONS_PER_S, &tps) || tps <= 0)
 		return;
 	/* cpu_busy_pct is a share of the whole machine; the per-CPU shares add up to busy cores */
 	for (int i = 0; i < m->n; i++) {
@@ -53,11 +53,11 @@ void nb_rr_derive_metrics(struct nb_metric_set *m)
 		}
 	}
 	if (any_cpu)
-		nb_metrics_put(m, "cpu_us_per_transaction", busy_cores * 1e6 / tps);
-	if (nb_metrics_get(m, "interrupts_per_s", &v))
-		nb_metrics_put(m, "interrupts_per_transaction", v / tps);
-	if (nb_metrics_get(m, "napi_polls_per_s", &v))
-		nb_metrics_put(m, "napi_polls_per_transaction", v / tps);
+		nb_metrics_put(m, NB_M_CPU_US_PER_TRANSACTION, busy_cores * 1e6 / tps);
+	if (nb_metrics_get(m, NB_M_INTERRUPTS_PER_S, &v))
+		nb_metrics_put(m, NB_M_INTERRUPTS_PER_TRANSACTION, v / tps);
+	if (nb_metrics_get(m, NB_M_NAPI_POLLS_PER_S, &v))
+		nb_metrics_put(m, NB_M_NAPI_POLLS_PER_TRANSACTION, v / tps);
 }
 
 
@@ -118,19 +118,19 @@ static void fill_from_report(const struct nb_traffic_run *base, struct nb_traffi
 		if (res->hist)
 			memcpy(res->hist, (const char *)nb_child_link_report(&base->link) + sizeof(rep), sizeof(*res->hist));
 	}
-	nb_metrics_put(&res->metrics, "rr_transactions", (double)rep.transactions);
-	nb_metrics_put(&res->metrics, "rr_transactions_per_s", (double)rep.transactions / r->p.duration_s);
+	nb_metrics_put(&res->metrics, NB_M_RR_TRANSACTIONS, (double)rep.transactions);
+	nb_metrics_put(&res->metrics, NB_M_RR_TRANSACTIONS_PER_S, (double)rep.transactions / r->p.duration_s);
 	nb_rr_latency_metrics(res->hist, &res->metrics);
 	if (r->p.udp) {
-		nb_metrics_put(&res->metrics, "rr_lost_transactions", (double)rep.lost);
-		nb_metrics_put(&res->metrics, "rr_late_transactions", (double)rep.late);
+		nb_metrics_put(&res->metrics, NB_M_RR_LOST_TRANSACTIONS, (double)rep.lost);
+		nb_metrics_put(&res->metrics, NB_M_RR_LATE_TRANSACTIONS, (double)rep.late);
 	}
 	if (rep.unsent)
-		nb_metrics_put(&res->metrics, "rr_unsent_transactions", (double)rep.unsent);
+		nb_metrics_put(&res->metrics, NB_M_RR_UNSENT_TRANSACTIONS, (double)rep.unsent);
 	if (rep.answered)
-		nb_metrics_put(&res->metrics, "rr_client_cpu_us_per_transaction", (double)rep.cpu_ns / 1000.0 / (double)rep.answered);
+		nb_metrics_put(&res->metrics, NB_M_RR_CLIENT_CPU_US_PER_TRANSACTION, (double)rep.cpu_ns / 1000.0 / (double)rep.answered);
 	if (r->p.rate_tps > 0)
-		nb_metrics_put(&res->metrics, "rr_offered_transactions_per_s", r->p.rate_tps);
+		nb_metrics_put(&res->metrics, NB_M_RR_OFFERED_TRANSACTIONS_PER_S, r->p.rate_tps);
 }
 
 /* A child that goes on writing must not grow the parent without bound: a report is < 40 KiB. */
