@@ -101,11 +101,12 @@ static double best_split(const struct segment *s, const int *perm, int *where)
  * large t by itself. (Scored against every end kappa as E-Divisive is, the many short pairs' chance t
  * would swamp the test: a 10% step at 20 commits was found 18 times in 100, not 80.) What it judges
  * is a shift of the mean; prefix sums make a scan O(n). */
-static double best_t(const struct segment *s, const double *x, const int *perm, double *sum, double *sq)
+static double best_t(const struct segment *s, const double *x, const int *perm, double *sum, double *sq, int *where)
 {
 	int n = s->n;
 	double best = 0;
 
+	*where = -1;
 	sum[0] = sq[0] = 0;
 	for (int i = 0; i < n; i++) {
 		double v = x[perm[i]];
@@ -125,8 +126,10 @@ static double best_t(const struct segment *s, const double *x, const int *perm, 
 				t = d > 1e-12 * (fabs(ml) + fabs(mr)) ? INFINITY : 0;
 			else
 				t = d / sqrt(var * (1.0 / m + 1.0 / r));
-			if (t > best)
+			if (t > best || *where < 0) {
 				best = t;
+				*where = m;
+			}
 		}
 	}
 	return best;
@@ -138,8 +141,7 @@ static double segment_stat(const struct nb_cp_options *o, const struct segment *
 {
 	if (o->test == NB_CP_TEST_ENERGY)
 		return best_split(s, perm, where);
-	*where = 0;
-	return best_t(s, x, perm, sum, sq);
+	return best_t(s, x, perm, sum, sq, where);
 }
 
 /* One segment's best split (E-Divisive's) and its permutation p-value; false when no split is
@@ -148,7 +150,7 @@ static bool test_segment(const double *x, int n, int first, int last, const stru
 			 uint64_t *rng, double *dist, double *pre, int *perm, struct nb_cp *out)
 {
 	struct segment s = { n, dist, pre, first, last, o->min_segment };
-	int at, reached = 0, ignored;
+	int at, reached = 0, ignored, where_t;
 	/* permutations that may reach it: p = (reached + 1) / (permutations + 1) <= alpha */
 	int allowed = (int)floor(o->alpha * (o->permutations + 1) + 1e-9) - 1;
 	/* the t test's prefix sums live past the distances' prefix rows (n + 1 each) */
@@ -165,7 +167,11 @@ static bool test_segment(const double *x, int n, int first, int last, const stru
 	out->stat = best_split(&s, perm, &at);
 	if (at < 0)
 		return false;
-	observed = segment_stat(o, &s, x, perm, sum, sq, &ignored);
+	observed = segment_stat(o, &s, x, perm, sum, sq, &where_t);
+	/* the t test's change is where its t is largest: the split it judged (E-Divisive's own best end
+	 * may sit a commit or two off a step in noise; bench/history-sim counts the difference) */
+	if (o->test == NB_CP_TEST_T && where_t >= 0)
+		at = where_t;
 	for (int p = 0; p < o->permutations && observed > 0; p++) {
 		for (int i = n - 1; i > 0; i--) {
 			int j = (int)nb_cp_rand_below(rng, (uint32_t)i + 1), t = perm[i];
@@ -244,6 +250,44 @@ int nb_cp_find(const double *x, int n, const struct nb_cp_options *o, struct nb_
 	free(s.perm);
 	qsort(cps, (size_t)s.n_cps, sizeof(*cps), cmp_index);
 	return s.n_cps;
+}
+
+struct ranked {
+	double v;
+	int i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+int nb_cp_midranks(const double *v, int n, double *ranks)
+{
+	struct ranked *r;
+
+	if (n <= 0)
+		return 0;
+	r = malloc(sizeof(*r) * (size_t)n);
+	if (!r)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		r[i] = (struct ranked){ v[i], i };
+	qsort(r, (size_t)n, sizeof(*r), cmp_ranked);
+	for (int i = 0; i < n;) {
+		int j = i;
+
+		while (j < n && r[j].v == r[i].v)
+			j++;
+		/* positions i..j-1 hold equal values: each gets their mean rank (1-based) */
+		for (int k = i; k < j; k++)
+			ranks[r[k].i] = (i + 1 + j) / 2.0;
+		i = j;
+	}
+	free(r);
+	return 0;
 }
 
 static bool clears(double before, double after, double min_pct, double floor)

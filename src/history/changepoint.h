@@ -33,10 +33,17 @@ struct nb_cp {
 };
 
 /* The change points of x[0..n) in ascending order, at most max of them: the count, or -EINVAL
- * (bad options), -ENOMEM. Each split is the one that maximises the E-Divisive statistic over the
- * segment; it is kept when the permutation test finds it significant, then both sides are searched
- * again. Deterministic for a given seed. */
+ * (bad options), -ENOMEM. Each split is the one the judged statistic picks over the segment (the
+ * largest t; E-Divisive's best split for the energy test); it is kept when the permutation test
+ * finds it significant, then both sides are searched again. Deterministic for a given seed. */
 int nb_cp_find(const double *x, int n, const struct nb_cp_options *o, struct nb_cp *cps, int max);
+
+/* Each of v[0..n)'s midrank among them (1..n; equal values share their mean rank), into ranks:
+ * 0 or -ENOMEM. `history analyze` judges a series on each commit's mean rank of its runs among all
+ * the series' runs (Wilcoxon's scores): every run counts, and neither a bimodal run-to-run noise
+ * (where a median of 3 runs is worse than a mean) nor one wild run (where a mean is worse than a
+ * median) costs it much; bench/history-sim measures the three. */
+int nb_cp_midranks(const double *v, int n, double *ranks);
 
 /* Of n change points of x[0..len), those whose segments' medians differ by at least min_pct percent
  * and by more than floor (in x's unit); a dropped one merges its two segments and the rest are

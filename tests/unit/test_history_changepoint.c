@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* history/changepoint.c: E-Divisive means with the permutation test, and Perfherder's rule, on
- * series with a known answer: a step, none, one spike, two steps, a change at the window's edge. */
+ * series with a known answer: a step, none, one spike, two steps, a change at the window's edge;
+ * the midranks `history analyze` judges runs by. */
 #include "history/changepoint.h"
 #include "nb_test.h"
 
@@ -126,8 +127,36 @@ static void test_perfherder(void)
 	CHECK(nb_cp_perfherder(x, 40, 12, 7, 2, cps, 8) == 0);
 }
 
+/* Midranks: the order of the values, ties sharing their mean rank; and a step judged on the mean
+ * rank of each commit's runs is found where it is. */
+static void test_midranks(void)
+{
+	const double v[] = { 3.0, 1.0, 2.0, 2.0, 5.0, 2.0 };
+	const double want[] = { 5, 1, 3, 3, 6, 3 };
+	double r[6], runs[90], score[30];
+	struct nb_cp_options o;
+	struct nb_cp cps[8];
+	int n;
+
+	CHECK(nb_cp_midranks(v, 6, r) == 0);
+	for (int i = 0; i < 6; i++)
+		CHECK_MSG(r[i] == want[i], "value %d: rank %g, want %g", i, r[i], want[i]);
+	CHECK(nb_cp_midranks(v, 0, r) == 0);
+	/* 30 commits of 3 runs each, 5% noise a run, 15% lower from commit 18 */
+	make_series(runs, 90, 1000, 0.05, 31);
+	for (int i = 18 * 3; i < 90; i++)
+		runs[i] *= 0.85;
+	CHECK(nb_cp_midranks(runs, 90, runs) == 0); /* in place is fine: each rank lands on its own slot */
+	for (int i = 0; i < 30; i++)
+		score[i] = (runs[3 * i] + runs[3 * i + 1] + runs[3 * i + 2]) / 3;
+	nb_cp_options_init(&o);
+	n = nb_cp_find(score, 30, &o, cps, 8);
+	CHECK_MSG(n == 1 && cps[0].index == 18, "%d change points, first at %d", n, n ? cps[0].index : -1);
+}
+
 int main(void)
 {
+	test_midranks();
 	test_step();
 	test_flat_and_spike();
 	test_edges_and_two_steps();
