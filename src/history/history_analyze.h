@@ -78,6 +78,7 @@ struct nb_hist_series {
 	const char **commits;
 	const char **times;         /* the first report's "created" of each commit */
 	double *values;             /* per commit: the median over its reports of each report's median */
+	double *scores;             /* per commit: what the test judges, its runs' mean rank among the series' */
 	int *reports;               /* per commit: how many reports (rounds) it has */
 	int *ranks;                 /* per commit: its place in the board's history (the window's from 0) */
 	double floor;               /* the metric's floor at this point, in its unit (0: none) */
