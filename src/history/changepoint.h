@@ -38,6 +38,16 @@ struct nb_cp {
  * finds it significant, then both sides are searched again. Deterministic for a given seed. */
 int nb_cp_find(const double *x, int n, const struct nb_cp_options *o, struct nb_cp *cps, int max);
 
+/* The same over commits that hold several units each (reports: boots or rounds), for the t test
+ * (-EINVAL for the energy test): x the units' values in commit order, starts[0..n] where each
+ * commit's units begin (starts[0] = 0, starts[n] the unit count, each commit at least one). Splits
+ * fall between commits, the minimum segment and the edge buffer count commits, the indices returned
+ * are commits; the permutations shuffle units. That is exact when the units are exchangeable without
+ * a change: independent boots measured interleaved with other commits' (scripts/lab rounds), not
+ * reports of one commit that share a session. With one unit a commit it is nb_cp_find. */
+int nb_cp_find_units(const double *x, const int *starts, int n, const struct nb_cp_options *o, struct nb_cp *cps,
+		     int max);
+
 /* Each of v[0..n)'s midrank among them (1..n; equal values share their mean rank), into ranks:
  * 0 or -ENOMEM. `history analyze` judges a series on each commit's mean rank of its runs among all
  * the series' runs (Wilcoxon's scores): every run counts, and neither a bimodal run-to-run noise

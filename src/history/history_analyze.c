@@ -285,6 +285,10 @@ static int rank_scores(struct loader *ld, struct nb_hist_series *s)
 	ret = nb_cp_midranks(ld->runs, ld->n_runs, ld->run_ranks);
 	if (ret)
 		return ret;
+	s->unit_scores = pool_calloc(ld->pool, (size_t)ld->n_rm, sizeof(*s->unit_scores));
+	s->unit_starts = pool_calloc(ld->pool, (size_t)s->n + 1, sizeof(*s->unit_starts));
+	if (!s->unit_scores || !s->unit_starts)
+		return -ENOMEM;
 	for (int i = 0, n = 0; i < ld->n_rm; n++) {
 		double mean_rank[256];
 		int j = i, k = 0;
@@ -295,12 +299,15 @@ static int rank_scores(struct loader *ld, struct nb_hist_series *s)
 
 			for (int t = 0; t < rm->n; t++)
 				sum += ld->run_ranks[rm->first + t];
+			s->unit_scores[j] = sum / rm->n;
 			if (k < 256)
 				mean_rank[k++] = sum / rm->n;
 		}
+		s->unit_starts[n] = i;
 		s->scores[n] = nb_stats_median(mean_rank, k);
 		i = j;
 	}
+	s->unit_starts[s->n] = ld->n_rm;
 	return 0;
 }
 
@@ -520,7 +527,10 @@ static int judge_series(struct nb_hist_result *res, struct nb_hist_pool *pool, c
 		cpo.seed = (cpo.seed ^ (unsigned char)*p) * 1099511628211ULL;
 	for (const char *p = s->point; *p; p++)
 		cpo.seed = (cpo.seed ^ (unsigned char)*p) * 1099511628211ULL;
-	n = nb_cp_find(s->scores, s->n, &cpo, cps, (int)(sizeof(cps) / sizeof(cps[0])));
+	if (o->unit_report)
+		n = nb_cp_find_units(s->unit_scores, s->unit_starts, s->n, &cpo, cps, (int)(sizeof(cps) / sizeof(cps[0])));
+	else
+		n = nb_cp_find(s->scores, s->n, &cpo, cps, (int)(sizeof(cps) / sizeof(cps[0])));
 	if (n < 0)
 		return n;
 	n = nb_cp_keep_effective(s->values, s->n, cps, n, min_effect, s->floor);
