@@ -100,9 +100,8 @@ static double best_split(const struct segment *s, const int *perm, int *where)
  * [tau, n), with the pooled standard deviation of the whole segment, so a short side's small variance
  * does not make a large t by itself. (Scored against every end kappa as E-Divisive is, the many short
  * pairs' chance t would swamp the test: a 10% step at 20 commits was found 18 times in 100, not 80.)
- * What it judges is a shift of the mean; prefix sums make a scan O(n). */
-
-/* The two-sample t of left [0, m) against right [m, n) from prefix sums, with the pooled deviation. */
+ * What it judges is a shift of the mean; prefix sums make a scan O(n).
+ * split_t: the two-sample t of left [0, m) against right [m, n) from prefix sums. */
 static double split_t(const double *sum, const double *sq, int m, int n)
 {
 	int r = n - m;
@@ -165,14 +164,13 @@ static double segment_stat(const struct nb_cp_options *o, const struct segment *
  * allowed splits as left sizes in units, ascending (contiguous for the energy test). The permutations
  * shuffle units and stop early once the split can no longer reach alpha. */
 static bool test_segment(const double *x, int n, const int *cuts, int n_cuts, const struct nb_cp_options *o,
-			 uint64_t *rng, double *dist, double *pre, int *perm, struct nb_cp *out)
+			 uint64_t *rng, double *dist, double *pre, double *sums, int *perm, struct nb_cp *out)
 {
 	struct segment s = { n, dist, pre, n_cuts ? cuts[0] : 1, n_cuts ? cuts[n_cuts - 1] : 0, o->min_segment };
 	int at = -1, reached = 0, ignored;
 	/* permutations that may reach it: p = (reached + 1) / (permutations + 1) <= alpha */
 	int allowed = (int)floor(o->alpha * (o->permutations + 1) + 1e-9) - 1;
-	/* the t test's prefix sums live past the distances' prefix rows (n + 1 each) */
-	double *sum = pre + (size_t)n * (n + 1), *sq = sum + n + 1;
+	double *sum = sums, *sq = sums + n + 1; /* the t test's prefix sums */
 	double observed;
 
 	if (!n_cuts)
@@ -214,7 +212,8 @@ struct search {
 	const int *starts; /* commit c's units: [starts[c], starts[c + 1]); NULL: one unit a commit */
 	const struct nb_cp_options *o;
 	uint64_t rng;
-	double *dist, *pre;
+	double *dist, *pre; /* the energy test's distances and their prefix rows */
+	double *sums;       /* the t test's prefix sums and sums of squares */
 	int *perm, *cuts;
 	struct nb_cp *cps;
 	int n_cps, max;
@@ -237,8 +236,8 @@ static void search(struct search *s, int lo, int hi)
 		return;
 	for (int c = first; c <= last; c++)
 		s->cuts[n_cuts++] = unit_of(s, lo + c) - u0;
-	if (!test_segment(s->x + u0, unit_of(s, hi) - u0, s->cuts, n_cuts, s->o, &s->rng, s->dist, s->pre, s->perm,
-			  &cp) ||
+	if (!test_segment(s->x + u0, unit_of(s, hi) - u0, s->cuts, n_cuts, s->o, &s->rng, s->dist, s->pre, s->sums,
+			  s->perm, &cp) ||
 	    cp.p_value > s->o->alpha)
 		return;
 	/* the unit where the new segment starts -> its commit */
@@ -263,7 +262,7 @@ static int cmp_index(const void *a, const void *b)
 static int find(const double *x, const int *starts, int n, const struct nb_cp_options *o, struct nb_cp *cps, int max)
 {
 	struct search s = { .x = x, .starts = starts, .o = o, .rng = o->seed, .cps = cps, .max = max };
-	int units;
+	int units, ret;
 
 	if (n < 0 || max < 0 || o->min_segment < 2 || (o->test != NB_CP_TEST_T && o->test != NB_CP_TEST_ENERGY) ||
 	    (starts && o->test != NB_CP_TEST_T) || o->edge_buffer < 0 || o->permutations < 1 || !(o->alpha > 0) ||
@@ -278,25 +277,28 @@ static int find(const double *x, const int *starts, int n, const struct nb_cp_op
 	}
 	if (starts && starts[0] != 0)
 		return -EINVAL;
-	/* the distances only for the energy test (one unit a commit) */
-	s.dist = o->test == NB_CP_TEST_ENERGY ? malloc(sizeof(*s.dist) * (size_t)units * (size_t)units) : NULL;
-	s.pre = malloc(sizeof(*s.pre) * ((size_t)units * (size_t)(units + 1) + 2 * (size_t)(units + 1)));
+	/* the distances and their prefix rows only for the energy test (one unit a commit) */
+	if (o->test == NB_CP_TEST_ENERGY) {
+		s.dist = malloc(sizeof(*s.dist) * (size_t)units * (size_t)units);
+		s.pre = malloc(sizeof(*s.pre) * (size_t)units * (size_t)(units + 1));
+	}
+	s.sums = malloc(sizeof(*s.sums) * 2 * (size_t)(units + 1));
 	s.perm = malloc(sizeof(*s.perm) * (size_t)units);
 	s.cuts = malloc(sizeof(*s.cuts) * (size_t)n);
-	if ((o->test == NB_CP_TEST_ENERGY && !s.dist) || !s.pre || !s.perm || !s.cuts) {
-		free(s.dist);
-		free(s.pre);
-		free(s.perm);
-		free(s.cuts);
-		return -ENOMEM;
+	if ((o->test == NB_CP_TEST_ENERGY && (!s.dist || !s.pre)) || !s.sums || !s.perm || !s.cuts) {
+		ret = -ENOMEM;
+		goto out;
 	}
 	search(&s, 0, n);
+	qsort(cps, (size_t)s.n_cps, sizeof(*cps), cmp_index);
+	ret = s.n_cps;
+out:
 	free(s.dist);
 	free(s.pre);
+	free(s.sums);
 	free(s.perm);
 	free(s.cuts);
-	qsort(cps, (size_t)s.n_cps, sizeof(*cps), cmp_index);
-	return s.n_cps;
+	return ret;
 }
 
 int nb_cp_find(const double *x, int n, const struct nb_cp_options *o, struct nb_cp *cps, int max)

@@ -29,7 +29,7 @@ void nb_cp_options_init(struct nb_cp_options *o);
 struct nb_cp {
 	int index;      /* the first point of the new segment */
 	double p_value; /* the permutation test's (Perfherder: 0) */
-	double stat;    /* the split's E-Divisive statistic (Perfherder: its t) */
+	double stat;    /* the judged statistic: the largest t, or the split's E-Divisive energy (Perfherder: its t) */
 };
 
 /* The change points of x[0..n) in ascending order, at most max of them: the count, or -EINVAL
