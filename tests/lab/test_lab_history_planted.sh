@@ -11,7 +11,10 @@
 # it lands is measured, not given. A change point elsewhere, or an improvement, is a failure; none at all (the host
 # too noisy between boots to tell at this K) is a skip that prints the boots' throughput.
 # Expected time on a quiet machine: the builds about 1 min, a boot of tcp-rx 2 x 3 s about 26 s
-# (kernel/planted-regression/README.md), so about 6-7 min at K = 2.
+# (kernel/planted-regression/README.md), so about 6-7 min at K = 2. Run here 2026-12-08 at a load average of 3-13
+# (other sessions' QEMU guests): builds 153 s, 12 boots 375 s, 930 s in all with the wait for the traffic lock;
+# the boots' tcp-rx 320-623 Mbit/s (00: 492 and 623, 03: 533 and 380), no change point: a skip. A second run at
+# the same time gave 252-608 Mbit/s and the same skip. Quiet, the README's boots were within 2% of each other.
 set -u
 NB_SRC=${NB_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 NB_BIN=${NB_BIN:-$NB_SRC/build/nicbench}
