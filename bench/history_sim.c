@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* bench/history-sim's engine: series made of recorded A/A noise with planted steps, spikes, drifts
- * and missing points, judged by nicbench history's rule (E-Divisive + permutation test + minimum
- * effect, src/history/changepoint.c) and by Perfherder's t-test rule on the same series.
+ * and missing points, judged by nicbench history's rule (a permutation test of the largest t + minimum
+ * effect, src/history/changepoint.c) fed three per-commit values, and by Perfherder's t-test rule, on
+ * the same series.
  *
- * usage: history_sim POOL_FILE SERIES_PER_CELL SEED
- * POOL_FILE: one relative residual a line (0.031 = 3.1% above its set's median). */
+ * usage: history_sim POOL_FILE SERIES_PER_CELL SEED RUNS_PER_REPORT SIGMA_REPORT
+ * POOL_FILE: one relative run residual a line (0.031 = 3.1% above its set's median); each commit is
+ * a report of RUNS_PER_REPORT runs drawn from it, around a report offset of sd SIGMA_REPORT. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "history/changepoint.h"
+#include "kit/stats.h"
 
 #define MAX_POOL 4096
 #define MAX_N 128
@@ -19,21 +22,52 @@
 static double pool[MAX_POOL];
 static int n_pool;
 
-/* One commit's value: the level times one recorded residual, drawn with replacement. */
-static double draw(uint64_t *rng, double level)
+/* Runs a commit's report holds, and the sd of a report-level offset shared by its runs (the
+ * between-report part of the noise that the pool of runs against their set's median does not keep). */
+static int runs_per_report = 1;
+static double sigma_report;
+
+/* A standard normal draw (Box-Muller), for the report-level offset. */
+static double normal(uint64_t *rng)
 {
-	return level * (1 + pool[nb_cp_rand_below(rng, (uint32_t)n_pool)]);
+	double u = ((double)(nb_cp_rand(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(nb_cp_rand(rng) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* One commit: a report of runs_per_report runs, each the level times (1 + the report's offset + one
+ * recorded residual drawn with replacement); what the rules see of it: its runs' median (the value
+ * the history shows) and their mean (the value the test judges). */
+/* the runs of the series being made, commit by commit */
+static double last_runs[MAX_N][64];
+static int n_last;
+static void draw_commit(uint64_t *rng, double level, double *median, double *mean)
+{
+	double *runs = last_runs[n_last++], sum = 0, offset = sigma_report > 0 ? sigma_report * normal(rng) : 0;
+
+	for (int i = 0; i < runs_per_report; i++) {
+		runs[i] = level * (1 + offset + pool[nb_cp_rand_below(rng, (uint32_t)n_pool)]);
+		sum += runs[i];
+	}
+	*median = nb_stats_median(runs, runs_per_report);
+	*mean = sum / runs_per_report;
 }
 
 enum kind { FLAT, STEP, SPIKE, DRIFT, MISSING };
 
+/* The rules compared: nicbench's test on each commit's median of runs (before), on each commit's
+ * mean of runs, and on each commit's mean rank of its runs among the series' (`history analyze`'s);
+ * Perfherder's on the means (it averages a push's replicates). */
+enum rule { RULE_MEDIAN, RULE_MEAN, RULE_RANKS, RULE_PERFHERDER, N_RULES };
+
 struct cell_result {
-	int hits_edivisive, hits_perfherder;   /* a change found within 1 of the planted step */
-	int alarms_edivisive, alarms_perfherder; /* any change in a series where none should be */
+	int hits[N_RULES];   /* a change found within 1 of the planted step */
+	int alarms[N_RULES]; /* any change in a series where none should be */
 };
 
 /* Build one series of n commits; the planted step (if any) starts at n/2, a regression. */
-static int make(enum kind k, int n, double step_pct, uint64_t *rng, double *x, int *step_at)
+static int make(enum kind k, int n, double step_pct, uint64_t *rng, double *med, double *mean, int *step_at)
 {
 	int len = 0;
 
@@ -52,7 +86,8 @@ static int make(enum kind k, int n, double step_pct, uint64_t *rng, double *x, i
 			continue;
 		if ((k == STEP || k == MISSING) && i >= n / 2 && *step_at < 0)
 			*step_at = len;
-		x[len++] = draw(rng, level);
+		draw_commit(rng, level, &med[len], &mean[len]);
+		len++;
 	}
 	return len;
 }
@@ -66,11 +101,29 @@ static bool near_step(const struct nb_cp *cps, int n, int step_at)
 	return false;
 }
 
+/* nicbench's rule on one series, as `history analyze` runs it: the change points the test finds on
+ * `judged`, after the effect rule on `values` (the commits' medians or means, in the metric's unit). */
+static int nicbench_rule(const double *judged, const double *values, int len, const struct nb_cp_options *o,
+			 struct nb_cp *cps, int max)
+{
+	int n = nb_cp_find(judged, len, o, cps, max);
+
+	return n > 0 ? nb_cp_keep_effective(values, len, cps, n, 2.0, 0) : 0;
+}
+
+static void tally(struct cell_result *res, enum rule r, const struct nb_cp *cps, int n, int step_at)
+{
+	if (step_at >= 0)
+		res->hits[r] += near_step(cps, n, step_at);
+	else
+		res->alarms[r] += n > 0;
+}
+
 static void run_cell(enum kind k, int n, double step_pct, int series, uint64_t seed, struct cell_result *res)
 {
 	struct nb_cp_options o;
 	uint64_t rng = seed;
-	double x[MAX_N];
+	double med[MAX_N], mean[MAX_N], score[MAX_N], all[MAX_N * 64], ranks[MAX_N * 64];
 
 	nb_cp_options_init(&o);
 	if (getenv("NB_SIM_PERMUTATIONS"))
@@ -84,43 +137,65 @@ static void run_cell(enum kind k, int n, double step_pct, int series, uint64_t s
 	memset(res, 0, sizeof(*res));
 	for (int s = 0; s < series; s++) {
 		struct nb_cp cps[16];
-		int step_at, len = make(k, n, step_pct, &rng, x, &step_at), ne, np;
+		int step_at, len;
 
+		n_last = 0;
+		len = make(k, n, step_pct, &rng, med, mean, &step_at);
+
+		/* both of nicbench's rules get the same permutations' seed: only the commit value differs */
 		o.seed = nb_cp_rand(&rng);
-		ne = nb_cp_find(x, len, &o, cps, 16);
-		ne = ne > 0 ? nb_cp_keep_effective(x, len, cps, ne, 2.0, 0) : 0;
-		if (getenv("NB_SIM_DEBUG") && step_at >= 0 && !near_step(cps, ne, step_at))
-			fprintf(stderr, "missed n %d step %g: %d found%s%d\n", n, step_pct, ne, ne ? " first at " : " ", ne ? cps[0].index : -1);
-		if (step_at >= 0)
-			res->hits_edivisive += near_step(cps, ne, step_at);
-		else
-			res->alarms_edivisive += ne > 0;
-		np = nb_cp_perfherder(x, len, 12, 7, 2, cps, 16);
-		if (step_at >= 0)
-			res->hits_perfherder += near_step(cps, np, step_at);
-		else
-			res->alarms_perfherder += np > 0;
+		tally(res, RULE_MEDIAN, cps, nicbench_rule(med, med, len, &o, cps, 16), step_at);
+		/* each commit's score: the mean rank of its runs among all the series' runs */
+		for (int i = 0; i < len; i++)
+			memcpy(all + (size_t)i * runs_per_report, last_runs[i], sizeof(double) * (size_t)runs_per_report);
+		if (nb_cp_midranks(all, len * runs_per_report, ranks))
+			abort();
+		for (int i = 0; i < len; i++) {
+			double sum = 0;
+
+			for (int a = 0; a < runs_per_report; a++)
+				sum += ranks[i * runs_per_report + a];
+			score[i] = sum / runs_per_report;
+		}
+		tally(res, RULE_MEAN, cps, nicbench_rule(mean, mean, len, &o, cps, 16), step_at);
+		tally(res, RULE_RANKS, cps, nicbench_rule(score, med, len, &o, cps, 16), step_at);
+		tally(res, RULE_PERFHERDER, cps, nb_cp_perfherder(mean, len, 12, 7, 2, cps, 16), step_at);
 	}
+}
+
+static void print_row(const char *name, int n, int series, const struct cell_result *r, bool alarms, const char *what)
+{
+	printf("%-26s %6d %7d", name, n, series);
+	for (int i = 0; i < N_RULES; i++) {
+		int c = alarms ? r->alarms[i] : r->hits[i];
+
+		printf("   %4d (%5.1f%%)", c, 100.0 * c / series);
+	}
+	printf("   %s\n", what);
 }
 
 int main(int argc, char **argv)
 {
-	static const int lengths[] = { 20, 30, 60 };
 	static const double steps[] = { 5, 10, 15, 20, 30 };
+	int lengths[8], n_lengths = 0;
+	const char *env_lengths = getenv("NB_SIM_LENGTHS");
 	FILE *f;
 	int series;
 	uint64_t seed;
 	char line[128];
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: history_sim POOL_FILE SERIES_PER_CELL SEED\n");
+	if (argc != 6) {
+		fprintf(stderr, "usage: history_sim POOL_FILE SERIES_PER_CELL SEED RUNS_PER_REPORT SIGMA_REPORT\n");
 		return 2;
 	}
 	f = fopen(argv[1], "r");
 	series = atoi(argv[2]);
 	seed = strtoull(argv[3], NULL, 10);
-	if (!f || series < 1) {
-		fprintf(stderr, "history_sim: cannot read %s, or no series\n", argv[1]);
+	runs_per_report = atoi(argv[4]);
+	sigma_report = atof(argv[5]);
+	if (!f || series < 1 || runs_per_report < 1 || runs_per_report > 64 || sigma_report < 0) {
+		fprintf(stderr, "history_sim: cannot read %s, or no series, or runs not 1..64, or a negative sigma\n",
+			argv[1]);
 		return 2;
 	}
 	while (n_pool < MAX_POOL && fgets(line, sizeof(line), f))
@@ -130,40 +205,41 @@ int main(int argc, char **argv)
 		fprintf(stderr, "history_sim: %s holds fewer than 2 residuals\n", argv[1]);
 		return 2;
 	}
-	printf("%-26s %6s %8s   %-22s %-22s\n", "series", "points", "series", "nicbench (E-Divisive)",
-	       "Perfherder (t > 7, 2%)");
-	for (size_t li = 0; li < sizeof(lengths) / sizeof(lengths[0]); li++) {
+	/* NB_SIM_LENGTHS="20 30": the series lengths (default 20 30 60) */
+	for (const char *p = env_lengths ? env_lengths : "20 30 60"; *p && n_lengths < 8;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (v >= 6 && v <= MAX_N)
+			lengths[n_lengths++] = (int)v;
+		p = end;
+	}
+	printf("%-26s %6s %7s   %-15s   %-15s   %-15s   %-15s\n", "series", "points", "series", "t: median",
+	       "t: mean of runs", "t: rank of runs", "Perfherder");
+	for (int li = 0; li < n_lengths; li++) {
 		int n = lengths[li];
 		struct cell_result r;
 
 		run_cell(FLAT, n, 0, series, seed + n, &r);
-		printf("%-26s %6d %8d   false alarms %4d (%4.1f%%)  false alarms %4d (%4.1f%%)\n", "A/A, no change", n, series,
-		       r.alarms_edivisive, 100.0 * r.alarms_edivisive / series, r.alarms_perfherder,
-		       100.0 * r.alarms_perfherder / series);
+		print_row("A/A, no change", n, series, &r, true, "false alarms");
 		/* NB_SIM_AA_ONLY: the false-alarm rate alone, on many series */
 		for (size_t si = 0; !getenv("NB_SIM_AA_ONLY") && si < sizeof(steps) / sizeof(steps[0]); si++) {
 			char name[64];
 
 			snprintf(name, sizeof(name), "step -%g%% at the middle", steps[si]);
 			run_cell(STEP, n, steps[si], series, seed + n * 100 + (uint64_t)steps[si], &r);
-			printf("%-26s %6d %8d   detected %4d (%5.1f%%)   detected %4d (%5.1f%%)\n", name, n, series,
-			       r.hits_edivisive, 100.0 * r.hits_edivisive / series, r.hits_perfherder,
-			       100.0 * r.hits_perfherder / series);
+			print_row(name, n, series, &r, false, "detected");
 		}
 		if (getenv("NB_SIM_AA_ONLY"))
 			continue;
 		run_cell(MISSING, n, 10, series, seed + n * 1000, &r);
-		printf("%-26s %6d %8d   detected %4d (%5.1f%%)   detected %4d (%5.1f%%)\n", "step -10%, 1/5 missing", n,
-		       series, r.hits_edivisive, 100.0 * r.hits_edivisive / series, r.hits_perfherder,
-		       100.0 * r.hits_perfherder / series);
+		print_row("step -10%, 1/5 missing", n, series, &r, false, "detected");
 		run_cell(SPIKE, n, 0, series, seed + n * 10000, &r);
-		printf("%-26s %6d %8d   false alarms %4d (%4.1f%%)  false alarms %4d (%4.1f%%)\n", "one commit -30% alone", n,
-		       series, r.alarms_edivisive, 100.0 * r.alarms_edivisive / series, r.alarms_perfherder,
-		       100.0 * r.alarms_perfherder / series);
+		print_row("one commit -30% alone", n, series, &r, true, "false alarms");
 		run_cell(DRIFT, n, 0, series, seed + n * 100000, &r);
-		printf("%-26s %6d %8d   flagged %4d (%5.1f%%)    flagged %4d (%5.1f%%)\n", "drift -10% over the series", n,
-		       series, r.alarms_edivisive, 100.0 * r.alarms_edivisive / series, r.alarms_perfherder,
-		       100.0 * r.alarms_perfherder / series);
+		print_row("drift -10% over it", n, series, &r, true, "flagged");
 	}
 	return 0;
 }

@@ -27,7 +27,8 @@ static const char usage_head[] =
 	"\n"
 	"Keep reports over commits and find where a series changed: one row per report, point,\n"
 	"metric and run in an SQLite database; change points per series (board, point, metric) by\n"
-	"E-Divisive means with a permutation test; the regressions a maintainer reads.\n";
+	"a permutation test of the largest t over the splits (or E-Divisive's energy); the\n"
+	"regressions a maintainer reads.\n";
 
 static const char usage_add[] =
 	"\n"
@@ -60,9 +61,14 @@ static const char usage_analyze[] =
 	"  --min-segment N      points a segment needs, so one spike is no change (default 3)\n"
 	"  --edge-buffer N      no change among the window's first N commits (default 3)\n"
 	"  --test t|energy      what the permutation test judges: the largest two-sample t over\n"
-	"                       the splits (default; a shift of the level) or E-Divisive's energy\n"
-	"                       (any change of the distribution, less power); E-Divisive places\n"
-	"                       the split either way\n"
+	"                       the splits (default; a shift of the level; the change is where it\n"
+	"                       is largest) or E-Divisive's energy (any change of the\n"
+	"                       distribution, less power; E-Divisive places the split); each\n"
+	"                       commit judged by the mean rank of its runs among the series'\n"
+	"  --unit commit|report what the permutations shuffle: commits (default) or, for --test t,\n"
+	"                       reports (each boot or round: for independent boots measured\n"
+	"                       interleaved, as the lab's rounds are; a short series of commits\n"
+	"                       with several boots each can then reach --alpha)\n"
 	"  --permutations N     of the permutation test (default 999)\n"
 	"  --alpha P            its significance level (default 0.01)\n"
 	"  --seed N             the permutations' seed (default 1: the same data, the same answer)\n"
@@ -121,7 +127,7 @@ struct add_cli {
 };
 
 enum { OPT_DB = 256, OPT_COMMIT, OPT_BRANCH, OPT_BOARD, OPT_GATE, OPT_MIN_EFFECT, OPT_FLOOR, OPT_METRICS, OPT_WINDOW,
-       OPT_MIN_SEGMENT, OPT_EDGE_BUFFER, OPT_PERMUTATIONS, OPT_ALPHA, OPT_SEED, OPT_TEST, OPT_BOOT, OPT_GIT, OPT_ALL };
+       OPT_MIN_SEGMENT, OPT_EDGE_BUFFER, OPT_PERMUTATIONS, OPT_ALPHA, OPT_SEED, OPT_TEST, OPT_UNIT, OPT_BOOT, OPT_GIT, OPT_ALL };
 
 static int history_add(int argc, char **argv)
 {
@@ -358,6 +364,7 @@ static int history_analyze(int argc, char **argv)
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "test", required_argument, NULL, OPT_TEST },
+		{ "unit", required_argument, NULL, OPT_UNIT },
 		{ "boot", required_argument, NULL, OPT_BOOT },
 		{ "git", required_argument, NULL, OPT_GIT },
 		{ "all", no_argument, NULL, OPT_ALL },
@@ -432,6 +439,11 @@ static int history_analyze(int argc, char **argv)
 				return usage_error("--test takes t or energy", optarg);
 			o.cp.test = strcmp(optarg, "t") ? NB_CP_TEST_ENERGY : NB_CP_TEST_T;
 			break;
+		case OPT_UNIT:
+			if (strcmp(optarg, "commit") && strcmp(optarg, "report"))
+				return usage_error("--unit takes commit or report", optarg);
+			o.unit_report = !strcmp(optarg, "report");
+			break;
 		case OPT_BOOT: ro.boot_hook = optarg; break;
 		case OPT_GIT: git = optarg; break;
 		case OPT_ALL: ro.all = true; break;
@@ -443,6 +455,8 @@ static int history_analyze(int argc, char **argv)
 		return usage_error("history analyze needs --db FILE", NULL);
 	if (optind < argc)
 		return usage_error("history analyze takes no arguments", argv[optind]);
+	if (o.unit_report && o.cp.test != NB_CP_TEST_T)
+		return usage_error("--unit report goes with --test t (the energy test shuffles commits)", NULL);
 	/* the permutation test cannot reach alpha with fewer permutations than 1/alpha - 1 */
 	if ((o.cp.permutations + 1) * o.cp.alpha < 1)
 		return usage_error("--alpha is below 1/(permutations + 1): no split could ever be significant; "

@@ -29,14 +29,31 @@ void nb_cp_options_init(struct nb_cp_options *o);
 struct nb_cp {
 	int index;      /* the first point of the new segment */
 	double p_value; /* the permutation test's (Perfherder: 0) */
-	double stat;    /* the split's E-Divisive statistic (Perfherder: its t) */
+	double stat;    /* the judged statistic: the largest t, or the split's E-Divisive energy (Perfherder: its t) */
 };
 
 /* The change points of x[0..n) in ascending order, at most max of them: the count, or -EINVAL
- * (bad options), -ENOMEM. Each split is the one that maximises the E-Divisive statistic over the
- * segment; it is kept when the permutation test finds it significant, then both sides are searched
- * again. Deterministic for a given seed. */
+ * (bad options), -ENOMEM. Each split is the one the judged statistic picks over the segment (the
+ * largest t; E-Divisive's best split for the energy test); it is kept when the permutation test
+ * finds it significant, then both sides are searched again. Deterministic for a given seed. */
 int nb_cp_find(const double *x, int n, const struct nb_cp_options *o, struct nb_cp *cps, int max);
+
+/* The same over commits that hold several units each (reports: boots or rounds), for the t test
+ * (-EINVAL for the energy test): x the units' values in commit order, starts[0..n] where each
+ * commit's units begin (starts[0] = 0, starts[n] the unit count, each commit at least one). Splits
+ * fall between commits, the minimum segment and the edge buffer count commits, the indices returned
+ * are commits; the permutations shuffle units. That is exact when the units are exchangeable without
+ * a change: independent boots measured interleaved with other commits' (scripts/lab rounds), not
+ * reports of one commit that share a session. With one unit a commit it is nb_cp_find. */
+int nb_cp_find_units(const double *x, const int *starts, int n, const struct nb_cp_options *o, struct nb_cp *cps,
+		     int max);
+
+/* Each of v[0..n)'s midrank among them (1..n; equal values share their mean rank), into ranks:
+ * 0 or -ENOMEM. `history analyze` judges a series on each commit's mean rank of its runs among all
+ * the series' runs (Wilcoxon's scores): every run counts, and neither a bimodal run-to-run noise
+ * (where a median of 3 runs is worse than a mean) nor one wild run (where a mean is worse than a
+ * median) costs it much; bench/history-sim measures the three. */
+int nb_cp_midranks(const double *v, int n, double *ranks);
 
 /* Of n change points of x[0..len), those whose segments' medians differ by at least min_pct percent
  * and by more than floor (in x's unit); a dropped one merges its two segments and the rest are

@@ -96,9 +96,17 @@ struct loader {
 	const char *cur_board, *cur_point, *cur_metric;
 	bool cur_diagnostic;
 	int64_t cur_report;
-	double *runs;       /* the current report's run values */
+	double *runs;       /* the current series' run values, report after report */
 	int n_runs, cap_runs;
-	struct report_median { int rank; double median; const struct report_info *r; } *report_medians;
+	int report_first;   /* where the current report's runs start in runs */
+	double *run_ranks;  /* each run's midrank among the series' runs */
+	int cap_run_ranks;
+	struct report_median {
+		int rank;
+		double median;
+		int first, n; /* its runs in ld->runs */
+		const struct report_info *r;
+	} *report_medians;
 	int n_rm, cap_rm;
 	int n_commits_all;
 };
@@ -235,19 +243,71 @@ static int rank_commits(struct loader *ld)
 }
 
 
-/* The current report's runs -> one median for its commit. */
+/* The current report's runs -> one median for its commit; the runs stay for the series' ranks. */
 static int flush_report(struct loader *ld)
 {
 	struct report_info *r = find_report(ld, ld->cur_report);
+	int n = ld->n_runs - ld->report_first;
 
-	if (ld->n_runs && r && r->rank >= 0) {
+	if (n > 0 && r && r->rank >= 0) {
 		GROW(ld->report_medians, ld->n_rm, ld->cap_rm);
-		ld->report_medians[ld->n_rm].rank = r->rank;
-		ld->report_medians[ld->n_rm].median = nb_stats_median(ld->runs, ld->n_runs);
-		ld->report_medians[ld->n_rm].r = r;
+		ld->report_medians[ld->n_rm] = (struct report_median){
+			.rank = r->rank,
+			.median = nb_stats_median(ld->runs + ld->report_first, n),
+			.first = ld->report_first,
+			.n = n,
+			.r = r,
+		};
 		ld->n_rm++;
+	} else {
+		ld->n_runs = ld->report_first; /* outside the window: its runs are not the series' */
 	}
-	ld->n_runs = 0;
+	ld->report_first = ld->n_runs;
+	return 0;
+}
+
+/* Each commit's score for the test: the mean rank of its runs among all the series' runs (the
+ * median over its reports of each report's mean rank, as for its value). Every run counts, and the
+ * ranks keep both a bimodal run-to-run noise and one wild run from weighing much: bench/history-sim
+ * measures this against the commit's median or mean alone. */
+static int rank_scores(struct loader *ld, struct nb_hist_series *s)
+{
+	int ret;
+
+	if (ld->n_runs > ld->cap_run_ranks) {
+		double *g = realloc(ld->run_ranks, sizeof(*g) * (size_t)ld->n_runs);
+
+		if (!g)
+			return -ENOMEM;
+		ld->run_ranks = g;
+		ld->cap_run_ranks = ld->n_runs;
+	}
+	ret = nb_cp_midranks(ld->runs, ld->n_runs, ld->run_ranks);
+	if (ret)
+		return ret;
+	s->unit_scores = pool_calloc(ld->pool, (size_t)ld->n_rm, sizeof(*s->unit_scores));
+	s->unit_starts = pool_calloc(ld->pool, (size_t)s->n + 1, sizeof(*s->unit_starts));
+	if (!s->unit_scores || !s->unit_starts)
+		return -ENOMEM;
+	for (int i = 0, n = 0; i < ld->n_rm; n++) {
+		double mean_rank[256];
+		int j = i, k = 0;
+
+		for (; j < ld->n_rm && ld->report_medians[j].rank == ld->report_medians[i].rank; j++) {
+			const struct report_median *rm = &ld->report_medians[j];
+			double sum = 0;
+
+			for (int t = 0; t < rm->n; t++)
+				sum += ld->run_ranks[rm->first + t];
+			s->unit_scores[j] = sum / rm->n;
+			if (k < 256)
+				mean_rank[k++] = sum / rm->n;
+		}
+		s->unit_starts[n] = i;
+		s->scores[n] = nb_stats_median(mean_rank, k);
+		i = j;
+	}
+	s->unit_starts[s->n] = ld->n_rm;
 	return 0;
 }
 
@@ -271,12 +331,14 @@ static void sort_by_rank(struct report_median *v, int n)
 static int flush_series(struct loader *ld)
 {
 	struct nb_hist_series *s;
-	int n = 0;
+	int n = 0, ret;
 
 	if (flush_report(ld))
 		return -ENOMEM;
-	if (!ld->n_rm)
+	if (!ld->n_rm) {
+		ld->n_runs = ld->report_first = 0;
 		return 0;
+	}
 	sort_by_rank(ld->report_medians, ld->n_rm);
 	GROW(ld->series, ld->n_series, ld->cap_series);
 	s = &ld->series[ld->n_series];
@@ -288,9 +350,10 @@ static int flush_series(struct loader *ld)
 	s->commits = pool_calloc(ld->pool, (size_t)ld->n_rm, sizeof(*s->commits));
 	s->times = pool_calloc(ld->pool, (size_t)ld->n_rm, sizeof(*s->times));
 	s->values = pool_calloc(ld->pool, (size_t)ld->n_rm, sizeof(*s->values));
+	s->scores = pool_calloc(ld->pool, (size_t)ld->n_rm, sizeof(*s->scores));
 	s->reports = pool_calloc(ld->pool, (size_t)ld->n_rm, sizeof(*s->reports));
 	s->ranks = pool_calloc(ld->pool, (size_t)ld->n_rm, sizeof(*s->ranks));
-	if (!s->commits || !s->times || !s->values || !s->reports || !s->ranks)
+	if (!s->commits || !s->times || !s->values || !s->scores || !s->reports || !s->ranks)
 		return -ENOMEM;
 	for (int i = 0; i < ld->n_rm;) {
 		int j = i;
@@ -313,7 +376,11 @@ static int flush_series(struct loader *ld)
 		i = j;
 	}
 	s->n = n;
+	ret = rank_scores(ld, s);
+	if (ret)
+		return ret;
 	ld->n_rm = 0;
+	ld->n_runs = ld->report_first = 0;
 	ld->n_series++;
 	return 0;
 }
@@ -460,7 +527,10 @@ static int judge_series(struct nb_hist_result *res, struct nb_hist_pool *pool, c
 		cpo.seed = (cpo.seed ^ (unsigned char)*p) * 1099511628211ULL;
 	for (const char *p = s->point; *p; p++)
 		cpo.seed = (cpo.seed ^ (unsigned char)*p) * 1099511628211ULL;
-	n = nb_cp_find(s->values, s->n, &cpo, cps, (int)(sizeof(cps) / sizeof(cps[0])));
+	if (o->unit_report)
+		n = nb_cp_find_units(s->unit_scores, s->unit_starts, s->n, &cpo, cps, (int)(sizeof(cps) / sizeof(cps[0])));
+	else
+		n = nb_cp_find(s->scores, s->n, &cpo, cps, (int)(sizeof(cps) / sizeof(cps[0])));
 	if (n < 0)
 		return n;
 	n = nb_cp_keep_effective(s->values, s->n, cps, n, min_effect, s->floor);
@@ -734,6 +804,7 @@ out:
 	free(ld.reports);
 	free(ld.points);
 	free(ld.runs);
+	free(ld.run_ranks);
 	free(ld.report_medians);
 	free(ld.series);
 	if (ret)

@@ -19,6 +19,7 @@ struct nb_hist_options {
 	int window;                /* the newest this many commits of each board (0: all) */
 	const char *board;         /* only this board (NULL: every board) */
 	const char *metrics;       /* comma-separated names to analyze (NULL: every metric with a direction) */
+	bool unit_report;          /* the permutations shuffle reports, not commits (--unit report) */
 };
 
 /* E-Divisive defaults (changepoint.h), compare's gate and floors, min effect 2%, 95% interval,
@@ -78,6 +79,9 @@ struct nb_hist_series {
 	const char **commits;
 	const char **times;         /* the first report's "created" of each commit */
 	double *values;             /* per commit: the median over its reports of each report's median */
+	double *scores;             /* per commit: what the test judges, its runs' mean rank among the series' */
+	double *unit_scores;        /* per report, in commit order: its runs' mean rank (--unit report) */
+	int *unit_starts;           /* commit i's reports: unit_scores[unit_starts[i] .. unit_starts[i + 1]) */
 	int *reports;               /* per commit: how many reports (rounds) it has */
 	int *ranks;                 /* per commit: its place in the board's history (the window's from 0) */
 	double floor;               /* the metric's floor at this point, in its unit (0: none) */

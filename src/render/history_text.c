@@ -129,10 +129,10 @@ int nb_hist_render_text(FILE *file, const struct nb_hist_result *r, const struct
 	nb_print_init(&out, file, NB_PRINT_PLAIN);
 	nb_print_fmt(&out, "nicbench history: %d reports, %d board%s, %d commits, %d series\n", r->n_reports,
 		     r->n_boards, r->n_boards == 1 ? "" : "s", r->n_commits, r->n_series);
-	nb_print_fmt(&out, "change points: E-Divisive means, %s permutation test (%d, alpha %g), min segment %d, "
+	nb_print_fmt(&out, "change points: %s permutation test over %s (%d, alpha %g) of the runs' ranks, min segment %d, "
 		     "edge buffer %d, min effect %g%% and the metric's floor; gate ",
-		     o->cp.test == NB_CP_TEST_T ? "t" : "energy", o->cp.permutations, o->cp.alpha, o->cp.min_segment,
-		     o->cp.edge_buffer, o->cmp.min_effect_pct);
+		     o->cp.test == NB_CP_TEST_T ? "largest-t" : "E-Divisive energy", o->unit_report ? "reports" : "commits",
+		     o->cp.permutations, o->cp.alpha, o->cp.min_segment, o->cp.edge_buffer, o->cmp.min_effect_pct);
 	nb_render_gate(&out, &o->cmp);
 	nb_print_puts(&out, "\n");
 	for (int i = 0; i < r->n_series; i++) {

@@ -6,6 +6,7 @@
 #     report and metric): analyze names the change between c20 and c21 and exits 1;
 #   - the same without the step: no change point anywhere, exit 0;
 #   - one report of 30 at 30% lower alone: no change point, exit 0;
+#   - six commits of two reports each with a 20% step: none over commits, named 02..03 with --unit report;
 #   - the same report twice is stored once; a truncated report, a report of another schema, a file
 #     that is not SQLite, another program's database and a locked database: exit 2 with a message,
 #     and the database still holds what it held.
@@ -100,6 +101,21 @@ for kind in flat spike; do
 	expect "change points ($kind)" "$(jq '[.series[].changes[]] | length' "$work/$kind.json")" 0
 done
 "$NB_BIN" history analyze --db "$work/flat.db" | grep -q '^PASS: 0 gated regressions' || fail "flat: no PASS line"
+
+# --- six commits of two boots each, 20% lower from the fourth (the lab's planted stack's shape): over
+# commits no split can reach alpha (20 ways to split six); over reports (--unit report) the change is named ---
+mkdir -p "$work/boots"
+python3 "$GEN" "$FIXTURE" "$work/boots" 12 --step-at 7 --step-pct 20 --noise-pct 2 --seed 5 || fail "generate boots"
+for i in $(seq 1 12); do
+	"$NB_BIN" history add --db "$work/boots.db" --commit "0$(((i - 1) / 2))" "$work/boots/r$(printf %02d "$i").json" >/dev/null ||
+		fail "history add boots r$i"
+done
+"$NB_BIN" history analyze --db "$work/boots.db" --metrics throughput_bps >"$work/boots-commit.txt"
+expect "six commits, --unit commit: exit" "$?" 0
+"$NB_BIN" history analyze --db "$work/boots.db" --metrics throughput_bps --unit report >"$work/boots-report.txt"
+expect "six commits of two boots, --unit report: exit" "$?" 1
+grep -q 'last good 02, first bad 03' "$work/boots-report.txt" ||
+	fail "--unit report does not name 02..03: $(grep -m1 'last good' "$work/boots-report.txt")"
 
 # --- list, and the same report twice ---
 "$NB_BIN" history list --db "$work/step.db" >"$work/list.txt" || fail "history list"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* history/changepoint.c: E-Divisive means with the permutation test, and Perfherder's rule, on
- * series with a known answer: a step, none, one spike, two steps, a change at the window's edge. */
+ * series with a known answer: a step, none, one spike, two steps, a change at the window's edge;
+ * the midranks `history analyze` judges runs by. */
 #include "history/changepoint.h"
 #include "nb_test.h"
 
@@ -126,8 +127,77 @@ static void test_perfherder(void)
 	CHECK(nb_cp_perfherder(x, 40, 12, 7, 2, cps, 8) == 0);
 }
 
+/* Midranks: the order of the values, ties sharing their mean rank; and a step judged on the mean
+ * rank of each commit's runs is found where it is. */
+static void test_midranks(void)
+{
+	const double v[] = { 3.0, 1.0, 2.0, 2.0, 5.0, 2.0 };
+	const double want[] = { 5, 1, 3, 3, 6, 3 };
+	double r[6], runs[90], score[30];
+	struct nb_cp_options o;
+	struct nb_cp cps[8];
+	int n;
+
+	CHECK(nb_cp_midranks(v, 6, r) == 0);
+	for (int i = 0; i < 6; i++)
+		CHECK_MSG(r[i] == want[i], "value %d: rank %g, want %g", i, r[i], want[i]);
+	CHECK(nb_cp_midranks(v, 0, r) == 0);
+	/* 30 commits of 3 runs each, 5% noise a run, 15% lower from commit 18 */
+	make_series(runs, 90, 1000, 0.05, 31);
+	for (int i = 18 * 3; i < 90; i++)
+		runs[i] *= 0.85;
+	CHECK(nb_cp_midranks(runs, 90, runs) == 0); /* in place is fine: each rank lands on its own slot */
+	for (int i = 0; i < 30; i++)
+		score[i] = (runs[3 * i] + runs[3 * i + 1] + runs[3 * i + 2]) / 3;
+	nb_cp_options_init(&o);
+	n = nb_cp_find(score, 30, &o, cps, 8);
+	CHECK_MSG(n == 1 && cps[0].index == 18, "%d change points, first at %d", n, n ? cps[0].index : -1);
+}
+
+/* Reports as the units: six commits of two boots each, 20% lower from the fourth. Over the six
+ * commits' values no split can reach alpha (20 ways to split them); over the twelve boots it can. */
+static void test_units(void)
+{
+	int starts[7] = { 0, 2, 4, 6, 8, 10, 12 }, bad[7] = { 0, 2, 2, 6, 8, 10, 12 }, one[31];
+	double boots[12], commits[6], x[30];
+	struct nb_cp_options o;
+	struct nb_cp cps[8], again[8];
+	int n, n2;
+
+	nb_cp_options_init(&o);
+	make_series(boots, 12, 600, 0.02, 41);
+	for (int i = 6; i < 12; i++)
+		boots[i] *= 0.80;
+	for (int c = 0; c < 6; c++)
+		commits[c] = (boots[2 * c] + boots[2 * c + 1]) / 2;
+	CHECK(nb_cp_find(commits, 6, &o, cps, 8) == 0);
+	n = nb_cp_find_units(boots, starts, 6, &o, cps, 8);
+	CHECK_MSG(n == 1 && cps[0].index == 3 && cps[0].p_value <= o.alpha, "%d change points, first at %d, p %g", n,
+		  n ? cps[0].index : -1, n ? cps[0].p_value : 1.0);
+	make_series(boots, 12, 600, 0.02, 42);
+	CHECK(nb_cp_find_units(boots, starts, 6, &o, cps, 8) == 0);
+	CHECK(nb_cp_find_units(boots, bad, 6, &o, cps, 8) == -EINVAL);
+	CHECK(nb_cp_find_units(boots, NULL, 6, &o, cps, 8) == -EINVAL);
+	o.test = NB_CP_TEST_ENERGY;
+	CHECK(nb_cp_find_units(boots, starts, 6, &o, cps, 8) == -EINVAL);
+	/* one unit a commit: the same answer as nb_cp_find, p-values included */
+	nb_cp_options_init(&o);
+	make_series(x, 30, 1000, 0.03, 43);
+	for (int i = 12; i < 30; i++)
+		x[i] *= 0.9;
+	for (int i = 0; i <= 30; i++)
+		one[i] = i;
+	n = nb_cp_find(x, 30, &o, cps, 8);
+	n2 = nb_cp_find_units(x, one, 30, &o, again, 8);
+	CHECK_MSG(n >= 1 && n == n2, "%d and %d change points", n, n2);
+	for (int i = 0; i < n && i < n2; i++)
+		CHECK(cps[i].index == again[i].index && cps[i].p_value == again[i].p_value);
+}
+
 int main(void)
 {
+	test_midranks();
+	test_units();
 	test_step();
 	test_flat_and_spike();
 	test_edges_and_two_steps();
