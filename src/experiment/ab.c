@@ -232,9 +232,8 @@ static int open_set(struct ab_run *r)
 		return ret;
 	/* a sequential set's pairs were taken looking at them: they cannot become a fixed design's */
 	if (r->st.fixed != sp->fixed)
-		return nb_err_set(r->err, -EINVAL, "%s holds a set of the %s design (%s): resume it with %s, or give "
-				  "another --work", r->work, r->st.fixed ? "fixed" : "sequential",
-				  r->st.fixed ? "--pairs" : "--max-pairs", r->st.fixed ? "--pairs" : "--max-pairs");
+		return nb_err_set(r->err, -EINVAL, "%s holds a set of the %s design: go on with %s N, or give another --work",
+				  r->work, r->st.fixed ? "fixed" : "sequential", r->st.fixed ? "--pairs" : "--max-pairs");
 	if (strcmp(r->st.kernel[0], sp->kernel[0]) || strcmp(r->st.kernel[1], sp->kernel[1]))
 		return nb_err_set(r->err, -EINVAL, "%s holds the set of kernels %s and %s, not %s and %s: give another --work",
 				  r->work, r->st.kernel[0], r->st.kernel[1], sp->kernel[0], sp->kernel[1]);
