@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* nicbench ab: two kernels booted through a hook in alternating pairs until the sequential verdict
- * decides (experiment/ab.h); the command line, the help and the exit code. */
+ * decides, or for a fixed number of pairs (experiment/ab.h); the command line, the help and the exit
+ * code. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +21,11 @@ _Static_assert((int)NB_AB_DECIDED == (int)NB_EXIT_OK && (int)NB_AB_REGRESSED == 
 		       (int)NB_AB_BOOT_FAILED == (int)NB_EXIT_BOOT && (int)NB_AB_INTERRUPTED == (int)NB_EXIT_INTERRUPTED,
 	       "ab's ends are the command's exit codes");
 
+#define AB_MAX_PAIRS_DEFAULT 10
+
 struct ab_cli {
 	const char *boot, *work, *set;
-	int max_pairs;
+	int max_pairs, pairs; /* 0: not given (the two exclude each other) */
 	struct nb_cmp_options opt;
 };
 
@@ -35,7 +38,7 @@ static int parse_set(void *obj, const struct nb_opt *o, const char *text, struct
 	return 0;
 }
 
-#define AB_ROWS 4
+#define AB_ROWS 5
 static struct nb_opt ab_rows[AB_ROWS + NB_GATE_ROWS] = {
 	{ .name = "boot", .type = NB_OPT_ARG, .offset = NB_OPT_FIELD(struct ab_cli, boot), .metavar = "CMD",
 	  .help = "the boot hook, run as CMD KERNEL ROUND OUT through /bin/sh\n(exit 0: OUT is the report)",
@@ -43,7 +46,13 @@ static struct nb_opt ab_rows[AB_ROWS + NB_GATE_ROWS] = {
 	{ .name = "work", .type = NB_OPT_ARG, .offset = NB_OPT_FIELD(struct ab_cli, work), .metavar = "DIR",
 	  .help = "the set's directory: reports, logs, state, verdict (the same DIR resumes)" },
 	{ .name = "max-pairs", .type = NB_OPT_INT, .offset = NB_OPT_FIELD(struct ab_cli, max_pairs), .min = 1,
-	  .max = NB_AB_PAIRS_MAX, .def = 10, .metavar = "N", .help = "pairs at most; then the set ends undecided" },
+	  .max = NB_AB_PAIRS_MAX, .def = 0, .doc_default = "10", .metavar = "N",
+	  .help = "pairs at most; then the set ends undecided (default 10)" },
+	{ .name = "pairs", .type = NB_OPT_INT, .offset = NB_OPT_FIELD(struct ab_cli, pairs), .min = 1,
+	  .max = NB_AB_PAIRS_MAX, .def = 0, .doc_default = "none", .metavar = "N",
+	  .help = "the fixed design: exactly N pairs, no stop before them, then\ncompare's plain verdict over them "
+		  "(instead of --max-pairs)",
+	  .brief = "fixed design: exactly N pairs, then a plain compare" },
 	{ .name = "set", .type = NB_OPT_CUSTOM, .metavar = "ID", .parse = parse_set,
 	  .help = "the rounds' set id (default: ab- and the UTC time the set began)" },
 };
@@ -63,6 +72,10 @@ static void ab_usage(FILE *out)
 	      "and leaves the report at OUT (copied back), exiting 0. A boot that fails is tried once\n"
 	      "more; failing again, the set stops (exit 5), every report kept. Killed or stopped, the\n"
 	      "same command with the same --work goes on from the pairs it has.\n"
+	      "With --pairs N (the fixed design) it takes exactly N pairs in the same order, looking\n"
+	      "at none before the last, and ends with the plain verdict of\n"
+	      "    nicbench compare --fail-on-inconclusive [gate] DIR/A DIR/B\n"
+	      "(a gated metric still inconclusive: exit 3).\n"
 	      "\n"
 	      "options:\n",
 	      out);
@@ -77,8 +90,9 @@ static void ab_usage(FILE *out)
 	      "\n"
 	      "exit codes (the same in compare, ab and bisect):\n"
 	      "  0 decided, no regression        1 regressed\n"
-	      "  2 usage or input error          3 undecided at --max-pairs: more pairs would help\n"
-	      "                                    (rerun with a larger --max-pairs: the set extends)\n"
+	      "  2 usage or input error          3 undecided at --max-pairs (or inconclusive after\n"
+	      "                                    --pairs): more pairs would help (rerun with a larger\n"
+	      "                                    --max-pairs or --pairs: the set extends)\n"
 	      "  4 withheld: a side was disturbed (foreign load, host steal): more pairs would not;\n"
 	      "    find the load\n"
 	      "  5 a boot failed twice (reports kept)   130 interrupted (state kept; rerun resumes)\n"
@@ -114,13 +128,17 @@ int cmd_ab(int argc, char **argv)
 	if (!rc && !cli.work)
 		rc = nb_err_set(&err, -EINVAL, "--work DIR is needed: where the set's reports and state go (try "
 				"'nicbench ab --help')");
+	if (!rc && cli.pairs && cli.max_pairs)
+		rc = nb_err_set(&err, -EINVAL, "--pairs and --max-pairs exclude each other: --pairs N takes exactly N pairs "
+				"(the fixed design), --max-pairs N stops once decided (try 'nicbench ab --help')");
 	if (!rc && argc - pos != 2)
 		rc = nb_err_set(&err, -EINVAL, "expected two kernels, KERNEL_A and KERNEL_B, got %d (try 'nicbench ab "
 				"--help')", argc - pos);
 	if (nb_opts_done(rc, "ab", &err, ab_usage, &rc))
 		return rc;
 	spec = (struct nb_ab_spec){ .boot = cli.boot, .kernel = { argv[pos], argv[pos + 1] }, .work = cli.work,
-				    .max_pairs = cli.max_pairs, .set = cli.set, .cmp = cli.opt, .who = "ab" };
+				    .max_pairs = cli.pairs ? cli.pairs : cli.max_pairs ? cli.max_pairs : AB_MAX_PAIRS_DEFAULT,
+				    .fixed = cli.pairs > 0, .set = cli.set, .cmp = cli.opt, .who = "ab" };
 	if (nb_boot_signals_install(&err) || nb_ab_run(&spec, &outcome, &err)) {
 		fprintf(stderr, "nicbench ab: %s\n", err.msg);
 		return NB_EXIT_USAGE;

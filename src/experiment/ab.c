@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The A/B loop (ab.h): boot, check the report, save the state, look, stop or go on. */
+/* The A/B loop (ab.h): boot, check the report, save the state, look, stop or go on (the fixed
+ * design: boot on to its pairs, then one plain verdict). */
 #include "ab.h"
 
 #include <errno.h>
@@ -26,6 +27,7 @@ struct ab_run {
 	char work[3000]; /* spec->work made absolute: the hook may change directory before it writes OUT */
 	int lock_fd;
 	struct nb_ab_state st;
+	struct nb_cmp_options cmp; /* spec->cmp with the design's verdict: sequential, or plain (fixed) */
 	struct nb_ab_outcome *out;
 	struct nb_err *err;
 };
@@ -221,12 +223,17 @@ static int open_set(struct ab_run *r)
 			return nb_err_set(r->err, -EEXIST, "%s holds reports but no %s: not a set nicbench made; give "
 					  "another --work", r->work, NB_AB_STATE_FILE);
 		ret = nb_ab_state_init(&r->st, sp->kernel[0], sp->kernel[1], sp->boot, sp->set, r->err);
+		r->st.fixed = sp->fixed;
 		if (!ret)
 			fprintf(stderr, "nicbench %s: new set %s in %s\n", sp->who, r->st.set, r->work);
 		return ret;
 	}
 	if (ret)
 		return ret;
+	/* a sequential set's pairs were taken looking at them: they cannot become a fixed design's */
+	if (r->st.fixed != sp->fixed)
+		return nb_err_set(r->err, -EINVAL, "%s holds a set of the %s design: go on with %s N, or give another --work",
+				  r->work, r->st.fixed ? "fixed" : "sequential", r->st.fixed ? "--pairs" : "--max-pairs");
 	if (strcmp(r->st.kernel[0], sp->kernel[0]) || strcmp(r->st.kernel[1], sp->kernel[1]))
 		return nb_err_set(r->err, -EINVAL, "%s holds the set of kernels %s and %s, not %s and %s: give another --work",
 				  r->work, r->st.kernel[0], r->st.kernel[1], sp->kernel[0], sp->kernel[1]);
@@ -279,7 +286,7 @@ static int finish(struct ab_run *r, int exit_code, const char *status)
 /* Look at pairs 1..n; true when the set stops here (decided, regressed or withheld). */
 static int look(struct ab_run *r, int n, bool *stop)
 {
-	int code = 0, ret = nb_ab_look(r->work, n, &r->spec->cmp, false, &code, r->err);
+	int code = 0, ret = nb_ab_look(r->work, n, &r->cmp, false, &code, r->err);
 
 	if (ret)
 		return ret;
@@ -300,7 +307,8 @@ static int run_pairs(struct ab_run *r)
 
 	r->st.max_pairs = sp->max_pairs;
 	r->st.status = "running";
-	if (have > 0 && (ret = look(r, have, &stop)))
+	/* the fixed design never looks before its last pair: no stop can hang on what the pairs show */
+	if (have > 0 && !sp->fixed && (ret = look(r, have, &stop)))
 		return ret;
 	for (int pair = have + 1; !stop && pair <= sp->max_pairs; pair++) {
 		for (int pos = 0; pos < 2; pos++) {
@@ -322,14 +330,16 @@ static int run_pairs(struct ab_run *r)
 			if ((ret = nb_ab_state_save(&r->st, r->work, r->err)))
 				return ret;
 		}
-		if ((ret = look(r, pair, &stop)))
+		if (!sp->fixed && (ret = look(r, pair, &stop)))
 			return ret;
 	}
 	have = nb_ab_state_pairs(&r->st);
+	if (sp->fixed && have > sp->max_pairs)
+		have = sp->max_pairs; /* exactly N: a set made with more pairs is judged on its first N */
 	if (!have)
 		return finish(r, NB_AB_UNDECIDED, "undecided");
 	/* the verdict the set ends with, into verdict.txt and verdict.json */
-	if ((ret = nb_ab_look(r->work, have, &sp->cmp, true, &code, r->err)))
+	if ((ret = nb_ab_look(r->work, have, &r->cmp, true, &code, r->err)))
 		return ret;
 	r->out->pairs = have;
 	return finish(r, code, status_of(code));
@@ -337,13 +347,17 @@ static int run_pairs(struct ab_run *r)
 
 int nb_ab_run(const struct nb_ab_spec *spec, struct nb_ab_outcome *out, struct nb_err *err)
 {
-	struct ab_run r = { .spec = spec, .out = out, .err = err, .lock_fd = -1 };
+	struct ab_run r = { .spec = spec, .cmp = spec->cmp, .out = out, .err = err, .lock_fd = -1 };
 	double t0 = nb_monotonic_s();
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (spec->max_pairs < 1 || spec->max_pairs > NB_AB_PAIRS_MAX)
-		return nb_err_set(err, -EINVAL, "--max-pairs %d: 1..%d pairs", spec->max_pairs, NB_AB_PAIRS_MAX);
+		return nb_err_set(err, -EINVAL, "%s %d: 1..%d pairs", spec->fixed ? "--pairs" : "--max-pairs",
+				  spec->max_pairs, NB_AB_PAIRS_MAX);
+	/* the plain verdict is compare's without --sequential, and --alpha-split goes only with that */
+	r.cmp.sequential = !spec->fixed;
+	r.cmp.alpha_split = r.cmp.alpha_split && !spec->fixed;
 	ret = open_set(&r);
 	if (!ret)
 		ret = tidy(&r);

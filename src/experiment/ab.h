@@ -2,7 +2,8 @@
 /* An A/B set of boots run to a verdict: the loop nicbench ab (and each step of nicbench bisect)
  * runs. Pairs of boots in alternating order, the sequential verdict after each pair, the stop
  * (decided, withheld, or the maximum of pairs), a failed boot retried once, and a state file that
- * lets the same call resume a set that was killed (docs/compare.md, "nicbench ab"). */
+ * lets the same call resume a set that was killed (docs/compare.md, "nicbench ab"). The fixed
+ * design (ab --pairs) takes its pairs without a look between them and ends with a plain compare. */
 #ifndef NB_AB_H
 #define NB_AB_H
 
@@ -27,6 +28,8 @@ struct nb_ab_spec {
 	const char *kernel[2];  /* A, B: words the hook understands */
 	const char *work;       /* the set's directory: A/, B/, log/, failed/, state.json, verdict.* */
 	int max_pairs;          /* stop undecided here; a larger value later extends the set */
+	bool fixed;             /* exactly max_pairs pairs, no stop before them, and at the end compare's
+				 * plain verdict, not the sequential one (ab --pairs) */
 	const char *set;        /* the rounds' set id; NULL: the state's, or a new one */
 	struct nb_cmp_options cmp; /* the gate (the sequential verdict is switched on by the look) */
 	const char *who;        /* what progress lines begin with: "ab", "bisect step 2" */

@@ -101,6 +101,7 @@ int nb_ab_state_save(const struct nb_ab_state *s, const char *dir, struct nb_err
 		return nb_err_set(err, -ENOMEM, "write %s: %s", path, strerror(ENOMEM));
 	if (s->exit_code >= 0)
 		json_object_set_new(root, "exit", json_integer(s->exit_code));
+	json_object_set_new(root, "design", json_string(s->fixed ? "fixed" : "sequential"));
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		ret = nb_err_set(err, -errno, "write %s: %s", tmp, strerror(errno));
@@ -137,7 +138,8 @@ static int load_boots(struct nb_ab_state *s, json_t *boots, const char *path, st
 int nb_ab_state_load(struct nb_ab_state *s, const char *dir, struct nb_err *err)
 {
 	char path[4096];
-	const char *schema = NULL, *set = NULL, *ka = NULL, *kb = NULL, *boot = NULL, *status = NULL;
+	const char *schema = NULL, *set = NULL, *ka = NULL, *kb = NULL, *boot = NULL, *status = NULL,
+		   *design = "sequential"; /* a state from before the fixed design */
 	json_t *root, *boots = NULL;
 	json_error_t jerr;
 	int max_pairs = 0, looks = 0, exit_code = -1, ret;
@@ -149,11 +151,12 @@ int nb_ab_state_load(struct nb_ab_state *s, const char *dir, struct nb_err *err)
 	root = json_load_file(path, 0, &jerr);
 	if (!root)
 		return nb_err_set(err, -EINVAL, "read %s: not valid JSON: %s (line %d)", path, jerr.text, jerr.line);
-	if (json_unpack(root, "{s:s, s:s, s:{s:s, s:s}, s:s, s:i, s:s, s?i, s?F, s:o, s?i}", "schema", &schema, "set",
-			&set, "kernels", "A", &ka, "B", &kb, "boot", &boot, "max_pairs", &max_pairs, "status", &status,
-			"looks", &looks, "wall_s", &wall, "boots", &boots, "exit", &exit_code) ||
+	if (json_unpack(root, "{s:s, s:s, s:{s:s, s:s}, s:s, s:i, s:s, s?i, s?F, s:o, s?i, s?s}", "schema", &schema,
+			"set", &set, "kernels", "A", &ka, "B", &kb, "boot", &boot, "max_pairs", &max_pairs, "status",
+			&status, "looks", &looks, "wall_s", &wall, "boots", &boots, "exit", &exit_code, "design",
+			&design) ||
 	    strcmp(schema, NB_AB_STATE_SCHEMA) || !json_is_array(boots) || !nb_ab_set_valid(set) ||
-	    !status_literal(status)) {
+	    !status_literal(status) || (strcmp(design, "fixed") && strcmp(design, "sequential"))) {
 		json_decref(root);
 		return nb_err_set(err, -EINVAL, "read %s: not a %s state file (made by another nicbench, or edited?)",
 				  path, NB_AB_STATE_SCHEMA);
@@ -161,6 +164,7 @@ int nb_ab_state_load(struct nb_ab_state *s, const char *dir, struct nb_err *err)
 	ret = nb_ab_state_init(s, ka, kb, boot, set, err);
 	if (!ret) {
 		s->max_pairs = max_pairs;
+		s->fixed = !strcmp(design, "fixed");
 		s->status = status_literal(status);
 		s->looks = looks;
 		s->wall_s = wall;

@@ -25,6 +25,7 @@ struct nb_ab_state {
 	char *kernel[2];  /* owned */
 	char *boot;       /* owned: the hook, as last given */
 	int max_pairs;    /* as last given */
+	bool fixed;       /* the fixed design (ab --pairs; "design" in the file), kept for the set's life */
 	const char *status; /* "running", "decided", "regressed", "undecided", "withheld", "boot failed",
 			     * "interrupted" (a literal) */
 	int exit_code;    /* the last look's, or the set's at its end; -1 before any */

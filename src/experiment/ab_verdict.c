@@ -78,7 +78,6 @@ int nb_ab_look(const char *dir, int pairs, const struct nb_cmp_options *opt, boo
 		ret = nb_cmp_rounds_merge(&rounds, err);
 	if (ret)
 		goto out;
-	o.sequential = true;
 	o.rounds_paired = rounds.paired && rounds.n_paired > 0;
 	if (!o.rounds_paired) {
 		ret = nb_err_set(err, -EINVAL, "compare the set in %s: its reports do not pair as rounds (%s)", dir,
@@ -90,7 +89,8 @@ int nb_ab_look(const char *dir, int pairs, const struct nb_cmp_options *opt, boo
 		goto out;
 	result.rounds = &rounds;
 	nb_cmp_rounds_movers(&result, &rounds);
-	*exit_code = (int)nb_cmp_exit_status(&result, false);
+	/* the sequential verdict says undecided itself; the plain one's inconclusive is the fixed set's undecided */
+	*exit_code = (int)nb_cmp_exit_status(&result, !o.sequential);
 	if (write_files) {
 		for (int i = 0; i < rounds.n_notes; i++)
 			fprintf(stderr, "nicbench: note: %s\n", rounds.notes[i]);
