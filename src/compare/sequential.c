@@ -97,6 +97,14 @@ struct nb_seq_metric nb_seq_decide(const double *logratio, const double *diff, i
 	s.bounded = nb_seq_interval(diff, n, rule->alpha, &s.diff_lo, &s.diff_hi) && isfinite(h);
 	s.lo_pct = s.bounded ? to_pct(mean - h, ratio, base_median) : -INFINITY;
 	s.hi_pct = s.bounded ? to_pct(mean + h, ratio, base_median) : INFINITY;
+	/* On the ratio scale the floor is held against the sequence's own bounds taken to A's level (one
+	 * sequence, one alpha): the pairs' B - A differences spread with A's level when the host's speed
+	 * swings (a TCG guest's throughput halves and doubles), and would keep a change many times the
+	 * floor, a rate limit's -80% say, from ever being called. */
+	if (s.bounded && ratio) {
+		s.diff_lo = s.lo_pct / 100 * fabs(base_median);
+		s.diff_hi = s.hi_pct / 100 * fabs(base_median);
+	}
 	if (s.bounded) {
 		bool up = s.lo_pct > effect && s.diff_lo > floor;
 		bool down = s.hi_pct < -effect && s.diff_hi < -floor;

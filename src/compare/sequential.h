@@ -29,7 +29,8 @@ struct nb_seq_metric {
 	int n_pairs;
 	bool bounded;          /* the sequence is finite (3 pairs at least, and their spread known) */
 	double lo_pct, hi_pct; /* the (1 - alpha) confidence sequence of the change, % */
-	double diff_lo, diff_hi; /* the same for B - A in the metric's unit */
+	double diff_lo, diff_hi; /* the same for B - A in the metric's unit (on the ratio scale: the
+				  * sequence's bounds at A's median) */
 	double rules_out_pct;  /* unchanged: no change beyond +- this */
 	double equivalence_pct;
 	int more_pairs;        /* undecided: pairs more that would decide it at the present mean and

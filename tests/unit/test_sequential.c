@@ -74,6 +74,26 @@ static void test_differences_only(void)
 	CHECK(s.hi_pct < -25 && s.lo_pct > -35);
 }
 
+/* A rate limit on B under a host whose speed swings A's throughput eightfold: every pair is down 75-97%, so
+ * the ratio's sequence lies far below the effect, while the differences B - A spread with A's level. The
+ * floor (here none, as throughput's) is held against the ratio's bounds, and the fall decides. */
+static void test_swinging_base(void)
+{
+	const double a[5] = { 300, 60, 400, 80, 250 }, b[5] = { 15, 12, 12, 20, 15 };
+	double lr[5], diff[5];
+	struct nb_seq_rule rule = { 0.05, 5, false, 0 };
+	struct nb_seq_metric s;
+
+	for (int i = 0; i < 5; i++) {
+		lr[i] = log(b[i] / a[i]);
+		diff[i] = b[i] - a[i];
+	}
+	s = nb_seq_decide(lr, diff, 5, 250, &rule);
+	CHECK_MSG(s.state == NB_SEQ_DOWN, "state %d (%.1f%%..%.1f%%, B - A %.1f..%.1f)", s.state, s.lo_pct, s.hi_pct,
+		  s.diff_lo, s.diff_hi);
+	CHECK(s.diff_hi < 0);
+}
+
 static void test_halfwidth(void)
 {
 	CHECK(isinf(nb_seq_halfwidth(1, 1, 0.10)));
@@ -328,6 +348,7 @@ int main(void)
 	test_halfwidth();
 	test_cases();
 	test_differences_only();
+	test_swinging_base();
 	test_repeated_looks();
 	test_compare_rounds();
 	test_alpha_split();
