@@ -64,6 +64,8 @@ struct nb_trace {
 	char stacks_reason[256];
 	bool profile_wanted, profile_on, hardirq_on, pp_on, running, thread_started;
 	char pp_reason[256];      /* why no page_pool figures come from the tracepoints */
+	bool pp_wanted;           /* the page_pool tracepoints opened at nb_trace_open */
+	char pp_window_note[300]; /* why the last window has none although they were wanted */
 	int stop_fd;
 	pthread_t thread;
 	struct nb_trace_acc acc;
@@ -510,7 +512,7 @@ static void trace_setup(struct nb_trace *t, const struct nb_trace_opts *o)
 	if (t->layout.pp_hold_id < 0)
 		snprintf(t->pp_reason, sizeof(t->pp_reason), "%s", t->layout.pp_why);
 	else
-		t->pp_on = open_pp_events(t) == 0;
+		t->pp_on = t->pp_wanted = open_pp_events(t) == 0;
 	if (o->profile)
 		open_profile(t, o);
 	open_hardirqs(t, o);
@@ -612,6 +614,11 @@ const char *nb_trace_pp_unavailable_reason(const struct nb_trace *t)
 	if (t->reason[0])
 		return t->reason;
 	return t->pp_on ? NULL : t->pp_reason[0] ? t->pp_reason : "page_pool tracepoints not opened";
+}
+
+const char *nb_trace_pp_window_note(const struct nb_trace *t)
+{
+	return t && t->pp_window_note[0] ? t->pp_window_note : NULL;
 }
 
 const char *nb_trace_notes(const struct nb_trace *t)
@@ -808,6 +815,15 @@ int nb_trace_end(struct nb_trace *t, double seconds, struct nb_metric_set *out,
 	if (t->record)
 		record_window(t);
 	nb_trace_acc_metrics(&t->acc, seconds, hardirq_count(t), out);
+	t->pp_window_note[0] = '\0';
+	if (t->pp_wanted && !t->acc.pp_on)
+		snprintf(t->pp_window_note, sizeof(t->pp_window_note), "page_pool tracepoints: %s",
+			 t->pp_reason[0] ? t->pp_reason : "not opened for the window");
+	else if (t->acc.pp_on && t->acc.pp_npools == 0)
+		/* figures absent, not 0: a 0 would read as all recycled where no pool exists */
+		snprintf(t->pp_window_note, sizeof(t->pp_window_note),
+			 "page_pool tracepoints: no pool took a page from or gave one back to the page allocator "
+			 "in the traced window");
 	if (profile && t->profile_on)
 		nb_profile_acc_result(t->prof, profile);
 	disarm(t);

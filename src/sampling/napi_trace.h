@@ -47,6 +47,10 @@ const char *nb_trace_profile_unavailable_reason(const struct nb_trace *t);
 /* Why the page_pool tracepoints give no figures ("no page_pool tracepoints in ...: a kernel
  * without CONFIG_PAGE_POOL"), or NULL when they are recorded. */
 const char *nb_trace_pp_unavailable_reason(const struct nb_trace *t);
+/* Why the window nb_trace_end just closed has no page_pool figures although the tracepoints were
+ * opened for it ("no page taken from or given back to the page allocator ..."), or NULL: it has
+ * them, or they were never on (nb_trace_pp_unavailable_reason says why). */
+const char *nb_trace_pp_window_note(const struct nb_trace *t);
 /* Metrics that are absent although tracing is on, and why ("hardirqs_per_s: veth0 has no
  * IRQs in /proc/interrupts"), or NULL. */
 const char *nb_trace_notes(const struct nb_trace *t);
