@@ -751,6 +751,12 @@ int nb_trace_begin(struct nb_trace *t, struct nb_err *err)
 	return 0;
 }
 
+void nb_trace_stop(struct nb_trace *t)
+{
+	if (t && t->running && !t->reason[0])
+		for_each_fd(t, PERF_EVENT_IOC_DISABLE);
+}
+
 static void stop_window(struct nb_trace *t)
 {
 	uint64_t one = 1;

@@ -58,6 +58,10 @@ const char *nb_trace_notes(const struct nb_trace *t);
 /* The measured window opens: enable the events and start draining their buffers. */
 int nb_trace_begin(struct nb_trace *t, struct nb_err *err);
 
+/* The events stop counting now (cheap: no drain); nb_trace_end then reads what they recorded.
+ * Lets the window's counters and its tracepoints close at the same moment. */
+void nb_trace_stop(struct nb_trace *t);
+
 /* The window closes: disable the events and add napi_polls_per_s, napi_packets_per_poll,
  * napi_budget_exhausted_pct, hardirqs_per_s, net_rx_softirq_ns_per_s, net_tx_softirq_ns_per_s,
  * net_rx_softirq_pct, cpuN_net_rx_softirq_ns_per_s and trace_lost_samples to out (rates over
