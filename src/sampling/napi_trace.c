@@ -753,8 +753,17 @@ int nb_trace_begin(struct nb_trace *t, struct nb_err *err)
 
 void nb_trace_stop(struct nb_trace *t)
 {
-	if (t && t->running && !t->reason[0])
-		for_each_fd(t, PERF_EVENT_IOC_DISABLE);
+	if (!t || !t->running || t->reason[0])
+		return;
+	/* page_pool's first: they are read against the driver's counters just read, and each
+	 * disable is a call on the event's CPU (slow on an emulated board); begin enables them last */
+	for (int i = 0; i < t->ncpus; i++) {
+		if (t->cpus[i].pp_hold_fd >= 0)
+			ioctl(t->cpus[i].pp_hold_fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (t->cpus[i].pp_release_fd >= 0)
+			ioctl(t->cpus[i].pp_release_fd, PERF_EVENT_IOC_DISABLE, 0);
+	}
+	for_each_fd(t, PERF_EVENT_IOC_DISABLE);
 }
 
 static void stop_window(struct nb_trace *t)
