@@ -159,7 +159,8 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	if (w->trace) {
 		if (nb_trace_end(w->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err) < 0)
 			nb_point_result_note(w->pr, "trace metrics missing: %s", err.msg);
-		else if (nb_trace_pp_window_note(w->trace))
+		else if (nb_trace_pp_window_note(w->trace) && nb_metrics_get(&run->metrics, "pp_alloc_fast", NULL))
+			/* only where the interface has a pool: elsewhere (veth, virtio-net) no event is the rule */
 			nb_point_result_note(w->pr, "%s", nb_trace_pp_window_note(w->trace));
 		traced_nothing_note(w, &run->metrics);
 		nb_metrics_merge(&run->metrics, &w->trace_metrics);
