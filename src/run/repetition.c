@@ -163,6 +163,11 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 			/* only where the interface has a pool: elsewhere (veth, virtio-net) no event is the rule */
 			nb_point_result_note(w->pr, "%s", nb_trace_pp_window_note(w->trace));
 		traced_nothing_note(w, &run->metrics);
+		if (nb_trace_traced_s(w->trace) > 0 && rn->snap_now->t - rn->snap_open->t > 0 &&
+		    nb_trace_traced_s(w->trace) < 0.9 * (rn->snap_now->t - rn->snap_open->t))
+			nb_point_result_note(w->pr, "tracepoints on for %.2f s of the %.2f s window (arming them took "
+					     "the rest): their rates are over the traced time",
+					     nb_trace_traced_s(w->trace), rn->snap_now->t - rn->snap_open->t);
 		nb_metrics_merge(&run->metrics, &w->trace_metrics);
 		/* the diagnostic repetition's cost includes emptying its buffers */
 		self_cpu_close = self_cpu_s();
