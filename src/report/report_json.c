@@ -97,14 +97,16 @@ json_t *nb_report_run_json(const struct nb_run_record *run, bool bare)
 		json_object_set_new(o, "round", json_integer(run->round));
 	if (run_disturbed(run))
 		json_object_set_new(o, "disturbed", json_true());
+	/* the diagnostic repetition keeps them too: its tracepoint figures are read against the
+	 * driver's counters of the same window, not of a measured repetition */
+	if (run->counters)
+		nb_report_counters_json(o, run->counters);
 	if (bare)
 		return o;
 	if (run->nsamples > 0)
 		json_object_set_new(o, "samples", samples_json(run));
 	if (run->qstats)
 		json_object_set_new(o, "qstats", nb_report_qstats_json(run->qstats));
-	if (run->counters)
-		nb_report_counters_json(o, run->counters);
 	if (run->iperf_json) {
 		json_t *raw = json_loads(run->iperf_json, 0, NULL);
 

@@ -47,6 +47,13 @@ const char *nb_trace_profile_unavailable_reason(const struct nb_trace *t);
 /* Why the page_pool tracepoints give no figures ("no page_pool tracepoints in ...: a kernel
  * without CONFIG_PAGE_POOL"), or NULL when they are recorded. */
 const char *nb_trace_pp_unavailable_reason(const struct nb_trace *t);
+/* How long the events of the window nb_trace_end just closed were on, in seconds: its rates are
+ * over this time when it is shorter than the caller's window. */
+double nb_trace_traced_s(const struct nb_trace *t);
+/* Why the window nb_trace_end just closed has no page_pool figures although the tracepoints were
+ * opened for it ("no page taken from or given back to the page allocator ..."), or NULL: it has
+ * them, or they were never on (nb_trace_pp_unavailable_reason says why). */
+const char *nb_trace_pp_window_note(const struct nb_trace *t);
 /* Metrics that are absent although tracing is on, and why ("hardirqs_per_s: veth0 has no
  * IRQs in /proc/interrupts"), or NULL. */
 const char *nb_trace_notes(const struct nb_trace *t);
@@ -54,10 +61,14 @@ const char *nb_trace_notes(const struct nb_trace *t);
 /* The measured window opens: enable the events and start draining their buffers. */
 int nb_trace_begin(struct nb_trace *t, struct nb_err *err);
 
+/* The events stop counting now (cheap: no drain); nb_trace_end then reads what they recorded.
+ * Lets the window's counters and its tracepoints close at the same moment. */
+void nb_trace_stop(struct nb_trace *t);
+
 /* The window closes: disable the events and add napi_polls_per_s, napi_packets_per_poll,
  * napi_budget_exhausted_pct, hardirqs_per_s, net_rx_softirq_ns_per_s, net_tx_softirq_ns_per_s,
  * net_rx_softirq_pct, cpuN_net_rx_softirq_ns_per_s and trace_lost_samples to out (rates over
- * `seconds`, or over the traced time when seconds <= 0). Per-poll figures are absent when
+ * `seconds`, or over the traced time when seconds <= 0 or the events were on for less). Per-poll figures are absent when
  * there was no poll, hardirqs_per_s when the interface has no IRQs of its own. Fills profile
  * (n = 0 without one); profile may be NULL. Only clears profile when tracing is unavailable. */
 int nb_trace_end(struct nb_trace *t, double seconds, struct nb_metric_set *out,

@@ -435,7 +435,11 @@ static bool raw_is_tracepoint(const struct nb_trace_layout *l, const struct nb_t
 	if (!s->raw || s->raw_len < 8)
 		return false;
 	memcpy(&type, s->raw, sizeof(type));
-	return type != 0 && (type == l->napi_poll_id || type == l->softirq_entry_id || type == l->softirq_exit_id);
+	if (type == 0)
+		return false;
+	/* page_pool's too: left out, its samples went to the profile and no window ever had its figures */
+	return type == l->napi_poll_id || type == l->softirq_entry_id || type == l->softirq_exit_id ||
+	       (l->pp_hold_id > 0 && (type == l->pp_hold_id || type == l->pp_release_id));
 }
 
 /* One more than the kept depth, so that a cut chain is seen to be cut. */

@@ -334,6 +334,8 @@ static void test_recorded_window(void)
 		snprintf(name, sizeof(name), "cpu%d_net_tx_ns", cpu);
 		CHECK_MSG(load_expected(expected, name, &v) && acc->net_tx_ns[cpu] == v, "%s", name);
 	}
+	CHECK(load_expected(expected, "pp_holds", &v) && acc->pp_holds == v);
+	CHECK(load_expected(expected, "pp_releases", &v) && acc->pp_releases == v);
 	CHECK(acc->lost == 0);
 	check_recorded_profile(prof, expected);
 out:
@@ -577,8 +579,98 @@ static void test_page_pool(void)
 	CHECK(none.pp_hold_id < 0 && strstr(none.pp_why, "no page_pool tracepoints") && strstr(none.pp_why, "CONFIG_PAGE_POOL"));
 }
 
+/* A perf sample of page_pool_state_hold/_release as a 32-bit kernel writes it: its 24-byte record
+ * (the pool pointer 4 bytes at 8, per the format file) padded so the sample stays 8-byte aligned. */
+static size_t pp_sample_armhf(unsigned char *buf, const struct nb_trace_layout *l, bool hold, uint32_t pool,
+			      uint32_t cpu, uint64_t time_ns)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_KERNEL, .size = 80 };
+	uint16_t type = (uint16_t)(hold ? l->pp_hold_id : l->pp_release_id);
+	uint32_t raw_len = 28, zero = 0;
+	uint64_t id = 7, ip = 0xc0a01234;
+
+	memset(buf, 0, 80);
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + 8, &id, 8);
+	memcpy(buf + 16, &ip, 8);
+	memcpy(buf + 24, &zero, 4);
+	memcpy(buf + 32, &time_ns, 8);
+	memcpy(buf + 40, &cpu, 4);
+	memcpy(buf + 48, &raw_len, 4);
+	memcpy(buf + 52, &type, 2);
+	memcpy(buf + 52 + (hold ? l->pp_hold_pool_off : l->pp_release_pool_off), &pool, 4);
+	return 80;
+}
+
+/* A window recorded on a 32-bit kernel (tests/fixtures/trace-armhf: the QEMU SABRE Lite's fec under
+ * Debian's 6.12 armmp, pinged) with that kernel's format files: 4-byte pointers move dev_name, work and
+ * budget and shrink page_pool's pool field. Read through the ring walk, as live windows are, with
+ * page_pool samples of that layout after the recorded ones: every tracepoint a window opens must
+ * reach the accumulator (page_pool's went to the profile, so no window ever had pp_trace_*). */
+static void test_recorded_armhf(void)
+{
+	struct nb_trace_layout l;
+	struct nb_trace_acc *acc = calloc(1, sizeof(*acc));
+	struct nb_err err = { 0 };
+	struct window_meta w;
+	struct nb_metric_set m = { 0 };
+	size_t len = 0, used;
+	unsigned char *rec = read_all(nb_test_fixture("trace-armhf/rec.bin"), &len), *ring = NULL, *scratch = NULL;
+	char expected[1024], events[1024];
+	uint64_t v, size = 1;
+	double d;
+
+	snprintf(expected, sizeof(expected), "%s", nb_test_fixture("trace-armhf/rec.expected"));
+	snprintf(events, sizeof(events), "%s", nb_test_fixture("trace-armhf/events"));
+	CHECK_MSG(nb_trace_layout_load(events, &l, &err) == 0, "%s", err.msg);
+	/* as the armhf format files state them */
+	CHECK(l.napi_dev_name_off == 12 && l.napi_work_off == 16 && l.napi_budget_off == 20);
+	CHECK(l.pp_hold_id == read_id("trace-armhf/events/page_pool/page_pool_state_hold/id"));
+	CHECK(l.pp_hold_pool_off == 8 && l.pp_release_pool_off == 8 && l.pp_pool_size == 4 && !l.pp_why[0]);
+	CHECK(rec != NULL && read_window(nb_test_fixture("trace-armhf/rec.bin.window"), &w));
+	if (!rec || !acc)
+		goto out;
+	/* the records, then 7 holds and 3 releases of two pools, in a ring of the next power of two */
+	while (size < len + 10 * 80)
+		size *= 2;
+	ring = calloc(1, (size_t)size);
+	scratch = malloc(65536);
+	if (!ring || !scratch)
+		goto out;
+	memcpy(ring, rec, len);
+	used = len;
+	for (int i = 0; i < 10; i++)
+		used += pp_sample_armhf(ring + used, &l, i < 7, i < 5 ? 0xc3a1c000u : 0xc3a1d800u, (uint32_t)(i % 2),
+					w.t_begin + 1000 + (uint64_t)i);
+	nb_trace_acc_reset(acc, w.ncpus, w.t_begin);
+	acc->pp_on = true;
+	struct nb_trace_feed feed = { .layout = &l, .iface = w.iface, .acc = acc };
+
+	CHECK(nb_trace_ring_feed(&feed, ring, size, 0, used, scratch, NULL) == used);
+	nb_trace_acc_finish(acc, w.t_end);
+	CHECK(load_expected(expected, "polls", &v) && acc->polls == v && v > 0);
+	CHECK(load_expected(expected, "work", &v) && acc->work == v);
+	CHECK(load_expected(expected, "budget_exhausted", &v) && acc->budget_exhausted == v);
+	CHECK(load_expected(expected, "cpu0_net_rx_ns", &v) && acc->net_rx_ns[0] == v && v > 0);
+	CHECK(load_expected(expected, "cpu1_net_rx_ns", &v) && acc->net_rx_ns[1] == v);
+	/* the recording's own page_pool events (make_expected.py) and the 10 appended */
+	CHECK(load_expected(expected, "pp_holds", &v) && acc->pp_holds == v + 7);
+	CHECK(load_expected(expected, "pp_releases", &v) && acc->pp_releases == v + 3);
+	CHECK_MSG(acc->pp_npools == 2, "%d pools", acc->pp_npools);
+	nb_trace_acc_metrics(acc, 0, -1, &m);
+	CHECK(nb_metrics_get(&m, "pp_trace_alloc_pages", &d) && d == (double)acc->pp_holds);
+	CHECK(nb_metrics_get(&m, "pp_trace_release_pages", &d) && d == (double)acc->pp_releases);
+	CHECK(nb_metrics_get(&m, "pp_trace_pools", &d) && d == 2);
+out:
+	free(scratch);
+	free(ring);
+	free(rec);
+	free(acc);
+}
+
 int main(void)
 {
+	test_recorded_armhf();
 	test_page_pool();
 	test_layout();
 	test_acc_cases();
