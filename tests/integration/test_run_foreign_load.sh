@@ -17,7 +17,7 @@ cleanup() {
 trap cleanup EXIT
 
 run() {
-	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --peer-local --tests tcp-tx,udp-rx --duration 1 --omit 0 \
+	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --peer-local --tests tcp-tx,udp-rx --duration 2 --omit 0 \
 		--repetitions 2 --settle 0.2 --no-trace --journal "$work/journal" "$@"
 }
 
