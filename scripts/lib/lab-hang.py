@@ -16,8 +16,11 @@ Talks to QEMU's human monitor on MONITOR_SOCKET:
 Program counters are resolved against SYSTEM_MAP (System.map or /proc/kallsyms lines; the guest boots
 with nokaslr, so the symbols it read at boot still hold). Writes the samples to OUT and prints a short
 summary, one line a vCPU. Exit 1 when the monitor cannot be reached.
+NB_LAB_HANG_PACE (default 1) scales the waits between samples and after each key: its test sets it low,
+against a fake monitor that needs no time to settle.
 """
 import bisect
+import os
 import re
 import socket
 import sys
@@ -109,6 +112,13 @@ def main():
     if len(sys.argv) != 5:
         print(__doc__.strip().split("\n")[2], file=sys.stderr)
         return 2
+    try:
+        pace = float(os.environ.get("NB_LAB_HANG_PACE", "1"))
+    except ValueError:
+        pace = -1
+    if not 0 <= pace <= 10:
+        print("NB_LAB_HANG_PACE '%s': expected a factor 0..10" % os.environ["NB_LAB_HANG_PACE"], file=sys.stderr)
+        return 2
     sock_path, map_path, arch, out_path = sys.argv[1:]
     try:
         sock = connect(sock_path)
@@ -127,12 +137,12 @@ def main():
                 if pc is not None:
                     seen.setdefault(cpu, []).append((symbol(pc, addrs, names), halted(regs)) +
                                                     interrupt_state(regs))
-            time.sleep(SAMPLE_GAP_S)
+            time.sleep(SAMPLE_GAP_S * pace)
         if arch == "x86_64":
             # 9 first: the guests boot with loglevel=4, and the backtraces are printed below it
             for key, wait_s in (("9", 0.5), ("l", 3), ("w", 2)):
                 command(sock, "sendkey alt-sysrq-" + key)
-                time.sleep(wait_s)
+                time.sleep(wait_s * pace)
     except OSError as e:  # a monitor that stops answering (timeout, QEMU gone): keep what came
         print("the monitor stopped answering (%s); %d samples taken" % (e.strerror or e, len(report)))
     with open(out_path, "w") as f:

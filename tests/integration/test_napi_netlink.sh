@@ -69,7 +69,7 @@ grep -Eq "^  $id +- +- +- +- +0 +7777 +2 +0 " "$TMP/show" && ok "knobs show list
 run() { # NAME extra-args...: a sweep over the three per-NAPI knobs
 	local name=$1
 	shift
-	${run_exec:+exec} ip netns exec "$NS_A" "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --omit 0 --repetitions 1 --settle 0.2 \
+	${run_exec:+exec} ip netns exec "$NS_A" "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --omit 0 --repetitions 1 --settle 0.2 --no-trace \
 		--knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 --knob irq_suspend_timeout=0,2000000 \
 		-o "$TMP/$name.json" --journal "$TMP/$name.journal" --no-raw "$@"
 }
@@ -156,20 +156,20 @@ expect "sysfs gro_flush_timeout after restore" "$(in_a cat /sys/class/net/$IF_A/
 
 echo "== one NAPI addressed by id and by queue"
 in_a "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --duration 1 --omit 0 --repetitions 1 \
-	--settle 0.2 --knob "gro_flush_timeout@napi$id=5555" -o "$TMP/addr.json" --journal "$TMP/addr.journal" \
+	--settle 0.2 --no-trace --knob "gro_flush_timeout@napi$id=5555" -o "$TMP/addr.json" --journal "$TMP/addr.journal" \
 	--no-raw >"$TMP/addr.out" 2>&1
 expect "exit code with @napi$id" "$?" 0
 expect "addressed read-back" "$(jq -r ".results[0].knobs[\"gro_flush_timeout@napi$id\"]" "$TMP/addr.json")" 5555
 expect "NAPI $id after the addressed run" "$(napi_line)" "$id 4444 3 1000 0"
 in_a "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --duration 1 --omit 0 --repetitions 1 \
-	--settle 0.2 --knob "gro_flush_timeout@queue0=5555" -o "$TMP/q.json" --journal "$TMP/q.journal" \
+	--settle 0.2 --no-trace --knob "gro_flush_timeout@queue0=5555" -o "$TMP/q.json" --journal "$TMP/q.journal" \
 	--no-raw >"$TMP/q.out" 2>&1
 expect "@queue0 on veth (no queue->NAPI link)" "$(jq -r '.results[0].status' "$TMP/q.json")" unsupported
 grep -q "linked to no NAPI" "$TMP/q.json" && ok "the reason is given" || fail "reason: $(jq -r '.results[0].error' "$TMP/q.json")"
 
 echo "== threaded per NAPI: the thread's pid and CPU in the report"
 in_a "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --duration 1 --omit 0 --repetitions 1 \
-	--settle 0.2 --knob threaded=1 -o "$TMP/thr.json" --journal "$TMP/thr.journal" --no-raw >"$TMP/thr.out" 2>&1
+	--settle 0.2 --no-trace --knob threaded=1 -o "$TMP/thr.json" --journal "$TMP/thr.journal" --no-raw >"$TMP/thr.out" 2>&1
 expect "exit code with threaded=1" "$?" 0
 expect "threaded path" "$(jq -r '.results[0].knob_paths.threaded' "$TMP/thr.json")" napi-netlink
 expect "NAPI thread listed" "$(jq -r '.results[0].napi.instances[0] | (.pid != null and .thread_cpu != null)' "$TMP/thr.json")" true
@@ -177,7 +177,7 @@ expect "NAPI $id after the threaded run" "$(napi_line)" "$id 4444 3 1000 0"
 
 echo "== threaded=2 (busy-poll, Linux 6.19+): taken and read back, or unsupported with the reason"
 in_a "$NB_BIN" run -i "$IF_A" --peer 10.201.13.2 --tests tcp-tx --duration 1 --omit 0 --repetitions 1 \
-	--settle 0.2 --knob threaded=0,2 -o "$TMP/bp.json" --journal "$TMP/bp.journal" --no-raw >"$TMP/bp.out" 2>&1
+	--settle 0.2 --no-trace --knob threaded=0,2 -o "$TMP/bp.json" --journal "$TMP/bp.journal" --no-raw >"$TMP/bp.out" 2>&1
 expect "exit code with threaded=0,2 (unsupported is no failure)" "$?" 0
 expect "threaded=0 point" "$(jq -r '.results[0].status' "$TMP/bp.json")" ok
 case "$(jq -r '.results[1].status' "$TMP/bp.json")" in

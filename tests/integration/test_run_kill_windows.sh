@@ -34,7 +34,7 @@ kill_at() {
 run_killed_at() { # PATH SYSCALLS: a full run (2 repetitions) killed at that call
 	rm -f "$report" "$record" "$journal"
 	kill_at "$1" "$2" "$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-tx --duration 1 --omit 0 \
-		--repetitions 2 --settle 0.2 --no-trace --knob gro_flush_timeout=0 -o "$report" --journal "$journal"
+		--repetitions 2 --settle 0 --idle-check 0 --no-trace --knob gro_flush_timeout=0 -o "$report" --journal "$journal"
 }
 
 # present WHAT FILE yes|no

@@ -49,10 +49,11 @@ if [ -z "${NB_IFACE:-}" ]; then
 	trap 'rm -rf "$work"' EXIT
 	"$NB_SRC/scripts/testbed" --name nbpid1 --subnet 10.200.43 --server-cpu 0 -- bash "$0" iperf3
 	"$NB_SRC/scripts/testbed" --name nbpid2 --subnet 10.200.44 --nicbench-serve "$NB_BIN" -- bash "$0" serve
-	# the demo as the README runs it, shortened to two points and one run each
+	# the demo as the README runs it (its test bed, nicbench serve as the peer), shortened to two tests, one
+	# run a point, no warm-up and no diagnostic repetition (which no disturbed flag judges)
 	# shellcheck disable=SC2317  # called through no_run_disturbed
 	demo_try() {
-		(cd "$NB_SRC" && scripts/demo --tests tcp-rx,udp-rx --repetitions 1 --journal "$work/journal" \
+		(cd "$NB_SRC" && scripts/demo --tests tcp-rx,udp-rx --repetitions 1 --omit 0 --no-trace --journal "$work/journal" \
 			-o "$work/demo$1.json") >"$work/demo$1.out" 2>&1 || { cat "$work/demo$1.out" >&2; fail "the demo failed"; }
 		cat "$work/demo$1.out" >&2
 		echo "$work/demo$1.json"
@@ -79,8 +80,8 @@ cleanup() {
 trap cleanup EXIT
 case=$1
 run() {
-	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rx,udp-rx --duration 1 --omit 1 \
-		--repetitions 2 --settle 0.2 --no-trace --journal "$work/journal" "$@"
+	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rx,udp-rx --duration 1 --omit 0 \
+		--repetitions 1 --settle 0.2 --no-trace --journal "$work/journal" "$@"
 }
 
 # the server: the peer namespace's process whose parent is outside it (nicbench serve: its supervisor)

@@ -23,7 +23,7 @@ check_unusual() {
 # a sweep whose every point changes all three knobs away from the unusual values
 start_sweep() {
 	"$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-tx --duration 2 --omit 0 --repetitions 1 \
-		--settle 0.2 --knob threaded=0 --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1,1000:2 \
+		--settle 0.2 --no-trace --knob threaded=0 --knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1,1000:2 \
 		-o "$work/$1.json" --journal "$work/journal" --no-raw 2>"$work/$1.err" &
 	run_pid=$!
 }

@@ -17,7 +17,7 @@ echo 3 > "/sys/class/net/$NB_IFACE/napi_defer_hard_irqs"
 
 rc=0
 "$NB_BIN" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-tx,udp-rx --duration 1 --omit 0 \
-	--repetitions 2 --settle 0.2 --knob threaded=0,1 \
+	--repetitions 2 --settle 0.2 --no-trace --knob threaded=0,1 \
 	--knob gro_flush_timeout:napi_defer_hard_irqs=0:0,20000:1 \
 	-o "$work/r.json" --journal "$work/journal" >"$work/run.out" || rc=$?
 expect "exit code of the sweep" "$rc" 0

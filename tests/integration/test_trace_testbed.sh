@@ -149,8 +149,8 @@ if [ ! -x "${NB_BIN:-}" ] || ! command -v jq >/dev/null; then
 fi
 r=$WORK/r.json
 "$SRC/scripts/testbed" --name nbt --subnet 10.200.50 -- bash -c \
-	'"$0" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rx --duration 2 --omit 1 --repetitions 2 \
-	 --settle 0.3 --knob threaded=0,1 -o "$1" --journal "$2"' "$NB_BIN" "$r" "$WORK/journal" >"$WORK/run.txt" 2>&1 &
+	'"$0" run -i "$NB_IFACE" --peer "$NB_PEER" --tests tcp-rx --duration 2 --omit 0 --repetitions 2 \
+	 --settle 0.2 --knob threaded=0,1 -o "$1" --journal "$2"' "$NB_BIN" "$r" "$WORK/journal" >"$WORK/run.txt" 2>&1 &
 RUN_PID=$!
 # While traffic flows (nicbench has its iperf3 child), count nicbench's perf event fds: an open
 # tracepoint event keeps its probe in the kernel's path even when disabled, so the measured
