@@ -14,6 +14,7 @@
 #include "iperf_driver.h"
 #include "kit/metric_table.h"
 #include "kit/nb_time.h"
+#include "kit/nic_names.h"
 #include "nic/qstats.h"
 #include "sampling/capture.h"
 #include "sampling/napi_trace.h"
@@ -112,14 +113,36 @@ static void traced_nothing_note(struct window *w, const struct nb_metric_set *sa
 {
 	double polls = -1, hardirqs = -1, irqs = 0, packets = 0;
 
-	nb_metrics_get(&w->trace_metrics, "napi_polls_per_s", &polls);
-	nb_metrics_get(&w->trace_metrics, "hardirqs_per_s", &hardirqs);
-	nb_metrics_get(sampled, "interrupts_per_s", &irqs);
-	nb_metrics_get(sampled, "rx_packets_per_s", &packets);
+	nb_metrics_get(&w->trace_metrics, NB_M_NAPI_POLLS_PER_S, &polls);
+	nb_metrics_get(&w->trace_metrics, NB_M_HARDIRQS_PER_S, &hardirqs);
+	nb_metrics_get(sampled, NB_M_INTERRUPTS_PER_S, &irqs);
+	nb_metrics_get(sampled, NB_M_RX_PACKETS_PER_S, &packets);
 	if (polls == 0 && hardirqs == 0 && irqs > 0)
 		nb_point_result_note(w->pr, "tracepoints recorded no NAPI poll and no IRQ of the interface while "
 				     "/proc/interrupts counted %.0f/s and %.0f packets/s came in: the traced figures "
 				     "are not the window's", irqs, packets);
+}
+
+/* No page_pool event in the window, said only where the interface has a pool (its counters were
+ * read): elsewhere (veth, virtio-net) no event is the rule. */
+static void pp_window_note(struct window *w, const struct nb_metric_set *sampled)
+{
+	const char *note = nb_trace_pp_window_note(w->trace);
+	char alloc_fast[64];
+
+	snprintf(alloc_fast, sizeof(alloc_fast), "%s%s", NB_M_PP_PREFIX, nb_pp_counter_names[NB_PP_ALLOC_FAST]);
+	if (note && nb_metrics_get(sampled, alloc_fast, NULL))
+		nb_point_result_note(w->pr, "%s", note);
+}
+
+/* Arming the tracepoints took part of the window: their rates are over the time they were on. */
+static void traced_time_note(struct window *w, double window_s)
+{
+	double traced_s = nb_trace_traced_s(w->trace);
+
+	if (traced_s > 0 && window_s > 0 && traced_s < 0.9 * window_s)
+		nb_point_result_note(w->pr, "tracepoints on for %.2f s of the %.2f s window (arming them took "
+				     "the rest): their rates are over the traced time", traced_s, window_s);
 }
 
 static void window_close(struct runner *rn, struct window *w, struct nb_run_record *run)
@@ -160,15 +183,10 @@ static void window_close(struct runner *rn, struct window *w, struct nb_run_reco
 	if (w->trace) {
 		if (nb_trace_end(w->trace, rn->snap_now->t - rn->snap_open->t, &w->trace_metrics, &w->profile, &err) < 0)
 			nb_point_result_note(w->pr, "trace metrics missing: %s", err.msg);
-		else if (nb_trace_pp_window_note(w->trace) && nb_metrics_get(&run->metrics, "pp_alloc_fast", NULL))
-			/* only where the interface has a pool: elsewhere (veth, virtio-net) no event is the rule */
-			nb_point_result_note(w->pr, "%s", nb_trace_pp_window_note(w->trace));
+		else
+			pp_window_note(w, &run->metrics);
 		traced_nothing_note(w, &run->metrics);
-		if (nb_trace_traced_s(w->trace) > 0 && rn->snap_now->t - rn->snap_open->t > 0 &&
-		    nb_trace_traced_s(w->trace) < 0.9 * (rn->snap_now->t - rn->snap_open->t))
-			nb_point_result_note(w->pr, "tracepoints on for %.2f s of the %.2f s window (arming them took "
-					     "the rest): their rates are over the traced time",
-					     nb_trace_traced_s(w->trace), rn->snap_now->t - rn->snap_open->t);
+		traced_time_note(w, rn->snap_now->t - rn->snap_open->t);
 		nb_metrics_merge(&run->metrics, &w->trace_metrics);
 		/* the diagnostic repetition's cost includes emptying its buffers */
 		self_cpu_close = self_cpu_s();
