@@ -42,6 +42,14 @@ lab_require_arch() {
 failures=0
 pass() { echo "ok: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# expect WHAT GOT WANT: one value checked, printed either way
+expect() { if [ "$2" = "$3" ]; then pass "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi; }
+# stop WHY: a failure after which the test cannot go on
+stop() { fail "$*"; finish; }
+# The planted stacks build from Debian's linux-source-6.1.
+lab_require_kernel_source() {
+	[ -f /usr/src/linux-source-6.1.tar.xz ] || skip "no /usr/src/linux-source-6.1.tar.xz (scripts/install-deps --kernel)"
+}
 # check DESCRIPTION COMMAND...: pass when COMMAND succeeds.
 check() {
 	local what=$1

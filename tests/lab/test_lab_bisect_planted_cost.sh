@@ -14,9 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lab/lib.sh
 . "$NB_SRC/tests/lab/lib.sh"
 lab_require 6.1
-expect() { if [ "$2" = "$3" ]; then pass "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi; }
-stop() { fail "$*"; finish; }
-[ -f /usr/src/linux-source-6.1.tar.xz ] || skip "no /usr/src/linux-source-6.1.tar.xz (scripts/install-deps --kernel)"
+lab_require_kernel_source
 
 t0=$(date +%s)
 rc=0

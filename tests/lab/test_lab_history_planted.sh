@@ -24,9 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/lab/lib.sh
 . "$NB_SRC/tests/lab/lib.sh"
 lab_require 6.1
-expect() { if [ "$2" = "$3" ]; then pass "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi; }
-stop() { fail "$*"; finish; }
-[ -f /usr/src/linux-source-6.1.tar.xz ] || skip "no /usr/src/linux-source-6.1.tar.xz (scripts/install-deps --kernel)"
+lab_require_kernel_source
 [ -x "$NB_BIN" ] || skip "no nicbench at $NB_BIN (build it, or set NB_BIN)"
 if "$NB_BIN" history list --db "$tmp/probe.db" 2>&1 | grep -q 'built without SQLite'; then
 	skip "this nicbench was built without SQLite"
